@@ -1,0 +1,119 @@
+package reference
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Fetcher fetches robots.txt files and keeps them per authority (§2.4):
+// a copy is used for at most Options.CacheTTL (CACHE-2), and for longer only
+// while the file is unreachable; after Options.OutageLimit of outage,
+// Options.OutagePolicy applies (ACC-8). A Fetcher is safe for concurrent
+// use; its zero value is not ready: set Options (RFC() or Google()).
+type Fetcher struct {
+	// Client makes the requests; nil means http.DefaultClient.
+	Client *http.Client
+	// Options governs parsing and the access method.
+	Options Options
+	// Now is the clock; nil means time.Now. Tests inject a fake one.
+	Now func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]*entry
+}
+
+// entry is what the cache knows of one authority's robots.txt.
+type entry struct {
+	good   *Result   // the last Success or NotAvailable result
+	goodAt time.Time // when it was fetched
+	// outage is when the file was first found unreachable since the last
+	// good fetch; zero when it is not unreachable.
+	outage time.Time
+}
+
+func (f *Fetcher) now() time.Time {
+	if f.Now != nil {
+		return f.Now()
+	}
+	return time.Now()
+}
+
+// Get returns the robots.txt that governs pageURL, fetching it when the
+// cache holds no fresh copy. The error is non-nil only when pageURL has no
+// robots.txt (not http or https, or malformed); fetch failures are results.
+func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
+	robotsURL, err := RobotsURL(pageURL)
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.now()
+	if f.cache == nil {
+		f.cache = make(map[string]*entry)
+	}
+	e := f.cache[robotsURL]
+	if e == nil {
+		e = &entry{}
+		f.cache[robotsURL] = e
+	}
+	if e.good != nil && now.Sub(e.goodAt) < f.Options.CacheTTL {
+		return e.cached(now, "cached copy is fresh"), nil
+	}
+	res := Fetch(ctx, f.Client, robotsURL, f.Options)
+	res.Info.FetchedAt = now
+	if res.Info.Access != NotReachable {
+		e.good, e.goodAt, e.outage = res, now, time.Time{}
+		return res, nil
+	}
+	if e.outage.IsZero() {
+		e.outage = now
+	}
+	out := now.Sub(e.outage)
+	long := f.Options.OutageLimit > 0 && out >= f.Options.OutageLimit
+	switch {
+	case long && (f.Options.OutagePolicy == OutageUnavailable || e.good == nil):
+		r := &Result{Info: res.Info}
+		r.Info.Access = NotAvailable
+		r.Info.Why = fmt.Sprintf("unreachable for %s, longer than %s: treated as unavailable, allow all (%s)", out, f.Options.OutageLimit, res.Info.Why)
+		return r, nil
+	case e.good != nil:
+		// §2.4: a cached copy may be used beyond its lifetime while the
+		// file is unreachable.
+		return e.cached(now, fmt.Sprintf("unreachable for %s (%s); using the last good copy", out, res.Info.Why)), nil
+	}
+	return res, nil
+}
+
+// cached returns the cached result marked with its age and why it was used.
+func (e *entry) cached(now time.Time, why string) *Result {
+	r := &Result{Info: e.good.Info, Robots: e.good.Robots}
+	r.Info.FromCache = true
+	r.Info.Age = now.Sub(e.goodAt)
+	r.Info.Why = why + "; " + e.good.Info.Why
+	return r
+}
+
+// Decide fetches (or reuses) the robots.txt that governs pageURL and
+// decides whether agent may access it. The rules of a file reached through
+// redirects apply to pageURL's own authority (ACC-4).
+func (f *Fetcher) Decide(ctx context.Context, agent, pageURL string) (Decision, error) {
+	if !isToken(agent) {
+		return Decision{}, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
+	}
+	res, err := f.Get(ctx, pageURL)
+	if err != nil {
+		return Decision{}, err
+	}
+	return res.Decide(agent, pageURL)
+}
+
+// Forget drops every cached copy.
+func (f *Fetcher) Forget() {
+	f.mu.Lock()
+	f.cache = nil
+	f.mu.Unlock()
+}

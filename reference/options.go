@@ -1,0 +1,187 @@
+package reference
+
+import "time"
+
+// AgentMatch says how much of a user-agent line's value is compared with the
+// crawler's product token (requirement UA-7, an interpretation the RFC leaves
+// open).
+type AgentMatch int
+
+const (
+	// AgentWhole compares the whole value of the line, trimmed of white
+	// space, with the product token. "User-agent: Googlebot/2.1" then names
+	// no crawler whose token is "Googlebot". This is the RFC default: the
+	// ABNF allows only a bare token (or "*") as the value.
+	AgentWhole AgentMatch = iota
+	// AgentLeadingToken compares the value's leading run of [a-zA-Z_-]
+	// characters, as Google's parser does: "Googlebot/2.1" and
+	// "Googlebot Images" both name "Googlebot".
+	AgentLeadingToken
+)
+
+// OutagePolicy says what a Fetcher does once robots.txt has been unreachable
+// for longer than Options.OutageLimit (requirement ACC-8, a MAY).
+type OutagePolicy int
+
+const (
+	// OutageUnavailable treats the file as unavailable after a long outage:
+	// every URL is allowed, cached copy or not.
+	OutageUnavailable OutagePolicy = iota
+	// OutageKeepCache keeps using the last good copy after a long outage,
+	// and allows everything when there never was one (Google's documented
+	// behaviour).
+	OutageKeepCache
+)
+
+// Options holds every choice the RFC leaves to the implementer: each SHOULD,
+// each MAY and each reading the text leaves open. The zero value is not
+// meaningful; start from RFC or Google and change fields.
+type Options struct {
+	// Name identifies the option set in traces and reports.
+	Name string
+
+	// SkipBOM skips a UTF-8 byte order mark at the start of the body
+	// (SYN-10). SkipPartialBOM also skips a leading prefix of one
+	// (EF or EF BB), as Google's parser does.
+	SkipBOM, SkipPartialBOM bool
+
+	// MaxBytes is the parsing limit in bytes (LIM-1 requires at least
+	// 500 KiB, LIM-2 recommends having one). Content past it is ignored,
+	// and so is a line that the limit cuts in two. Zero means no limit.
+	MaxBytes int
+	// MaxLineBytes cuts each line to this many bytes before it is read,
+	// as Google's parser does (2083*8-1). Zero means no cut (the RFC).
+	MaxLineBytes int
+
+	// GoogleKeys recognises record names as Google's parser does: by
+	// prefix ("disallowed:" is a disallow line) and with its list of
+	// frequent misspellings (OTH-2, G-TYPO).
+	GoogleKeys bool
+	// MissingColon accepts "Disallow /x", white space in place of the
+	// colon, when the line has exactly two words (G-TYPO).
+	MissingColon bool
+	// GoogleSpace trims values with Go's strings.TrimSpace (any Unicode
+	// white space) rather than the RFC's SP and HTAB.
+	GoogleSpace bool
+
+	// AgentMatch selects the reading of user-agent values (UA-7).
+	AgentMatch AgentMatch
+	// StarPrefix treats a user-agent value that starts with "*" and a
+	// space ("* foo") as the "*" group, as Google's parser does.
+	StarPrefix bool
+
+	// OrphanRulesApply makes allow and disallow lines that come before
+	// the first user-agent line apply to every crawler. The RFC says they
+	// SHOULD be ignored (SYN-8), which is the default (false).
+	OrphanRulesApply bool
+
+	// DisallowWinsTies lets a disallow rule win over an allow rule of the
+	// same length. The RFC says allow SHOULD win (MATCH-5): default false.
+	DisallowWinsTies bool
+	// CaseInsensitivePaths compares paths without regard to ASCII case.
+	// The RFC says matching SHOULD be case-sensitive (MATCH-2): default
+	// false.
+	CaseInsensitivePaths bool
+
+	// NormalizeURI applies §2.2.2 percent-encoding normalisation to both
+	// the URI and the rule paths (PCT-1, PCT-2, SPC-4): non-ASCII octets
+	// and octets not allowed in a URI are encoded, encoded unreserved
+	// octets are decoded, hex digits are upper-cased, and a literal "*" or
+	// "$" in the URI compares equal to "%2A" / "%24" in a rule. Without it
+	// only rule paths are touched (non-ASCII encoded, hex upper-cased) and
+	// the URI is compared as given, as Google's parser does.
+	NormalizeURI bool
+
+	// SlashlessPatterns prefixes a "/" to a rule path that starts with
+	// neither "/" nor "*" (PAT-1). The default compares such a pattern as
+	// written, from the first octet of the path, so it never matches.
+	SlashlessPatterns bool
+
+	// ImplicitRobotsTxt allows "/robots.txt" whatever the rules say
+	// (MATCH-7, a MUST). Google's parser has no such rule.
+	ImplicitRobotsTxt bool
+
+	// IndexHTML makes "allow: /dir/index.html" (or index.htm...) also
+	// allow "/dir/" (G-INDEX).
+	IndexHTML bool
+
+	// MaxRedirects is how many consecutive redirects a fetch follows
+	// (ACC-3 asks for at least five). One more is treated as unavailable
+	// (ACC-5).
+	MaxRedirects int
+	// MaxBodyBytes caps how much of a response body is read (LIM-2).
+	// Zero means MaxBytes; both zero means no cap.
+	MaxBodyBytes int
+	// TooManyRequestsUnreachable treats status 429 as a server error
+	// (disallow all) instead of as an ordinary 4xx (G-429).
+	TooManyRequestsUnreachable bool
+
+	// CacheTTL is how long a fetched file is used before it is fetched
+	// again (CACHE-2: not more than 24 hours unless unreachable).
+	CacheTTL time.Duration
+	// OutageLimit is how long robots.txt may stay unreachable before
+	// OutagePolicy applies (ACC-8; the RFC's example is 30 days). Zero
+	// means never.
+	OutageLimit time.Duration
+	// OutagePolicy is what happens after OutageLimit.
+	OutagePolicy OutagePolicy
+}
+
+// KiB500 is the parsing limit RFC 9309 §2.5 names: 500 kibibytes.
+const KiB500 = 500 * 1024
+
+// googleMaxLine is the longest line Google's parser reads, in bytes.
+const googleMaxLine = 2083*8 - 1
+
+// RFC returns the options that follow RFC 9309 and take the RFC's
+// recommendation wherever it offers a choice.
+func RFC() Options {
+	return Options{
+		Name:              "rfc9309",
+		SkipBOM:           true,
+		SkipPartialBOM:    true,
+		MaxBytes:          KiB500,
+		AgentMatch:        AgentWhole,
+		NormalizeURI:      true,
+		ImplicitRobotsTxt: true,
+		MaxRedirects:      5,
+		CacheTTL:          24 * time.Hour,
+		OutageLimit:       30 * 24 * time.Hour,
+		OutagePolicy:      OutageUnavailable,
+	}
+}
+
+// Google returns the options that follow the documented behaviour of
+// Google's crawler and its open-source parser (the G-* requirements):
+// the user-agent value cut to its leading [a-zA-Z_-] run, misspelt record
+// names and a missing colon accepted, "index.html" allowing its directory,
+// 429 treated as a server error, lines cut at 16,663 bytes, content past
+// 500 KiB ignored, and the URI compared as given.
+func Google() Options {
+	return Options{
+		Name:                       "google",
+		SkipBOM:                    true,
+		SkipPartialBOM:             true,
+		MaxBytes:                   KiB500,
+		MaxLineBytes:               googleMaxLine,
+		GoogleKeys:                 true,
+		MissingColon:               true,
+		GoogleSpace:                true,
+		AgentMatch:                 AgentLeadingToken,
+		StarPrefix:                 true,
+		IndexHTML:                  true,
+		MaxRedirects:               5,
+		TooManyRequestsUnreachable: true,
+		CacheTTL:                   24 * time.Hour,
+		OutageLimit:                30 * 24 * time.Hour,
+		OutagePolicy:               OutageKeepCache,
+	}
+}
+
+// bodyCap is the number of body bytes a fetch keeps.
+func (o *Options) bodyCap() int {
+	if o.MaxBodyBytes > 0 {
+		return o.MaxBodyBytes
+	}
+	return o.MaxBytes
+}

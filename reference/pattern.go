@@ -1,0 +1,296 @@
+package reference
+
+import "strings"
+
+// This file implements §2.2.2 and §2.2.3: percent-encoding normalisation of
+// rule paths and URIs, and matching with "*" and "$".
+
+const upperHex = "0123456789ABCDEF"
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// isUnreserved reports whether c is in RFC 3986's unreserved set:
+// ALPHA / DIGIT / "-" / "." / "_" / "~".
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// mustEncode reports whether an octet may not stand unencoded in a URI:
+// non-ASCII (PCT-1), controls, space, and the ASCII characters RFC 3986
+// allows neither as reserved nor as unreserved.
+func mustEncode(c byte) bool {
+	if c <= 0x20 || c >= 0x7F {
+		return true
+	}
+	switch c {
+	case '"', '<', '>', '\\', '^', '`', '{', '|', '}':
+		return true
+	}
+	return false
+}
+
+func appendEscape(dst []byte, c byte) []byte {
+	return append(dst, '%', upperHex[c>>4], upperHex[c&15])
+}
+
+// The byte classes of the normalisation alphabet: how a path octet must be
+// written in the canonical form.
+const (
+	keep   = iota // as it is
+	escape        // percent-encoded
+	pct           // "%": start of an escape, or a stray one
+)
+
+// canonicalClass says how normalisation treats octet c of a URI (uri true)
+// or of a rule path.
+func canonicalClass(c byte, uri bool) int {
+	switch {
+	case c == '%':
+		return pct
+	case mustEncode(c):
+		return escape
+	case uri && (c == '*' || c == '$'):
+		// A literal "*" or "$" in the URI can only be matched by "%2A" or
+		// "%24" in a rule (§2.2.3, SPC-4), since in rules they are special.
+		return escape
+	}
+	return keep
+}
+
+// appendCanonical appends the normalised form of s per §2.2.2 (RFC mode):
+// octets that may not stand in a URI are percent-encoded, escapes of
+// unreserved characters are decoded (PCT-2), other escapes keep their
+// encoding with upper-case hex digits (PCT-3), and a "%" that starts no
+// escape becomes "%25". In a rule path (uri false), "*" is left for the
+// matcher; the caller removes a final "$" before calling.
+func appendCanonical(dst []byte, s string, uri bool) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch canonicalClass(c, uri) {
+		case keep:
+			if !uri && c == '$' {
+				// "$" anywhere but at the end is a literal (SPC-3).
+				dst = appendEscape(dst, c)
+				continue
+			}
+			dst = append(dst, c)
+		case escape:
+			dst = appendEscape(dst, c)
+		case pct:
+			if i+2 < len(s) {
+				hi, ok1 := unhex(s[i+1])
+				lo, ok2 := unhex(s[i+2])
+				if ok1 && ok2 {
+					v := hi<<4 | lo
+					if isUnreserved(v) {
+						dst = append(dst, v)
+					} else {
+						dst = appendEscape(dst, v)
+					}
+					i += 2
+					continue
+				}
+			}
+			dst = append(dst, "%25"...)
+		}
+	}
+	return dst
+}
+
+// isCanonical reports whether appendCanonical would return s unchanged, so
+// that the common case needs no copy.
+func isCanonical(s string, uri bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch canonicalClass(c, uri) {
+		case keep:
+			if !uri && c == '$' {
+				return false
+			}
+		case escape:
+			return false
+		case pct:
+			if i+2 >= len(s) {
+				return false
+			}
+			hi, ok1 := unhex(s[i+1])
+			lo, ok2 := unhex(s[i+2])
+			if !ok1 || !ok2 || isUnreserved(hi<<4|lo) ||
+				!('0' <= s[i+1] && s[i+1] <= '9' || 'A' <= s[i+1] && s[i+1] <= 'F') ||
+				!('0' <= s[i+2] && s[i+2] <= '9' || 'A' <= s[i+2] && s[i+2] <= 'F') {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+// appendGoogleEscape appends a rule path as Google's parser stores it:
+// non-ASCII octets percent-encoded and the hex digits of existing escapes
+// upper-cased; nothing else changes.
+func appendGoogleEscape(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			dst = append(dst, '%', upper(s[i+1]), upper(s[i+2]))
+			i += 2
+		case c >= 0x80:
+			dst = appendEscape(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+func isHex(c byte) bool { _, ok := unhex(c); return ok }
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// pattern is a compiled rule path.
+type pattern struct {
+	// text is the normalised path with "*" as the only special octet;
+	// runs of "*" are collapsed to one.
+	text string
+	// anchored is set when the rule ended in "$" (SPC-2): the pattern must
+	// match the whole path, not only a prefix of it.
+	anchored bool
+	// lit is the length of the literal prefix before the first "*".
+	lit int
+	// length is the rule's length in octets for longest-match: the
+	// normalised path with every "*" and "$" counted (MATCH-4, MATCH-10).
+	length int
+}
+
+// compilePattern turns a rule's value into a pattern. Compilation is a
+// pure function of the value and the options; the returned text shares
+// memory with value when no octet has to change.
+func compilePattern(value string, o *Options) pattern {
+	if o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*' {
+		value = "/" + value
+	}
+	var p pattern
+	body := value
+	if strings.HasSuffix(body, "$") {
+		p.anchored = true
+		body = body[:len(body)-1]
+	}
+	var text string
+	midDollars := 0
+	if o.NormalizeURI {
+		if isCanonical(body, false) {
+			text = body
+		} else {
+			midDollars = strings.Count(body, "$")
+			text = string(appendCanonical(make([]byte, 0, len(body)+8), body, false))
+		}
+	} else {
+		text = body
+		for i := 0; i < len(body); i++ {
+			if body[i] >= 0x80 || body[i] == '%' {
+				text = string(appendGoogleEscape(make([]byte, 0, len(body)+8), body))
+				break
+			}
+		}
+	}
+	// A literal "$" inside the pattern is stored as "%24" but is one octet
+	// of the rule as written.
+	p.length = len(text) - 2*midDollars
+	if p.anchored {
+		p.length++
+	}
+	if o.CaseInsensitivePaths {
+		text = strings.ToLower(text)
+	}
+	if strings.Contains(text, "**") {
+		var b strings.Builder
+		for i := 0; i < len(text); i++ {
+			if text[i] == '*' && i > 0 && text[i-1] == '*' {
+				continue
+			}
+			b.WriteByte(text[i])
+		}
+		text = b.String()
+	}
+	p.text = text
+	p.lit = strings.IndexByte(text, '*')
+	if p.lit < 0 {
+		p.lit = len(text)
+	}
+	return p
+}
+
+// matches reports whether the pattern matches path (§2.2.2): a prefix of
+// path when the pattern is not anchored, all of it when it is. "*" matches
+// any run of octets, with backtracking (SPC-1). The loop keeps one
+// backtracking point, the last "*" seen, which suffices for patterns whose
+// only wildcard is "*": the time is O(len(path)·len(pattern)) in the worst
+// case and nothing is allocated.
+func (p *pattern) matches(path []byte) bool {
+	t := p.text
+	if len(path) < p.lit || string(path[:p.lit]) != t[:p.lit] {
+		return false
+	}
+	if p.lit == len(t) {
+		return !p.anchored || len(path) == p.lit
+	}
+	pi, si := p.lit, p.lit
+	star, mark := -1, 0
+	for {
+		if pi == len(t) {
+			if !p.anchored || si == len(path) {
+				return true
+			}
+		} else if t[pi] == '*' {
+			star, mark = pi, si
+			pi++
+			continue
+		} else if si < len(path) && t[pi] == path[si] {
+			pi++
+			si++
+			continue
+		}
+		// A mismatch: let the last "*" swallow one more octet.
+		if star < 0 || mark >= len(path) {
+			return false
+		}
+		mark++
+		si, pi = mark, star+1
+	}
+}
+
+// appendPath appends the path that rules are matched against: the URI's
+// path and query (MATCH-11), normalised when o.NormalizeURI is set.
+func (o *Options) appendPath(dst []byte, pathQuery string) []byte {
+	if o.NormalizeURI {
+		dst = appendCanonical(dst, pathQuery, true)
+	} else {
+		dst = append(dst, pathQuery...)
+	}
+	if o.CaseInsensitivePaths {
+		for i, c := range dst {
+			if 'A' <= c && c <= 'Z' {
+				dst[i] = c + 'a' - 'A'
+			}
+		}
+	}
+	return dst
+}

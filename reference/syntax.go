@@ -1,0 +1,240 @@
+package reference
+
+import (
+	"strings"
+)
+
+// LineKind classifies one line of a robots.txt file (RFC 9309 §2.2).
+type LineKind uint8
+
+const (
+	// Blank is an empty line or one of white space only.
+	Blank LineKind = iota
+	// Comment is a line holding only a comment.
+	Comment
+	// UserAgent is a user-agent line (§2.2.1).
+	UserAgent
+	// Allow is an allow rule (§2.2.2).
+	Allow
+	// Disallow is a disallow rule (§2.2.2).
+	Disallow
+	// Other is a record the protocol does not define, such as Sitemap or
+	// Crawl-delay (§2.2.4). Its Key says which.
+	Other
+	// Invalid is a line that cannot be parsed; it is skipped (§2.3.1.5 via
+	// SYN-9). Its Reason says why.
+	Invalid
+)
+
+var lineKindNames = [...]string{"blank", "comment", "user-agent", "allow", "disallow", "other", "invalid"}
+
+// String returns the kind's name in lower case, as written in traces.
+func (k LineKind) String() string {
+	if int(k) < len(lineKindNames) {
+		return lineKindNames[k]
+	}
+	return "unknown"
+}
+
+// Line is one line of a robots.txt file as the parser read it.
+type Line struct {
+	// Number is the 1-based line number. CR, LF and CRLF each end a line
+	// (SYN-3).
+	Number int
+	Kind   LineKind
+	// Key is the record name as written, for every kind but Blank,
+	// Comment and Invalid.
+	Key string
+	// Value is the record's value with white space and comment removed.
+	Value string
+	// Reason says why an Invalid line could not be parsed.
+	Reason string
+}
+
+// Record is a record that the protocol does not define (§2.2.4), such as
+// Sitemap, Crawl-delay or Host.
+type Record struct {
+	Line  int
+	Key   string
+	Value string
+}
+
+// scanLines calls fn for each line of body (after any byte order mark) with
+// its number and its text. It returns the number of bytes the lines cover.
+// A line ends at CR, LF or CRLF (§2.2, SYN-3); the text passed to fn holds
+// no line-end characters and is cut to o.MaxLineBytes.
+func scanLines(body string, o *Options, fn func(n int, text string)) {
+	i := 0
+	if o.SkipBOM {
+		const bom = "\xEF\xBB\xBF"
+		if strings.HasPrefix(body, bom) {
+			i = 3
+		} else if o.SkipPartialBOM {
+			for i < 3 && i < len(body) && body[i] == bom[i] {
+				i++
+			}
+		}
+	}
+	n := 0
+	for i <= len(body) {
+		j := strings.IndexAny(body[i:], "\r\n")
+		end := len(body)
+		if j >= 0 {
+			end = i + j
+		}
+		text := body[i:end]
+		if o.MaxLineBytes > 0 && len(text) > o.MaxLineBytes {
+			text = text[:o.MaxLineBytes]
+		}
+		n++
+		if j < 0 {
+			// The last line: skip it when empty, so that a final line end
+			// does not count as one more (blank) line.
+			if len(text) > 0 {
+				fn(n, text)
+			}
+			return
+		}
+		fn(n, text)
+		i = end + 1
+		if body[end] == '\r' && i < len(body) && body[i] == '\n' {
+			i++
+		}
+	}
+}
+
+// limitBody returns the part of body that is parsed under a limit of max
+// bytes (0: no limit), and whether anything was cut. A line that the limit
+// cuts in two is dropped whole, so that the cut never makes a rule that is
+// not in the file ("Allow: /foo-bar" cut to "Allow: /f").
+func limitBody(body string, max int) (string, bool) {
+	if max <= 0 || len(body) <= max {
+		return body, false
+	}
+	if c := body[max]; c == '\n' || c == '\r' {
+		return body[:max], true
+	}
+	cut := body[:max]
+	if k := strings.LastIndexAny(cut, "\r\n"); k >= 0 {
+		return cut[:k+1], true
+	}
+	return "", true
+}
+
+// classify reads one line per §2.2's ABNF:
+//
+//	line = *WS key *WS ":" *WS value *WS [comment] EOL
+//
+// The returned key and value are substrings of text.
+func classify(text string, o *Options) (kind LineKind, key, value, reason string) {
+	hadComment := false
+	if k := strings.IndexByte(text, '#'); k >= 0 {
+		text = text[:k]
+		hadComment = true
+	}
+	text = o.trim(text)
+	if text == "" {
+		if hadComment {
+			return Comment, "", "", ""
+		}
+		return Blank, "", "", ""
+	}
+	sep := strings.IndexByte(text, ':')
+	if sep < 0 {
+		if !o.MissingColon {
+			return Invalid, "", "", "no colon after the record name"
+		}
+		// Google accepts white space as the separator when the line has
+		// exactly two words.
+		sep = strings.IndexAny(text, " \t")
+		if sep < 0 || strings.ContainsAny(o.trim(text[sep:]), " \t") {
+			return Invalid, "", "", "no colon after the record name"
+		}
+	}
+	key = o.trim(text[:sep])
+	value = o.trim(text[sep+1:])
+	if key == "" {
+		return Invalid, "", "", "empty record name"
+	}
+	return o.keyKind(key), key, value, ""
+}
+
+func (o *Options) trim(s string) string {
+	if o.GoogleSpace {
+		return strings.TrimSpace(s)
+	}
+	return strings.Trim(s, " \t")
+}
+
+// keyKind maps a record name to its kind. Record names are
+// case-insensitive (SYN-1).
+func (o *Options) keyKind(key string) LineKind {
+	if !o.GoogleKeys {
+		switch {
+		case strings.EqualFold(key, "user-agent"):
+			return UserAgent
+		case strings.EqualFold(key, "allow"):
+			return Allow
+		case strings.EqualFold(key, "disallow"):
+			return Disallow
+		}
+		return Other
+	}
+	// Google's parser compares prefixes and accepts frequent misspellings.
+	for _, p := range [...]string{"user-agent", "useragent", "user agent"} {
+		if hasPrefixFold(key, p) {
+			return UserAgent
+		}
+	}
+	if hasPrefixFold(key, "allow") {
+		return Allow
+	}
+	for _, p := range [...]string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"} {
+		if hasPrefixFold(key, p) {
+			return Disallow
+		}
+	}
+	return Other
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// isToken reports whether s is a product token as §2.2.1 defines it:
+// one or more of a-z, A-Z, "_" and "-" (UA-1).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isTokenByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
+}
+
+// agentName returns the name a user-agent value gives its group, in lower
+// case, and whether the value is the "*" of §2.2.1.
+func (o *Options) agentName(value string) (name string, star bool) {
+	if value == "*" || o.StarPrefix && strings.HasPrefix(value, "*") && (len(value) == 1 || isSpaceByte(value[1])) {
+		return "", true
+	}
+	if o.AgentMatch == AgentLeadingToken {
+		i := 0
+		for i < len(value) && isTokenByte(value[i]) {
+			i++
+		}
+		value = value[:i]
+	}
+	return strings.ToLower(value), false
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
