@@ -1,0 +1,119 @@
+package cases
+
+import (
+	"time"
+)
+
+// Level is the strength of a requirement (BCP 14), or "interpretation"
+// where the RFC leaves a reading open.
+type Level string
+
+// The levels, strongest first.
+const (
+	MUST           Level = "MUST"
+	SHOULD         Level = "SHOULD"
+	MAY            Level = "MAY"
+	Interpretation Level = "interpretation"
+)
+
+// rank orders levels: a lower rank is stronger.
+func (l Level) rank() int {
+	switch l {
+	case MUST:
+		return 0
+	case SHOULD:
+		return 1
+	case MAY:
+		return 2
+	case Interpretation:
+		return 3
+	}
+	return 4
+}
+
+// Profiles a case can belong to.
+const (
+	ProfileRFC    = "rfc9309"
+	ProfileGoogle = "google"
+)
+
+// Verdict is a parser's answer for one check.
+type Verdict string
+
+// The verdicts. Reject means the parser refused the whole file.
+const (
+	Allow    Verdict = "allow"
+	Disallow Verdict = "disallow"
+	Reject   Verdict = "reject"
+)
+
+// Case is one test case of the corpus (CASES.md §1).
+type Case struct {
+	ID      string
+	Title   string
+	Req     []string
+	Level   Level // as written, or the strongest level among Req
+	Profile string
+	Tags    []string
+
+	// Robots is the body of the file for plain cases; nil for HTTP and
+	// timeline cases.
+	Robots []byte
+	// Fetch lists the responses served for an HTTP case.
+	Fetch []Response
+	// Timeline lists the steps of a clocked case.
+	Timeline []Step
+
+	// Checks of a plain or HTTP case; timeline checks are in their steps.
+	Checks []Check
+
+	// Source is where the case was read from, for messages:
+	// "corpus/groups/merge.yaml:12".
+	Source string
+}
+
+// Check is one (agent, URL, expectation) triple.
+type Check struct {
+	Agent  string
+	URL    string // absolute, after resolution against the case's host
+	Expect Verdict
+	Accept []Verdict
+	// Rule is the expected line of the deciding rule; nil when the case
+	// does not say, 0 when no rule should match.
+	Rule *int
+	// Source is the file:line of the check.
+	Source string
+}
+
+// Response is one response served for an HTTP case.
+type Response struct {
+	URL     string // the absolute URL it answers, e.g. http://a.test/robots.txt
+	Status  int
+	Headers map[string]string
+	Body    []byte
+	// BodySize, when non-zero, is the length of a generated body that is
+	// streamed rather than held (see Generator).
+	Gen *Generator
+	// Fault is "", "reset", "timeout" or "truncated".
+	Fault string
+	// Delay holds back the first byte of the body by this long: a slow
+	// body, past the client's timeout when it is longer.
+	Delay time.Duration
+}
+
+// Generator describes a large body without holding it: prefix, then repeat
+// until the body reaches UntilBytes, then suffix.
+type Generator struct {
+	Prefix     string
+	Repeat     string
+	UntilBytes int
+	Suffix     string
+}
+
+// Step is one step of a timeline: at time At since the first fetch the
+// server answers Response, and the checks are made.
+type Step struct {
+	At       time.Duration
+	Response Response
+	Checks   []Check
+}

@@ -1,0 +1,157 @@
+package cases
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Capability is something a parser can do (CASES.md §3).
+type Capability string
+
+// The capabilities.
+const (
+	// CapParse: body in, verdict out.
+	CapParse Capability = "parse"
+	// CapStatus: status code and body in, verdict out.
+	CapStatus Capability = "status"
+	// CapFetch: the parser fetches robots.txt itself from the runner's
+	// test server.
+	CapFetch Capability = "fetch"
+	// CapClock: a fetching parser that keeps a cache per session and
+	// takes the time from the request, so timeline cases can run on it.
+	CapClock Capability = "clock"
+)
+
+// Info describes a parser.
+type Info struct {
+	Name         string
+	Version      string
+	Capabilities []Capability
+}
+
+// Has reports whether the parser has capability c.
+func (i Info) Has(c Capability) bool {
+	for _, x := range i.Capabilities {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Request is one check put to a parser.
+type Request struct {
+	// Case and Profile identify the case; a parser that implements
+	// several option sets may choose by Profile.
+	Case    string
+	Profile string
+
+	Agent string
+	URL   string
+
+	// Robots is the body (parse and status requests).
+	Robots []byte
+	// Status is the HTTP status (status requests); 0 for parse requests.
+	Status int
+
+	// RobotsURL is set for fetch requests: where robots.txt is served.
+	// Client is an HTTP client whose dialer reaches the test server for
+	// every host of the case; in-process parsers should use it. External
+	// programs fetch RobotsURL instead, which points at a loopback port.
+	RobotsURL string
+	Client    *http.Client
+
+	// Session and Now are set for timeline requests (CapClock): checks
+	// with the same Session share one cache, and Now is the time of the
+	// request.
+	Session string
+	Now     time.Time
+}
+
+// Kind returns "parse", "status" or "fetch": what the request asks.
+func (r *Request) Kind() Capability {
+	switch {
+	case r.RobotsURL != "":
+		return CapFetch
+	case r.Status != 0:
+		return CapStatus
+	}
+	return CapParse
+}
+
+// Parser is a robots.txt parser under test. Check must be safe to call
+// from one goroutine at a time; the runner never calls it concurrently.
+// An error means the parser failed to answer (a crash, a hang, a garbled
+// reply); a parser that refuses the file answers Reject.
+type Parser interface {
+	Info() Info
+	Check(ctx context.Context, req Request) (Verdict, error)
+}
+
+// Closer is implemented by parsers that hold resources (processes).
+type Closer interface {
+	Close() error
+}
+
+// Stderr is implemented by parsers that keep the standard error of an
+// external program; the runner attaches its tail to error outcomes.
+type Stderr interface {
+	StderrTail() string
+}
+
+// Bytes returns the generated body.
+func (g *Generator) Bytes() []byte {
+	var b strings.Builder
+	b.Grow(g.Size())
+	g.WriteTo(&b)
+	return []byte(b.String())
+}
+
+// Size returns the length of the generated body.
+func (g *Generator) Size() int {
+	n := len(g.Prefix)
+	if g.Repeat != "" && g.UntilBytes > n {
+		k := (g.UntilBytes - n + len(g.Repeat) - 1) / len(g.Repeat)
+		n += k * len(g.Repeat)
+	}
+	return n + len(g.Suffix)
+}
+
+// WriteTo writes the generated body to w: Prefix, then Repeat as often as
+// it takes for the body to reach UntilBytes, then Suffix.
+func (g *Generator) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	write := func(s string) error {
+		k, err := io.WriteString(w, s)
+		n += int64(k)
+		return err
+	}
+	if err := write(g.Prefix); err != nil {
+		return n, err
+	}
+	if g.Repeat != "" {
+		// Write in chunks so that a 50 MiB body is not held at once.
+		chunk := strings.Repeat(g.Repeat, max(1, 64*1024/len(g.Repeat)))
+		for int(n) < g.UntilBytes {
+			s := chunk
+			if need := g.UntilBytes - int(n); need < len(s) {
+				reps := (need + len(g.Repeat) - 1) / len(g.Repeat)
+				s = chunk[:reps*len(g.Repeat)]
+			}
+			if err := write(s); err != nil {
+				return n, err
+			}
+		}
+	}
+	err := write(g.Suffix)
+	return n, err
+}
+
+// SessionEnder is implemented by parsers with CapClock: the runner calls
+// EndSession after the last step of a timeline case.
+type SessionEnder interface {
+	EndSession(id string)
+}

@@ -1,0 +1,105 @@
+package cases
+
+// Outcome is how one check of one parser ended (CASES.md §2).
+type Outcome string
+
+// The outcomes.
+const (
+	Pass      Outcome = "pass"
+	Note      Outcome = "note"
+	Deviation Outcome = "deviation"
+	Violation Outcome = "violation"
+	Error     Outcome = "error"
+	Skipped   Outcome = "skipped"
+)
+
+// Result is the outcome of one check of one case for one parser. Its JSON
+// form is the "results" element of CASES.md §5.
+type Result struct {
+	Case    string    `json:"case"`
+	Check   int       `json:"check"` // index among the case's checks, timeline steps included
+	Parser  string    `json:"parser"`
+	Agent   string    `json:"agent"`
+	URL     string    `json:"url"`
+	Expect  Verdict   `json:"expect"`
+	Accept  []Verdict `json:"accept,omitempty"`
+	Verdict Verdict   `json:"verdict,omitempty"`
+	Outcome Outcome   `json:"outcome"`
+	Level   Level     `json:"level"`
+	Req     []string  `json:"req"`
+
+	// Profile and Title are copied from the case for reports.
+	Profile string `json:"profile,omitempty"`
+	Title   string `json:"title,omitempty"`
+	// Rule is the expected deciding line when the case gives one; Line is
+	// the reference's deciding line.
+	Rule *int `json:"rule,omitempty"`
+	// Detail explains a failure: the parser's error and stderr tail, a
+	// wrong deciding line, or why the check was skipped.
+	Detail string `json:"detail,omitempty"`
+	// Trace is the reference's explanation of the expected verdict.
+	Trace string `json:"trace,omitempty"`
+	// Step is the timeline step's time ("25h") for clocked cases.
+	Step string `json:"step,omitempty"`
+}
+
+// Summary counts one parser's outcomes (CASES.md §5 "parsers").
+type Summary struct {
+	Name       string `json:"name"`
+	Version    string `json:"version"`
+	Checks     int    `json:"checks"`
+	Pass       int    `json:"pass"`
+	Note       int    `json:"note"`
+	Violations int    `json:"violations"`
+	Deviations int    `json:"deviations"`
+	Errors     int    `json:"errors"`
+	Skipped    int    `json:"skipped"`
+	Conforms   bool   `json:"conforms"`
+}
+
+// Add counts one outcome.
+func (s *Summary) Add(o Outcome) {
+	s.Checks++
+	switch o {
+	case Pass:
+		s.Pass++
+	case Note:
+		s.Note++
+	case Deviation:
+		s.Deviations++
+	case Violation:
+		s.Violations++
+	case Error:
+		s.Errors++
+	case Skipped:
+		s.Skipped++
+	}
+}
+
+// Judge sets Conforms: no violations and no errors, and with strict no
+// deviations either.
+func (s *Summary) Judge(strict bool) {
+	s.Conforms = s.Violations == 0 && s.Errors == 0 && (!strict || s.Deviations == 0)
+}
+
+// OutcomeOf maps a verdict to its outcome for a check of the given level
+// (CASES.md §2). This is the one place that does so.
+func OutcomeOf(level Level, expect Verdict, accept []Verdict, got Verdict) Outcome {
+	if got == expect {
+		return Pass
+	}
+	if got != Reject {
+		for _, a := range accept {
+			if got == a {
+				return Note
+			}
+		}
+	}
+	switch level {
+	case MUST:
+		return Violation
+	case SHOULD:
+		return Deviation
+	}
+	return Note
+}

@@ -1,0 +1,82 @@
+// Command reptest runs the RFC 9309 conformance corpus against robots.txt
+// parsers, compares parsers with each other and renders reports.
+//
+// Usage:
+//
+//	reptest run   [flags]   run the corpus against parsers
+//	reptest list  [flags]   list cases and requirement coverage
+//	reptest check [flags]   the reference's verdict and trace for URLs
+//	reptest diff  [flags]   differential run over real or generated files
+//	reptest promote FINDING...  turn findings into YAML case drafts
+//	reptest report [flags]  render saved results (HTML, JUnit, badges)
+//	reptest matrix FILE     agents × paths verdict table with warnings
+//
+// Exit status: 0 when every parser conforms, 1 when one does not, 2 for a
+// usage error or a corpus that fails to load.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+)
+
+// command is one subcommand: it parses its own flags and returns the exit
+// status.
+type command struct {
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	summary string
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"run":     {cmdRun, "run the corpus against parsers"},
+		"list":    {cmdList, "list cases and requirement coverage"},
+		"check":   {cmdCheck, "print the reference's verdict and trace for URLs"},
+		"diff":    {cmdDiff, "compare parsers on real or generated robots.txt files"},
+		"promote": {cmdPromote, "turn findings into YAML case drafts"},
+		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
+		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr, cmds)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "reptest: unknown command %q\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: reptest COMMAND [flags]\n\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'reptest COMMAND -h' for a command's flags.")
+}

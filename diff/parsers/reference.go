@@ -1,0 +1,119 @@
+package parsers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
+)
+
+// Reference adapts the reference implementation to cases.Parser. It has
+// every capability: parse, status, fetch (through the request's client)
+// and clock (one cache per session, on the request's time).
+type Reference struct {
+	name  string
+	fixed *reference.Options // nil: the case's profile chooses
+
+	mu       sync.Mutex
+	sessions map[string]*session
+}
+
+// session is the cache of one timeline case, on a clock the runner sets.
+type session struct {
+	now     time.Time
+	fetcher *reference.Fetcher
+}
+
+// NewReference returns the reference under the option set of each
+// request's profile: RFC for "rfc9309", Google for "google".
+func NewReference() *Reference { return &Reference{name: "reference"} }
+
+// NewReferenceWith returns the reference under fixed options, named name.
+func NewReferenceWith(name string, opts reference.Options) *Reference {
+	return &Reference{name: name, fixed: &opts}
+}
+
+// Info implements cases.Parser.
+func (p *Reference) Info() cases.Info {
+	return cases.Info{
+		Name:         p.name,
+		Version:      Version,
+		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock},
+	}
+}
+
+// Options returns the options the reference uses for a profile.
+func (p *Reference) Options(profile string) reference.Options {
+	if p.fixed != nil {
+		return *p.fixed
+	}
+	if profile == cases.ProfileGoogle {
+		return reference.Google()
+	}
+	return reference.RFC()
+}
+
+// Decide returns the reference's decision with its trace.
+func (p *Reference) Decide(ctx context.Context, req cases.Request) (reference.Decision, error) {
+	opts := p.Options(req.Profile)
+	switch req.Kind() {
+	case cases.CapFetch:
+		f := p.fetcher(req, opts)
+		return f.Decide(ctx, req.Agent, req.URL)
+	case cases.CapStatus:
+		return reference.FromStatus(req.Status, req.Robots, opts).Decide(req.Agent, req.URL)
+	}
+	return reference.Parse(req.Robots, opts).Decide(req.Agent, req.URL)
+}
+
+// Check implements cases.Parser.
+func (p *Reference) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+	d, err := p.Decide(ctx, req)
+	if err != nil {
+		if errors.Is(err, reference.ErrInvalidToken) {
+			return "", fmt.Errorf("%s: %w", p.name, err)
+		}
+		return "", err
+	}
+	if d.Allowed {
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
+}
+
+// fetcher returns the fetcher for a request: a fresh one per request, or
+// the session's, whose clock reads the request's time.
+func (p *Reference) fetcher(req cases.Request, opts reference.Options) *reference.Fetcher {
+	if req.Session == "" {
+		return &reference.Fetcher{Client: req.Client, Options: opts}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sessions == nil {
+		p.sessions = make(map[string]*session)
+	}
+	s := p.sessions[req.Session]
+	if s == nil {
+		s = &session{}
+		s.fetcher = &reference.Fetcher{Client: req.Client, Options: opts, Now: func() time.Time { return s.now }}
+		p.sessions[req.Session] = s
+	}
+	s.now = req.Now
+	s.fetcher.Client = req.Client
+	return s.fetcher
+}
+
+// EndSession drops a session's cache; the runner calls it after a
+// timeline case.
+func (p *Reference) EndSession(id string) {
+	p.mu.Lock()
+	delete(p.sessions, id)
+	p.mu.Unlock()
+}
+
+// Version is reptest's version, reported by the reference adapters.
+const Version = "0.1.0"
