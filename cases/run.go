@@ -1,0 +1,386 @@
+package cases
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/reptest/reptest/reference"
+)
+
+// Tracer is implemented by parsers that can say which line decided a
+// verdict and why (the reference does). The runner uses it to check a
+// case's `rule:` and to explain failures of other parsers.
+type Tracer interface {
+	Trace(ctx context.Context, req Request) (v Verdict, line int, trace string, err error)
+}
+
+// RunOptions configures Run. The zero value is usable.
+type RunOptions struct {
+	// Strict makes deviations count against conformance.
+	Strict bool
+	// Timeout bounds each check (default 10 s). A parser that does not
+	// answer in time gets an error outcome and no further checks.
+	Timeout time.Duration
+	// FetchTimeout is the HTTP client timeout of fetches from the test
+	// server (default 1 s): a fault "timeout" costs this long.
+	FetchTimeout time.Duration
+	// Explain, when set, explains each failed check with the expected
+	// verdict's trace (normally the reference).
+	Explain Tracer
+	// Progress, when set, is called after each case with the number of
+	// cases done and the total.
+	Progress func(done, total int)
+}
+
+// Report is what Run returns: one Result per check per parser, in case
+// order, then check order, then parser order; and one Summary per parser.
+type Report struct {
+	Results   []Result
+	Summaries []Summary
+}
+
+// Run runs every check of every case against every parser (CASES.md §2).
+// It never stops because a parser crashed, hung or answered nonsense: such
+// checks end in the error outcome and the run goes on. It returns early
+// only when ctx is cancelled, with the results so far and ctx's error.
+func Run(ctx context.Context, cs []Case, parsers []Parser, opts RunOptions) (Report, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.FetchTimeout <= 0 {
+		opts.FetchTimeout = time.Second
+	}
+	r := &runner{opts: opts, parsers: make([]*parserState, len(parsers))}
+	for i, p := range parsers {
+		r.parsers[i] = &parserState{Parser: p, info: p.Info()}
+	}
+	var srv *Server
+	defer func() {
+		if srv != nil {
+			srv.Close()
+		}
+	}()
+	for i := range cs {
+		if err := ctx.Err(); err != nil {
+			return r.report(), err
+		}
+		c := &cs[i]
+		if (len(c.Fetch) > 0 || len(c.Timeline) > 0) && srv == nil {
+			srv = NewServer()
+			r.client = srv.Client(opts.FetchTimeout)
+		}
+		r.srv = srv
+		r.runCase(ctx, c)
+		if opts.Progress != nil {
+			opts.Progress(i+1, len(cs))
+		}
+	}
+	return r.report(), nil
+}
+
+type runner struct {
+	opts    RunOptions
+	parsers []*parserState
+	srv     *Server
+	client  *http.Client
+	results []Result
+}
+
+type parserState struct {
+	Parser
+	info Info
+	// dead is set once a check hung: the parser may still be running it,
+	// and must not be called again.
+	dead string
+}
+
+func (r *runner) report() Report {
+	rep := Report{Results: r.results}
+	for _, p := range r.parsers {
+		s := Summary{Name: p.info.Name, Version: p.info.Version}
+		for _, res := range r.results {
+			if res.Parser == p.info.Name {
+				s.Add(res.Outcome)
+			}
+		}
+		s.Judge(r.opts.Strict)
+		rep.Summaries = append(rep.Summaries, s)
+	}
+	return rep
+}
+
+// runCase runs one case on every parser.
+func (r *runner) runCase(ctx context.Context, c *Case) {
+	switch {
+	case len(c.Timeline) > 0:
+		r.runTimeline(ctx, c)
+	case len(c.Fetch) > 0:
+		if err := r.srv.Serve(c.Fetch); err != nil {
+			r.failCase(c, err)
+			return
+		}
+		for i, chk := range c.Checks {
+			for _, p := range r.parsers {
+				req, skip := r.fetchRequest(ctx, c, &chk, p)
+				r.check(ctx, c, i, &chk, p, req, skip, "")
+			}
+		}
+	default:
+		for i, chk := range c.Checks {
+			for _, p := range r.parsers {
+				req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Robots: c.Robots}
+				skip := ""
+				switch {
+				case p.info.Has(CapParse):
+				case p.info.Has(CapStatus):
+					req.Status = http.StatusOK
+				default:
+					skip = "the parser takes neither a body (parse) nor a status and body (status)"
+				}
+				r.check(ctx, c, i, &chk, p, req, skip, "")
+			}
+		}
+	}
+}
+
+func (r *runner) failCase(c *Case, err error) {
+	for i, chk := range c.allChecks() {
+		for _, p := range r.parsers {
+			r.add(c, i, chk, p.info.Name, "", Error, "case could not be served: "+err.Error(), "")
+		}
+	}
+}
+
+// allChecks returns the case's checks, timeline steps included, in order.
+func (c *Case) allChecks() []*Check {
+	var out []*Check
+	for i := range c.Checks {
+		out = append(out, &c.Checks[i])
+	}
+	for s := range c.Timeline {
+		for i := range c.Timeline[s].Checks {
+			out = append(out, &c.Timeline[s].Checks[i])
+		}
+	}
+	return out
+}
+
+// fetchRequest builds the request of an HTTP check for parser p, or says
+// why p cannot take it.
+func (r *runner) fetchRequest(ctx context.Context, c *Case, chk *Check, p *parserState) (Request, string) {
+	req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL}
+	robotsURL, err := reference.RobotsURL(chk.URL)
+	if err != nil {
+		return req, "the check's URL has no robots.txt: " + err.Error()
+	}
+	switch {
+	case p.info.Has(CapFetch):
+		// In-process parsers use the client and the check's URL; external
+		// programs fetch the loopback URL.
+		ext, err := r.srv.External(robotsURL)
+		if err != nil {
+			return req, err.Error()
+		}
+		req.Client, req.RobotsURL = r.client, ext
+		return req, ""
+	case p.info.Has(CapStatus):
+		status, body, why := resolve(ctx, r.client, robotsURL)
+		if why != "" {
+			return req, "the parser cannot fetch (capability fetch) and " + why
+		}
+		req.Status, req.Robots = status, body
+		return req, ""
+	}
+	return req, "the case is served over HTTP and the parser has neither the fetch nor the status capability"
+}
+
+// resolve fetches robotsURL for a parser that takes a status and a body:
+// redirects are followed as the RFC asks (five at most), and the final
+// status and body are returned. why is set when no status can be given:
+// a network fault or too many redirects, which only a fetching parser
+// can be tested on.
+func resolve(ctx context.Context, client *http.Client, robotsURL string) (status int, body []byte, why string) {
+	c := *client
+	hops := 0
+	c.CheckRedirect = func(*http.Request, []*http.Request) error {
+		hops++
+		if hops > 5 {
+			return errTooManyRedirects
+		}
+		return nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, robotsURL, nil)
+	if err != nil {
+		return 0, nil, err.Error()
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		if errors.Is(err, errTooManyRedirects) {
+			return 0, nil, "the file is behind more than five redirects"
+		}
+		return 0, nil, "the response is a network fault"
+	}
+	defer resp.Body.Close()
+	body, err = io.ReadAll(io.LimitReader(resp.Body, reference.KiB500+1))
+	if err != nil {
+		return 0, nil, "the body is cut short or too slow"
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return 0, nil, "the redirect cannot be followed"
+	}
+	return resp.StatusCode, body, ""
+}
+
+var errTooManyRedirects = errors.New("too many redirects")
+
+// runTimeline runs a clocked case: at each step the server answers the
+// step's response and the checks are made at the step's time, on one
+// session per parser so that its cache carries over.
+func (r *runner) runTimeline(ctx context.Context, c *Case) {
+	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	idx := 0
+	session := fmt.Sprintf("%s#%d", c.ID, time.Now().UnixNano())
+	for s := range c.Timeline {
+		st := &c.Timeline[s]
+		if err := r.srv.Serve([]Response{st.Response}); err != nil {
+			r.failCase(c, err)
+			return
+		}
+		for i := range st.Checks {
+			chk := &st.Checks[i]
+			for _, p := range r.parsers {
+				req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL,
+					Client: r.client, Session: session + "/" + p.info.Name, Now: start.Add(st.At)}
+				skip := ""
+				if !p.info.Has(CapClock) || !p.info.Has(CapFetch) {
+					skip = "a timeline case needs a parser that fetches and caches on the runner's clock (capabilities fetch and clock)"
+				} else {
+					u, err := reference.RobotsURL(chk.URL)
+					if err == nil {
+						req.RobotsURL, err = r.srv.External(u)
+					}
+					if err != nil {
+						skip = err.Error()
+					}
+				}
+				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At))
+			}
+			idx++
+		}
+	}
+	for _, p := range r.parsers {
+		if se, ok := p.Parser.(SessionEnder); ok {
+			se.EndSession(session + "/" + p.info.Name)
+		}
+	}
+}
+
+func formatAt(d time.Duration) string {
+	if d%(24*time.Hour) == 0 && d != 0 {
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	}
+	s := d.String()
+	s = strings.TrimSuffix(s, "0s")
+	s = strings.TrimSuffix(s, "0m")
+	if s == "" {
+		return "0h"
+	}
+	return s
+}
+
+// check puts one request to one parser and records the outcome.
+func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string) {
+	name := p.info.Name
+	if skip != "" {
+		r.add(c, idx, chk, name, "", Skipped, skip, step)
+		return
+	}
+	if p.dead != "" {
+		r.add(c, idx, chk, name, "", Error, p.dead, step)
+		return
+	}
+	v, line, err := r.ask(ctx, p, req)
+	if err != nil {
+		detail := err.Error()
+		if se, ok := p.Parser.(Stderr); ok {
+			if tail := se.StderrTail(); tail != "" {
+				detail += "\nstderr:\n" + tail
+			}
+		}
+		r.add(c, idx, chk, name, "", Error, detail, step)
+		return
+	}
+	if v != Allow && v != Disallow && v != Reject {
+		r.add(c, idx, chk, name, v, Error, fmt.Sprintf("the answer %q is not a verdict", v), step)
+		return
+	}
+	out := OutcomeOf(c.Level, chk.Expect, chk.Accept, v)
+	detail := ""
+	if out == Pass && chk.Rule != nil && line >= 0 && line != *chk.Rule {
+		out = OutcomeOf(c.Level, chk.Expect, nil, "")
+		detail = fmt.Sprintf("right verdict, but decided by line %d; the case expects line %d", line, *chk.Rule)
+	}
+	res := r.add(c, idx, chk, name, v, out, detail, step)
+	if out != Pass && r.opts.Explain != nil {
+		if _, _, trace, err := r.opts.Explain.Trace(ctx, req); err == nil {
+			res.Trace = trace
+		}
+	}
+}
+
+// ask calls the parser with the per-check timeout, recovering from a
+// panic. It returns line -1 when the parser reports no deciding line.
+func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdict, line int, err error) {
+	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	type answer struct {
+		v    Verdict
+		line int
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if x := recover(); x != nil {
+				ch <- answer{err: fmt.Errorf("the parser panicked: %v\n%s", x, firstLines(string(debug.Stack()), 12))}
+			}
+		}()
+		if t, ok := p.Parser.(Tracer); ok {
+			v, line, _, err := t.Trace(ctx, req)
+			ch <- answer{v, line, err}
+			return
+		}
+		v, err := p.Check(ctx, req)
+		ch <- answer{v, -1, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.v, a.line, a.err
+	case <-ctx.Done():
+		p.dead = fmt.Sprintf("the parser did not answer within %s on an earlier check and was not called again", r.opts.Timeout)
+		return "", 0, fmt.Errorf("no answer within %s", r.opts.Timeout)
+	}
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (r *runner) add(c *Case, idx int, chk *Check, parser string, v Verdict, o Outcome, detail, step string) *Result {
+	r.results = append(r.results, Result{
+		Case: c.ID, Check: idx, Parser: parser, Agent: chk.Agent, URL: chk.URL,
+		Expect: chk.Expect, Accept: chk.Accept, Verdict: v, Outcome: o, Level: c.Level,
+		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: step,
+	})
+	return &r.results[len(r.results)-1]
+}

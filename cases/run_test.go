@@ -1,0 +1,208 @@
+package cases
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/reference"
+)
+
+// refParser is a minimal parser on the reference, with every capability.
+type refParser struct {
+	fetchers map[string]*reference.Fetcher
+	now      time.Time
+}
+
+func (p *refParser) Info() Info {
+	return Info{Name: "ref", Capabilities: []Capability{CapParse, CapStatus, CapFetch, CapClock}}
+}
+
+func (p *refParser) Check(ctx context.Context, req Request) (Verdict, error) {
+	var d reference.Decision
+	var err error
+	switch req.Kind() {
+	case CapFetch:
+		f := &reference.Fetcher{Client: req.Client, Options: reference.RFC()}
+		if req.Session != "" {
+			if p.fetchers == nil {
+				p.fetchers = map[string]*reference.Fetcher{}
+			}
+			if p.fetchers[req.Session] == nil {
+				p.fetchers[req.Session] = &reference.Fetcher{Client: req.Client, Options: reference.RFC(), Now: func() time.Time { return p.now }}
+			}
+			f = p.fetchers[req.Session]
+			p.now = req.Now
+		}
+		d, err = f.Decide(ctx, req.Agent, req.URL)
+	case CapStatus:
+		d, err = reference.FromStatus(req.Status, req.Robots, reference.RFC()).Decide(req.Agent, req.URL)
+	default:
+		d, err = reference.Parse(req.Robots, reference.RFC()).Decide(req.Agent, req.URL)
+	}
+	if err != nil {
+		return "", err
+	}
+	if d.Allowed {
+		return Allow, nil
+	}
+	return Disallow, nil
+}
+
+// funcParser answers with a function; it takes parse requests only.
+type funcParser struct {
+	name string
+	fn   func(Request) (Verdict, error)
+}
+
+func (p funcParser) Info() Info { return Info{Name: p.name, Capabilities: []Capability{CapParse}} }
+func (p funcParser) Check(_ context.Context, req Request) (Verdict, error) {
+	return p.fn(req)
+}
+
+func outcomes(rep Report) map[string][]Outcome {
+	m := map[string][]Outcome{}
+	for _, r := range rep.Results {
+		m[r.Parser] = append(m[r.Parser], r.Outcome)
+	}
+	return m
+}
+
+func TestRunOutcomes(t *testing.T) {
+	one := 1
+	c := []Case{{
+		ID: "t/one", Level: MUST, Req: []string{"MATCH-1"}, Profile: ProfileRFC,
+		Robots: []byte("User-agent: *\nDisallow: /a\n"),
+		Checks: []Check{
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow, Rule: &one},
+			{Agent: "FooBot", URL: "https://example.com/b", Expect: Allow},
+		},
+	}, {
+		ID: "t/should", Level: SHOULD, Req: []string{"MATCH-5"}, Profile: ProfileRFC,
+		Robots: []byte("User-agent: *\nDisallow: /a\n"),
+		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: Allow, Accept: []Verdict{Disallow}}},
+	}}
+	hang := make(chan struct{})
+	defer close(hang)
+	parsers := []Parser{
+		&refParser{},
+		funcParser{"always-allow", func(Request) (Verdict, error) { return Allow, nil }},
+		funcParser{"rejects", func(Request) (Verdict, error) { return Reject, nil }},
+		funcParser{"panics", func(Request) (Verdict, error) { panic("boom") }},
+		funcParser{"hangs", func(Request) (Verdict, error) { <-hang; return Allow, nil }},
+		funcParser{"garbage", func(Request) (Verdict, error) { return "maybe", nil }},
+	}
+	rep, err := Run(context.Background(), c, parsers, RunOptions{Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]Outcome{
+		"ref":          {Pass, Pass, Note},
+		"always-allow": {Violation, Pass, Pass},
+		"rejects":      {Violation, Violation, Deviation},
+		"panics":       {Error, Error, Error},
+		"hangs":        {Error, Error, Error},
+		"garbage":      {Error, Error, Error},
+	}
+	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	conforms := map[string]bool{}
+	for _, s := range rep.Summaries {
+		conforms[s.Name] = s.Conforms
+	}
+	if diff := cmp.Diff(map[string]bool{"ref": true, "always-allow": false, "rejects": false, "panics": false, "hangs": false, "garbage": false}, conforms); diff != "" {
+		t.Errorf("conforms (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunRuleLine(t *testing.T) {
+	two := 2
+	c := []Case{{
+		ID: "t/rule", Level: MUST, Req: []string{"MATCH-4"}, Profile: ProfileRFC,
+		Robots: []byte("User-agent: *\nDisallow: /a\nDisallow: /ab\n"),
+		Checks: []Check{{Agent: "FooBot", URL: "/ab", Expect: Disallow, Rule: &two}},
+	}}
+	tr := tracer{line: 3}
+	rep, err := Run(context.Background(), c, []Parser{tr}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Results[0]; got.Outcome != Violation || !strings.Contains(got.Detail, "line 3") {
+		t.Errorf("a wrong deciding line: got %s %q, want a violation naming line 3", got.Outcome, got.Detail)
+	}
+}
+
+type tracer struct{ line int }
+
+func (tracer) Info() Info { return Info{Name: "tracer", Capabilities: []Capability{CapParse}} }
+func (tracer) Check(context.Context, Request) (Verdict, error) {
+	return Disallow, nil
+}
+func (t tracer) Trace(context.Context, Request) (Verdict, int, string, error) {
+	return Disallow, t.line, "", nil
+}
+
+func TestRunHTTP(t *testing.T) {
+	body := []byte("User-agent: *\nDisallow: /private\n")
+	big := &Generator{Prefix: "User-agent: *\nDisallow: /early\n", Repeat: "# padding padding padding\n", UntilBytes: 50 << 20, Suffix: "Disallow: /late\n"}
+	mk := func(id string, fetch []Response, checks ...Check) Case {
+		return Case{ID: id, Level: MUST, Req: []string{"ACC-2"}, Profile: ProfileRFC, Fetch: fetch, Checks: checks}
+	}
+	chk := func(url string, v Verdict) Check { return Check{Agent: "FooBot", URL: url, Expect: v} }
+	cs := []Case{
+		mk("ok", []Response{{URL: "http://a.test/robots.txt", Status: 200, Body: body}},
+			chk("http://a.test/private/x", Disallow), chk("http://a.test/public", Allow)),
+		mk("notfound", nil, chk("http://a.test/private", Allow)),
+		mk("5xx", []Response{{URL: "http://a.test/robots.txt", Status: 503}}, chk("http://a.test/x", Disallow)),
+		mk("cross-host", []Response{
+			{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "http://b.test:8080/rules.txt"}},
+			{URL: "http://b.test:8080/rules.txt", Status: 200, Body: body},
+		}, chk("http://a.test/private", Disallow), chk("http://a.test/public", Allow)),
+		mk("reset", []Response{{URL: "http://a.test/robots.txt", Fault: "reset"}}, chk("http://a.test/x", Disallow)),
+		mk("timeout", []Response{{URL: "http://a.test/robots.txt", Fault: "timeout"}}, chk("http://a.test/x", Disallow)),
+		mk("truncated", []Response{{URL: "http://a.test/robots.txt", Status: 200, Fault: "truncated", Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", Disallow)),
+		mk("slow", []Response{{URL: "http://a.test/robots.txt", Status: 200, Delay: 2 * time.Second, Body: body}}, chk("http://a.test/x", Disallow)),
+		mk("huge", []Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: big}},
+			chk("http://a.test/early", Disallow), chk("http://a.test/late", Allow)),
+	}
+	rep, err := Run(context.Background(), cs, []Parser{&refParser{}}, RunOptions{FetchTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Outcome != Pass {
+			t.Errorf("%s %s: got %s (%s), want %s; %s", r.Case, r.URL, r.Verdict, r.Outcome, r.Expect, r.Detail)
+		}
+	}
+}
+
+func TestRunTimeline(t *testing.T) {
+	a := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "http://example.com/robots.txt"}
+	b := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n"), URL: "http://example.com/robots.txt"}
+	down := Response{Status: 503, URL: "http://example.com/robots.txt"}
+	chk := func(path string, v Verdict) Check { return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: v} }
+	c := []Case{{
+		ID: "cache", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
+		Timeline: []Step{
+			{At: 0, Response: a, Checks: []Check{chk("/a", Disallow)}},
+			{At: 12 * time.Hour, Response: b, Checks: []Check{chk("/a", Disallow), chk("/b", Allow)}},
+			{At: 25 * time.Hour, Response: b, Checks: []Check{chk("/a", Allow), chk("/b", Disallow)}},
+			{At: 50 * time.Hour, Response: down, Checks: []Check{chk("/b", Disallow), chk("/a", Allow)}},
+			{At: 50*time.Hour + 31*24*time.Hour, Response: down, Checks: []Check{chk("/b", Allow)}},
+		},
+	}}
+	rep, err := Run(context.Background(), c, []Parser{&refParser{}, funcParser{"parse-only", nil}}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]Outcome{
+		"ref":        {Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass},
+		"parse-only": {Skipped, Skipped, Skipped, Skipped, Skipped, Skipped, Skipped, Skipped},
+	}
+	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,321 @@
+package cases
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Server serves the responses of HTTP cases on the loopback interface.
+// Every host a case names (a.test, b.test:8080, ...) is served by one
+// httptest server routed by the Host header; Client returns an HTTP client
+// whose dialer reaches it whatever the host, so nothing leaves the
+// machine. External programs, which cannot use that dialer, get a loopback
+// port per host instead (see External). Faults are real socket behaviour:
+// a reset closes the connection unanswered, a timeout never answers, a
+// truncated body promises more bytes than it sends.
+type Server struct {
+	plain, secure *httptest.Server
+
+	// hold bounds how long a timeout fault or a delayed body keeps a
+	// connection waiting when the client does not give up first.
+	hold time.Duration
+
+	mu        sync.Mutex
+	routes    map[string]Response // normalised URL → response
+	tlsHosts  map[string]bool     // host:port served over TLS
+	listeners map[string]*external
+	closing   chan struct{}
+}
+
+// external is a loopback listener that stands for one origin.
+type external struct {
+	origin string // e.g. "http://a.test"
+	srv    *http.Server
+	addr   string
+}
+
+// NewServer starts a server with no routes: every URL answers 404.
+func NewServer() *Server {
+	s := &Server{
+		hold:      30 * time.Second,
+		routes:    map[string]Response{},
+		tlsHosts:  map[string]bool{},
+		listeners: map[string]*external{},
+		closing:   make(chan struct{}),
+	}
+	s.plain = httptest.NewServer(s.handler(""))
+	s.secure = httptest.NewTLSServer(s.handler(""))
+	return s
+}
+
+// Close stops the server and every loopback listener.
+func (s *Server) Close() {
+	close(s.closing)
+	s.mu.Lock()
+	for _, l := range s.listeners {
+		l.srv.Close()
+	}
+	s.mu.Unlock()
+	s.plain.CloseClientConnections()
+	s.secure.CloseClientConnections()
+	s.plain.Close()
+	s.secure.Close()
+}
+
+// Serve replaces the routes with the given responses.
+func (s *Server) Serve(responses []Response) error {
+	routes := make(map[string]Response, len(responses))
+	for _, r := range responses {
+		key, hostport, secure, err := routeKey(r.URL)
+		if err != nil {
+			return err
+		}
+		routes[key] = r
+		if secure {
+			s.mu.Lock()
+			s.tlsHosts[hostport] = true
+			s.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	s.routes = routes
+	s.mu.Unlock()
+	return nil
+}
+
+// routeKey normalises a URL to the form routes are stored under:
+// scheme://host[:port]/path?query, default ports dropped, host in lower
+// case. It also returns host:port with the port made explicit.
+func routeKey(raw string) (key, hostport string, secure bool, err error) {
+	origin, rest, hostport, secure, err := splitURL(raw)
+	return origin + rest, hostport, secure, err
+}
+
+// splitURL splits a URL into its normalised origin and the rest
+// (path and query).
+func splitURL(raw string) (origin, rest, hostport string, secure bool, err error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", "", false, fmt.Errorf("cases: bad URL %q: %w", raw, err)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	secure = scheme == "https"
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if secure {
+			port = "443"
+		}
+	}
+	authority := host
+	if !(port == "80" && !secure || port == "443" && secure) {
+		authority = net.JoinHostPort(host, port)
+	}
+	rest = u.EscapedPath()
+	if rest == "" {
+		rest = "/"
+	}
+	if u.RawQuery != "" {
+		rest += "?" + u.RawQuery
+	}
+	return scheme + "://" + authority, rest, net.JoinHostPort(host, port), secure, nil
+}
+
+// Client returns an HTTP client that reaches the server for every host,
+// with the given overall timeout per request. It follows no redirects
+// itself unless the caller's code does.
+func (s *Server) Client(timeout time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: timeout}
+	tr := &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			s.mu.Lock()
+			secure := s.tlsHosts[addr]
+			s.mu.Unlock()
+			_, port, _ := net.SplitHostPort(addr)
+			target := s.plain.Listener.Addr().String()
+			if secure || port == "443" {
+				target = s.secure.Listener.Addr().String()
+			}
+			return dialer.DialContext(ctx, network, target)
+		},
+		// The test server's certificate cannot name every test host.
+		TLSClientConfig:   &tls.Config{InsecureSkipVerify: true},
+		DisableKeepAlives: true,
+	}
+	return &http.Client{Transport: tr, Timeout: timeout}
+}
+
+// External returns a loopback URL that serves the same response as raw
+// does, for programs that fetch by themselves. Each origin gets its own
+// port; absolute Location headers that name a served origin are rewritten
+// to that origin's port.
+func (s *Server) External(raw string) (string, error) {
+	origin, rest, _, _, err := splitURL(raw)
+	if err != nil {
+		return "", err
+	}
+	addr, err := s.listen(origin)
+	if err != nil {
+		return "", err
+	}
+	return "http://" + addr + rest, nil
+}
+
+func (s *Server) listen(origin string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l := s.listeners[origin]; l != nil {
+		return l.addr, nil
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("cases: loopback listener for %s: %w", origin, err)
+	}
+	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second}
+	l := &external{origin: origin, srv: srv, addr: ln.Addr().String()}
+	s.listeners[origin] = l
+	go srv.Serve(ln)
+	return l.addr, nil
+}
+
+// handler serves routes. origin is fixed for a loopback listener and
+// empty for the Host-routed servers.
+func (s *Server) handler(origin string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o := origin
+		if o == "" {
+			scheme := "http"
+			if r.TLS != nil {
+				scheme = "https"
+			}
+			o = scheme + "://" + r.Host
+		}
+		key, _, _, err := routeKey(o + r.URL.RequestURI())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.mu.Lock()
+		resp, ok := s.routes[key]
+		s.mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		s.respond(w, r, resp, origin != "")
+	})
+}
+
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, external bool) {
+	switch resp.Fault {
+	case "reset":
+		if conn := hijack(w); conn != nil {
+			if tc, ok := conn.(*net.TCPConn); ok {
+				tc.SetLinger(0) // an RST rather than an orderly close
+			}
+			conn.Close()
+		}
+		return
+	case "timeout":
+		s.wait(r.Context(), s.hold)
+		return
+	case "truncated":
+		conn := hijack(w)
+		if conn == nil {
+			return
+		}
+		body := resp.Body
+		if resp.Gen != nil {
+			body = resp.Gen.Bytes()
+		}
+		status := resp.Status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		// Promise twice the body (at least 1 KiB more) and send it all, then close.
+		fmt.Fprintf(conn, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
+			status, http.StatusText(status), 2*len(body)+1024)
+		conn.Write(body)
+		conn.Close()
+		return
+	}
+	h := w.Header()
+	for k, v := range resp.Headers {
+		if external && strings.EqualFold(k, "Location") {
+			v = s.rewriteLocation(v)
+		}
+		h.Set(k, v)
+	}
+	if h.Get("Content-Type") == "" {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+	}
+	size := len(resp.Body)
+	if resp.Gen != nil {
+		size = resp.Gen.Size()
+	}
+	h.Set("Content-Length", strconv.Itoa(size))
+	w.WriteHeader(resp.Status)
+	if resp.Delay > 0 {
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		if !s.wait(r.Context(), resp.Delay) {
+			return
+		}
+	}
+	if resp.Gen != nil {
+		resp.Gen.WriteTo(w)
+		return
+	}
+	w.Write(resp.Body)
+}
+
+// wait sleeps for d unless the request ends or the server closes first; it
+// reports whether the whole time passed.
+func (s *Server) wait(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+	case <-s.closing:
+	}
+	return false
+}
+
+// rewriteLocation maps an absolute redirect target on a served origin to
+// that origin's loopback port.
+func (s *Server) rewriteLocation(loc string) string {
+	u, err := url.Parse(loc)
+	if err != nil || !u.IsAbs() {
+		return loc
+	}
+	ext, err := s.External(loc)
+	if err != nil {
+		return loc
+	}
+	return ext
+}
+
+func hijack(w http.ResponseWriter) net.Conn {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return nil
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		return nil
+	}
+	return conn
+}
