@@ -136,7 +136,8 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 		d.Group = strings.ToLower(agent)
 	}
 	for _, gi := range groups {
-		for _, n := range r.groups[gi].agentLines {
+		g := r.groups[gi].agents
+		for _, n := range r.agentLines[g[0]:g[1]] {
 			d.GroupLines = append(d.GroupLines, int(n))
 		}
 	}
@@ -181,20 +182,7 @@ const (
 // decide finds the groups for agent (§2.2.1) and the deciding rule among
 // them (§2.2.2). It returns a nil rule when none decides.
 func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
-	var groups []int32
-	if len(agent) <= 64 {
-		var lower [64]byte
-		for i := 0; i < len(agent); i++ {
-			c := agent[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			lower[i] = c
-		}
-		groups = r.byName[string(lower[:len(agent)])]
-	} else {
-		groups = r.byName[strings.ToLower(agent)]
-	}
+	groups := r.groupsOf(agent)
 	sel := selNamed
 	switch {
 	case groups != nil:

@@ -13,25 +13,36 @@ type Robots struct {
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	groups []group
-	byName map[string][]int32 // lower-case product token → groups
-	global []int32            // groups that name "*"
-	orphan []rule             // rules before any user-agent line
+	groups     []group
+	agentLines []int32 // user-agent line numbers; each group holds a span
+	names      []name  // the product tokens the file names
+	nameGroups []int32 // group indexes; each name holds a span
+	// index maps lower-case tokens to names; nil for files naming few
+	// agents, which are found by a linear scan instead.
+	index  map[string]int32
+	global []int32 // groups that name "*"
+	orphan []rule  // rules before any user-agent line
 	others []Record
 }
 
 // group is one group of §2.1: user-agent lines followed by rules.
 type group struct {
-	agentLines []int32 // line numbers of its user-agent lines
-	rules      []rule  // longest first; see sortRules
+	agents [2]int32 // span of agentLines
+	rules  []rule   // longest first; see sortRules
+}
+
+// name is a product token named by one or more groups.
+type name struct {
+	token  string   // as written (after AgentMatch), compared case-insensitively
+	groups [2]int32 // span of nameGroups
 }
 
 // rule is one allow or disallow line.
 type rule struct {
 	pat   pattern
+	raw   string // the value as written
 	line  int32
 	allow bool
-	raw   string // the value as written
 }
 
 // Parse reads a robots.txt body (RFC 9309 §2.1–2.2) under the given
@@ -59,44 +70,59 @@ func (r *Robots) Truncated() bool { return r.truncated }
 // ParsedBytes is the number of leading bytes of the body that were read.
 func (r *Robots) ParsedBytes() int { return len(r.body) }
 
+// linearNames is how many names a file may have before lookups go
+// through a map rather than a scan.
+const linearNames = 8
+
 func (r *Robots) build() {
 	o := &r.opts
-	// Count rule lines first so that the rules need one allocation.
-	nrules := strings.Count(r.body, "\n") + strings.Count(r.body, "\r") + 1
-	if nrules > 64 {
-		nrules = nrules/2 + 1
+	var nUA, nRules, nOther int
+	if len(r.body) > 4096 {
+		nUA, nRules, nOther = countKinds(r.body)
+	} else {
+		// Small files: one line count bounds everything.
+		n := strings.Count(r.body, "\n") + 2
+		nUA, nRules, nOther = n, n, 4
 	}
-	all := make([]rule, 0, nrules)
-	type span struct{ start, end int }
-	var spans []span // rules of each group within all
-	var cur *group
+	all := make([]rule, 0, nRules)
+	r.groups = make([]group, 0, nUA)
+	r.agentLines = make([]int32, 0, nUA)
+	type pair struct {
+		token string
+		group int32
+	}
+	var pairBuf [16]pair
+	pairs := pairBuf[:0]
+	if nOther > 0 {
+		r.others = make([]Record, 0, nOther)
+	}
 	open := false // the current group still takes user-agent lines
-	r.byName = make(map[string][]int32)
+	ruleStart := 0
 	scanLines(r.body, o, func(n int, text string) {
 		kind, key, value, _ := classify(text, o)
 		switch kind {
 		case UserAgent:
-			if cur == nil || !open {
-				r.groups = append(r.groups, group{})
-				spans = append(spans, span{len(all), len(all)})
-				cur = &r.groups[len(r.groups)-1]
+			if !open {
+				r.closeGroup(all, ruleStart)
+				ruleStart = len(all)
+				r.groups = append(r.groups, group{agents: [2]int32{int32(len(r.agentLines)), int32(len(r.agentLines))}})
 				open = true
 			}
 			gi := int32(len(r.groups) - 1)
-			cur.agentLines = append(cur.agentLines, int32(n))
-			name, star := o.agentName(value)
-			if star {
-				if !containsInt32(r.global, gi) {
+			r.agentLines = append(r.agentLines, int32(n))
+			r.groups[gi].agents[1]++
+			token, star := o.agentName(value)
+			switch {
+			case star:
+				if len(r.global) == 0 || r.global[len(r.global)-1] != gi {
 					r.global = append(r.global, gi)
 				}
-			} else if name != "" {
-				if l := r.byName[name]; !containsInt32(l, gi) {
-					r.byName[name] = append(l, gi)
-				}
+			case token != "":
+				pairs = append(pairs, pair{token, gi})
 			}
 		case Allow, Disallow:
 			ru := rule{pat: compilePattern(value, o), line: int32(n), allow: kind == Allow, raw: value}
-			if cur == nil {
+			if len(r.groups) == 0 {
 				if o.OrphanRulesApply {
 					r.orphan = r.appendRule(r.orphan, ru)
 				}
@@ -104,17 +130,140 @@ func (r *Robots) build() {
 			}
 			open = false
 			all = r.appendRule(all, ru)
-			spans[len(spans)-1].end = len(all)
 		case Other:
 			r.others = append(r.others, Record{Line: n, Key: key, Value: value})
 		}
 	})
-	for i := range r.groups {
-		rs := all[spans[i].start:spans[i].end:spans[i].end]
-		r.sortRules(rs)
-		r.groups[i].rules = rs
-	}
+	r.closeGroup(all, ruleStart)
 	r.sortRules(r.orphan)
+
+	// Gather the groups of each token (UA-3: they are merged).
+	var idBuf [16]int32
+	ids := idBuf[:0]
+	if len(pairs) > linearNames {
+		r.index = make(map[string]int32)
+	}
+	r.names = make([]name, 0, len(pairs))
+	for _, p := range pairs {
+		id := r.lookupName(p.token)
+		if id < 0 {
+			id = int32(len(r.names))
+			r.names = append(r.names, name{token: p.token})
+			if r.index != nil {
+				r.index[strings.ToLower(p.token)] = id
+			}
+		}
+		ids = append(ids, id)
+		r.names[id].groups[1]++ // a count, until the spans are laid out
+	}
+	next := int32(0)
+	for i := range r.names {
+		n := r.names[i].groups[1]
+		r.names[i].groups = [2]int32{next, next}
+		next += n
+	}
+	r.nameGroups = make([]int32, next)
+	for i, p := range pairs {
+		g := &r.names[ids[i]].groups
+		if g[1] > g[0] && r.nameGroups[g[1]-1] == p.group {
+			continue // the same token twice in one group
+		}
+		r.nameGroups[g[1]] = p.group
+		g[1]++
+	}
+}
+
+// closeGroup gives the last group its rules, all[start:], sorted.
+func (r *Robots) closeGroup(all []rule, start int) {
+	if len(r.groups) == 0 {
+		return
+	}
+	rs := all[start:len(all):len(all)]
+	r.sortRules(rs)
+	r.groups[len(r.groups)-1].rules = rs
+}
+
+// lookupName returns the index of token among the file's names, or -1.
+func (r *Robots) lookupName(token string) int32 {
+	if r.index == nil {
+		for i := range r.names {
+			if strings.EqualFold(r.names[i].token, token) {
+				return int32(i)
+			}
+		}
+		return -1
+	}
+	var buf [64]byte
+	if len(token) <= len(buf) {
+		for i := 0; i < len(token); i++ {
+			buf[i] = lowerASCII(token[i])
+		}
+		if id, ok := r.index[string(buf[:len(token)])]; ok {
+			return id
+		}
+		if isASCII(token) {
+			return -1
+		}
+	}
+	if id, ok := r.index[strings.ToLower(token)]; ok {
+		return id
+	}
+	return -1
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// groupsOf returns the groups that name token.
+func (r *Robots) groupsOf(token string) []int32 {
+	id := r.lookupName(token)
+	if id < 0 {
+		return nil
+	}
+	g := r.names[id].groups
+	return r.nameGroups[g[0]:g[1]]
+}
+
+// countKinds bounds the number of user-agent lines, rule lines and other
+// records from the first letter of each line, so that parsing allocates
+// each slice once.
+func countKinds(body string) (ua, rules, other int) {
+	for i := 0; i < len(body); {
+		for i < len(body) && (body[i] == ' ' || body[i] == '\t') {
+			i++
+		}
+		if i < len(body) {
+			switch body[i] | 0x20 {
+			case 'u':
+				ua++
+			case 'a', 'd':
+				rules++
+			case '#', '\n' | 0x20, '\r' | 0x20:
+			default:
+				other++
+			}
+		}
+		j := strings.IndexByte(body[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	// Bare CR line ends hide lines from the count; append copes.
+	return ua, rules + rules/8, other
 }
 
 // appendRule appends the rule, and with Options.IndexHTML also the rule
@@ -132,32 +281,37 @@ func (r *Robots) appendRule(dst []rule, ru rule) []rule {
 	return append(dst, rule{pat: compilePattern(ru.raw[:slash+1]+"$", &r.opts), line: ru.line, allow: true, raw: ru.raw})
 }
 
-func containsInt32(s []int32, v int32) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // sortRules orders rules so that the first match is the deciding one:
 // longer patterns first (MATCH-4), then allow before disallow on equal
-// length (MATCH-5) unless DisallowWinsTies, then file order. Rules with an
-// empty path match nothing (PAT-2) and are dropped from matching.
+// length (MATCH-5) unless DisallowWinsTies, then file order. The order is
+// total, so any sort gives the same result.
 func (r *Robots) sortRules(rs []rule) {
 	disallowFirst := r.opts.DisallowWinsTies
-	slices.SortStableFunc(rs, func(a, b rule) int {
+	less := func(a, b *rule) bool {
 		if a.pat.length != b.pat.length {
-			return b.pat.length - a.pat.length
+			return a.pat.length > b.pat.length
 		}
 		if a.allow != b.allow {
-			if a.allow != disallowFirst {
-				return -1
+			return a.allow != disallowFirst
+		}
+		return a.line < b.line
+	}
+	if len(rs) <= 16 {
+		for i := 1; i < len(rs); i++ {
+			for j := i; j > 0 && less(&rs[j], &rs[j-1]); j-- {
+				rs[j], rs[j-1] = rs[j-1], rs[j]
 			}
+		}
+		return
+	}
+	slices.SortFunc(rs, func(a, b rule) int {
+		switch {
+		case less(&a, &b):
+			return -1
+		case less(&b, &a):
 			return 1
 		}
-		return int(a.line - b.line)
+		return 0
 	})
 }
 
@@ -191,12 +345,12 @@ func (r *Robots) Sitemaps() []string {
 // Agents returns the product tokens the file names, in lower case and
 // sorted, without "*".
 func (r *Robots) Agents() []string {
-	s := make([]string, 0, len(r.byName))
-	for name := range r.byName {
-		s = append(s, name)
+	s := make([]string, 0, len(r.names))
+	for _, n := range r.names {
+		s = append(s, strings.ToLower(n.token))
 	}
 	slices.Sort(s)
-	return s
+	return slices.Compact(s)
 }
 
 // HasStarGroup reports whether the file has a group for "*".

@@ -77,17 +77,20 @@ func scanLines(body string, o *Options, fn func(n int, text string)) {
 	}
 	n := 0
 	for i <= len(body) {
-		j := strings.IndexAny(body[i:], "\r\n")
+		// Find the line end: the first CR or LF.
 		end := len(body)
-		if j >= 0 {
+		if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
 			end = i + j
+		}
+		if k := strings.IndexByte(body[i:end], '\r'); k >= 0 {
+			end = i + k
 		}
 		text := body[i:end]
 		if o.MaxLineBytes > 0 && len(text) > o.MaxLineBytes {
 			text = text[:o.MaxLineBytes]
 		}
 		n++
-		if j < 0 {
+		if end == len(body) {
 			// The last line: skip it when empty, so that a final line end
 			// does not count as one more (blank) line.
 			if len(text) > 0 {
@@ -163,20 +166,33 @@ func (o *Options) trim(s string) string {
 	if o.GoogleSpace {
 		return strings.TrimSpace(s)
 	}
-	return strings.Trim(s, " \t")
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return s[i:j]
 }
 
 // keyKind maps a record name to its kind. Record names are
 // case-insensitive (SYN-1).
 func (o *Options) keyKind(key string) LineKind {
 	if !o.GoogleKeys {
-		switch {
-		case strings.EqualFold(key, "user-agent"):
-			return UserAgent
-		case strings.EqualFold(key, "allow"):
-			return Allow
-		case strings.EqualFold(key, "disallow"):
-			return Disallow
+		switch len(key) {
+		case len("user-agent"):
+			if strings.EqualFold(key, "user-agent") {
+				return UserAgent
+			}
+		case len("allow"):
+			if strings.EqualFold(key, "allow") {
+				return Allow
+			}
+		case len("disallow"):
+			if strings.EqualFold(key, "disallow") {
+				return Disallow
+			}
 		}
 		return Other
 	}
@@ -219,9 +235,9 @@ func isTokenByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
 }
 
-// agentName returns the name a user-agent value gives its group, in lower
-// case, and whether the value is the "*" of §2.2.1.
-func (o *Options) agentName(value string) (name string, star bool) {
+// agentName returns the token a user-agent value names, as written, and
+// whether the value is the "*" of §2.2.1.
+func (o *Options) agentName(value string) (token string, star bool) {
 	if value == "*" || o.StarPrefix && strings.HasPrefix(value, "*") && (len(value) == 1 || isSpaceByte(value[1])) {
 		return "", true
 	}
@@ -232,7 +248,7 @@ func (o *Options) agentName(value string) (name string, star bool) {
 		}
 		value = value[:i]
 	}
-	return strings.ToLower(value), false
+	return value, false
 }
 
 func isSpaceByte(c byte) bool {
