@@ -183,7 +183,9 @@ func TestRunTimeline(t *testing.T) {
 	a := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "http://example.com/robots.txt"}
 	b := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n"), URL: "http://example.com/robots.txt"}
 	down := Response{Status: 503, URL: "http://example.com/robots.txt"}
-	chk := func(path string, v Verdict) Check { return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: v} }
+	chk := func(path string, v Verdict) Check {
+		return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: v}
+	}
 	c := []Case{{
 		ID: "cache", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
 		Timeline: []Step{

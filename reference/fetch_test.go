@@ -137,7 +137,7 @@ func TestFetcherCache(t *testing.T) {
 		{12 * time.Hour, "/b", false, "/a", false, 1}, // fresh copy reused
 		{25 * time.Hour, "/b", false, "/a", true, 2},  // stale: fetched again
 		{25 * time.Hour, "/b", false, "/b", false, 2},
-		{50 * time.Hour, "/b", true, "/b", false, 3},               // unreachable: last good copy
+		{50 * time.Hour, "/b", true, "/b", false, 3},                 // unreachable: last good copy
 		{50*time.Hour + 29*24*time.Hour, "/b", true, "/b", false, 4}, // still within 30 days
 		{50*time.Hour + 31*24*time.Hour, "/b", true, "/b", true, 5},  // long outage: unavailable
 	}
