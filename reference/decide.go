@@ -133,7 +133,7 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 	case selGlobal:
 		d.Group = "*"
 	case selNamed:
-		d.Group = strings.ToLower(agent)
+		d.Group = lowerASCIIString(agent)
 	}
 	for _, gi := range groups {
 		g := r.groups[gi].agents

@@ -218,7 +218,7 @@ func compilePattern(value string, o *Options) pattern {
 		p.length++
 	}
 	if o.CaseInsensitivePaths {
-		text = strings.ToLower(text)
+		text = lowerASCIIString(text)
 	}
 	if strings.Contains(text, "**") {
 		var b strings.Builder

@@ -77,6 +77,9 @@ var decideTests = []decideTest{
 	{req: "UA-2", name: "no-prefix-or-substring-match", robots: "User-agent: Example\nDisallow: /\nUser-agent: ExampleBotPlus\nDisallow: /\n", checks: []check{
 		{"ExampleBot", "/a", true, 0},
 	}},
+	{req: "UA-2", name: "ascii-only-case-folding", robots: "User-agent: \u212Aelbot\nDisallow: /\nuſer-agent: a\nDisallow: /\n", checks: []check{
+		{"Kelbot", "/x", true, 0}, {"a", "/x", true, 0},
+	}},
 	{req: "UA-4", name: "star-fallback", robots: "User-agent: other\nDisallow: /o\nUser-agent: *\nDisallow: /s\n", checks: []check{
 		{"FooBot", "/s", false, 4}, {"FooBot", "/o", true, -1},
 	}},

@@ -150,7 +150,7 @@ func (r *Robots) build() {
 			id = int32(len(r.names))
 			r.names = append(r.names, name{token: p.token})
 			if r.index != nil {
-				r.index[strings.ToLower(p.token)] = id
+				r.index[lowerASCIIString(p.token)] = id
 			}
 		}
 		ids = append(ids, id)
@@ -187,7 +187,7 @@ func (r *Robots) closeGroup(all []rule, start int) {
 func (r *Robots) lookupName(token string) int32 {
 	if r.index == nil {
 		for i := range r.names {
-			if strings.EqualFold(r.names[i].token, token) {
+			if equalFold(r.names[i].token, token) {
 				return int32(i)
 			}
 		}
@@ -201,11 +201,9 @@ func (r *Robots) lookupName(token string) int32 {
 		if id, ok := r.index[string(buf[:len(token)])]; ok {
 			return id
 		}
-		if isASCII(token) {
-			return -1
-		}
+		return -1
 	}
-	if id, ok := r.index[strings.ToLower(token)]; ok {
+	if id, ok := r.index[lowerASCIIString(token)]; ok {
 		return id
 	}
 	return -1
@@ -216,15 +214,6 @@ func lowerASCII(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // groupsOf returns the groups that name token.
@@ -335,7 +324,7 @@ func (r *Robots) Records() []Record { return slices.Clone(r.others) }
 func (r *Robots) Sitemaps() []string {
 	var s []string
 	for _, rec := range r.others {
-		if strings.EqualFold(rec.Key, "sitemap") || r.opts.GoogleKeys && (hasPrefixFold(rec.Key, "sitemap") || hasPrefixFold(rec.Key, "site-map")) {
+		if equalFold(rec.Key, "sitemap") || r.opts.GoogleKeys && (hasPrefixFold(rec.Key, "sitemap") || hasPrefixFold(rec.Key, "site-map")) {
 			s = append(s, rec.Value)
 		}
 	}
@@ -347,7 +336,7 @@ func (r *Robots) Sitemaps() []string {
 func (r *Robots) Agents() []string {
 	s := make([]string, 0, len(r.names))
 	for _, n := range r.names {
-		s = append(s, strings.ToLower(n.token))
+		s = append(s, lowerASCIIString(n.token))
 	}
 	slices.Sort(s)
 	return slices.Compact(s)

@@ -182,15 +182,15 @@ func (o *Options) keyKind(key string) LineKind {
 	if !o.GoogleKeys {
 		switch len(key) {
 		case len("user-agent"):
-			if strings.EqualFold(key, "user-agent") {
+			if equalFold(key, "user-agent") {
 				return UserAgent
 			}
 		case len("allow"):
-			if strings.EqualFold(key, "allow") {
+			if equalFold(key, "allow") {
 				return Allow
 			}
 		case len("disallow"):
-			if strings.EqualFold(key, "disallow") {
+			if equalFold(key, "disallow") {
 				return Disallow
 			}
 		}
@@ -214,7 +214,7 @@ func (o *Options) keyKind(key string) LineKind {
 }
 
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
 }
 
 // isToken reports whether s is a product token as §2.2.1 defines it:
@@ -253,4 +253,33 @@ func (o *Options) agentName(value string) (token string, star bool) {
 
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// equalFold compares ASCII letters without regard to case and every other
+// byte exactly. The ABNF's case-insensitive literals (RFC 5234 §2.3) cover
+// ASCII letters only: the Kelvin sign is not "K" (UA-2, SYN-1).
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if lowerASCII(a[i]) != lowerASCII(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCIIString lowers ASCII letters only.
+func lowerASCIIString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = lowerASCII(b[j])
+			}
+			return string(b)
+		}
+	}
+	return s
 }

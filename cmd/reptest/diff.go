@@ -2,12 +2,186 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/report"
 )
 
-// cmdDiff is not written yet.
+// cmdDiff compares parsers on real, generated or corpus robots.txt files
+// (CASES.md §4, §5).
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "reptest diff: not implemented yet")
-	return 2
+	fs := newFlags("diff", stderr)
+	var names, execs, commands, inputs, corpora multi
+	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto); one of "+fmt.Sprint(parsers.Names()))
+	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
+	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
+	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
+	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	fs.Var(&inputs, "inputs", "a directory of robots.txt files, every regular file (repeatable)")
+	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
+	generate := fs.Int("generate", 0, "also compare `N` generated files")
+	seed := fs.Uint64("seed", 1, "the seed of --generate")
+	jsonOut := fs.String("json", "", "write the findings as JSON lines to `FILE`")
+	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
+	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
+	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs")
+	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
+	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
+	top := fs.Int("top", 12, "groups shown in the summary (0: all)")
+	noMin := fs.Bool("no-minimize", false, "report disagreements as found, without minimising them")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
+	quiet := fs.Bool("quiet", false, "no progress and no summary, only errors")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *generate < 0 {
+		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
+		return 2
+	}
+	var sh diff.Shard
+	if *shard != "" {
+		var err error
+		if sh, err = diff.ParseShard(*shard); err != nil {
+			fmt.Fprintln(stderr, "reptest diff:", err)
+			return 2
+		}
+	}
+
+	// Inputs: corpus cases, then directories, then generated files.
+	var files []diff.File
+	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
+		cs, err := loadCorpus(corpora)
+		if err != nil {
+			printLoadError(stderr, err)
+			return 2
+		}
+		files = append(files, diff.FromCases(cs)...)
+	}
+	for _, dir := range inputs {
+		fsOf, err := diff.ReadDir(dir)
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest diff:", err)
+			return 2
+		}
+		files = append(files, fsOf...)
+	}
+	files = append(files, diff.Generate(*seed, *generate)...)
+	files = sh.Select(files)
+
+	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
+		names = multi{"reference", "grobotstxt", "temoto"}
+	}
+	// Find the parsers that cannot run here once, and leave them out.
+	ps, missing, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
+	}
+	closeParsers(ps)
+	var usable multi
+	for _, n := range names {
+		if isUnavailable(n, missing) {
+			if !*quiet {
+				fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", n, isMissing(n, missing))
+			}
+			continue
+		}
+		usable = append(usable, n)
+	}
+	factory := func(ctx context.Context) ([]cases.Parser, error) {
+		ps, _, err := openParsers(ctx, usable, execs, commands, *allowedRE, *disallowedRE, *timeout)
+		return ps, err
+	}
+
+	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin}
+	var progress *report.Progress
+	if !*quiet && report.IsTerminal(stderr) {
+		progress = report.NewProgress(stderr)
+		progress.Start(len(files))
+		opts.Progress = func(done, total, disagreements int) { progress.Step() }
+	}
+	rep, err := diff.Run(ctx, files, factory, opts)
+	progress.Done()
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		if ctx.Err() != nil {
+			return 1
+		}
+		return 2
+	}
+
+	write := func(path string, render func(io.Writer) error) bool {
+		if path == "" {
+			return true
+		}
+		f, err := os.Create(path)
+		if err == nil {
+			err = render(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "reptest diff: writing %s: %v\n", path, err)
+			return false
+		}
+		return true
+	}
+	ok := write(*jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
+		write(*summaryOut, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(&rep.Summary)
+		}) &&
+		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) })
+	if !ok {
+		return 2
+	}
+	if !*quiet {
+		if err := diff.WriteText(stdout, &rep.Summary, *top); err != nil {
+			fmt.Fprintln(stderr, "reptest diff:", err)
+			return 2
+		}
+	}
+	return 0
+}
+
+// isMissing returns the reason a parser is unavailable.
+func isMissing(name string, missing []unavailable) error {
+	for _, u := range missing {
+		if u.name == name {
+			return u.err
+		}
+	}
+	return errors.New("unavailable")
+}
+
+// writeDiffHTML renders the findings with the report package, which reads
+// them in their JSON form.
+func writeDiffHTML(w io.Writer, rep *diff.Report) error {
+	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC}
+	for _, f := range rep.Findings {
+		b, err := json.Marshal(&f)
+		if err != nil {
+			return err
+		}
+		var rf report.Finding
+		if err := json.Unmarshal(b, &rf); err != nil {
+			return err
+		}
+		doc.Findings = append(doc.Findings, rf)
+	}
+	return report.WriteHTML(w, doc, report.HTMLOptions{})
 }

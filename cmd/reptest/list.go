@@ -4,10 +4,86 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/reptest/reptest/cases"
 )
 
-// cmdList is not written yet.
+// cmdList prints the selected cases and the requirement coverage table;
+// it runs nothing.
 func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "reptest list: not implemented yet")
-	return 2
+	fs := newFlags("list", stderr)
+	var corpora, runGlobs, skipGlobs multi
+	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
+	fs.Var(&runGlobs, "run", "list only cases whose id or requirement ID matches the glob (repeatable)")
+	fs.Var(&skipGlobs, "skip", "leave out cases whose id or requirement ID matches the glob (repeatable)")
+	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309 or google; default: both)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	all, err := loadCorpus(corpora)
+	if err != nil {
+		printLoadError(stderr, err)
+		return 2
+	}
+	sel, err := cases.Select(all, *profile, runGlobs, skipGlobs)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest list:", err)
+		return 2
+	}
+	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "CASE\tPROFILE\tLEVEL\tREQ\tCHECKS\tKIND\tTITLE")
+	checks := 0
+	for _, c := range sel {
+		n := countChecks(&c)
+		checks += n
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", c.ID, c.Profile, c.Level, strings.Join(c.Req, ","), n, kind(&c), c.Title)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\n%d cases, %d checks\n\nRequirement coverage (all loaded cases):\n", len(sel), checks)
+	reqs, err := cases.Requirements()
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest list:", err)
+		return 2
+	}
+	ncases, nchecks := map[string]int{}, map[string]int{}
+	for _, c := range sel {
+		for _, r := range c.Req {
+			ncases[r]++
+			nchecks[r] += countChecks(&c)
+		}
+	}
+	tw = tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "REQ\tLEVEL\tSECTION\tCASES\tCHECKS\t")
+	holes := 0
+	for _, r := range reqs {
+		flag := ""
+		if ncases[r.ID] == 0 {
+			flag = "NO CASES"
+			holes++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", r.ID, r.Level, r.Section, ncases[r.ID], nchecks[r.ID], flag)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\n%d requirements, %d without cases\n", len(reqs), holes)
+	return 0
+}
+
+func kind(c *cases.Case) string {
+	switch {
+	case len(c.Timeline) > 0:
+		return "timeline"
+	case len(c.Fetch) > 0:
+		return "http"
+	}
+	return "parse"
+}
+
+func countChecks(c *cases.Case) int {
+	n := len(c.Checks)
+	for _, s := range c.Timeline {
+		n += len(s.Checks)
+	}
+	return n
 }

@@ -1,13 +1,128 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
-// cmdPromote is not written yet.
+// maxPromoteInput bounds one findings or fuzz corpus file.
+const maxPromoteInput = 64 << 20
+
+// cmdPromote turns differential findings (JSON lines) and Go fuzz corpus
+// files into YAML case drafts whose expectation is the reference's verdict.
 func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "reptest promote: not implemented yet")
-	return 2
+	fs := newFlags("promote", stderr)
+	out := fs.String("out", "", "write one YAML file per draft into `DIR` (default: all drafts to stdout)")
+	profile := fs.String("profile", cases.ProfileRFC, "the profile of fuzz corpus inputs: rfc9309 or google")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: reptest promote [--out DIR] [--profile P] FINDING-FILE...")
+		fmt.Fprintln(stderr, "\nA FINDING-FILE holds JSON lines from 'reptest diff --json', or is a Go fuzz")
+		fmt.Fprintln(stderr, "corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	if *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
+		fmt.Fprintf(stderr, "reptest promote: --profile must be rfc9309 or google, not %q\n", *profile)
+		return 2
+	}
+
+	var drafts []diff.Draft
+	seen := make(map[string]bool)
+	for _, name := range fs.Args() {
+		data, err := readLimited(name)
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest promote:", err)
+			return 2
+		}
+		var found []diff.Finding
+		from, tag := "a differential finding", "from-diff"
+		if diff.IsFuzzFile(data) {
+			in, err := diff.ReadFuzzFile(data)
+			if err != nil {
+				fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
+				return 2
+			}
+			if *profile == cases.ProfileGoogle {
+				in.Profile = *profile
+			}
+			found = []diff.Finding{{Input: in}}
+			from, tag = "fuzz corpus file "+filepath.Base(name), "from-fuzz"
+		} else if found, err = diff.ReadFindings(bytes.NewReader(data)); err != nil {
+			fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
+			return 2
+		}
+		for _, f := range found {
+			d, err := diff.NewDraft(f, from, tag)
+			if err != nil {
+				fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
+				return 2
+			}
+			if !seen[d.ID] {
+				seen[d.ID] = true
+				drafts = append(drafts, d)
+			}
+		}
+	}
+
+	if *out == "" {
+		b, err := diff.MarshalDrafts(drafts)
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest promote:", err)
+			return 2
+		}
+		if _, err := stdout.Write(b); err != nil {
+			fmt.Fprintln(stderr, "reptest promote:", err)
+			return 2
+		}
+		return 0
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintln(stderr, "reptest promote:", err)
+		return 2
+	}
+	for _, d := range drafts {
+		b, err := diff.MarshalDrafts([]diff.Draft{d})
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest promote:", err)
+			return 2
+		}
+		path := filepath.Join(*out, strings.ReplaceAll(strings.TrimPrefix(d.ID, "draft/"), "/", "-")+".yaml")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			fmt.Fprintln(stderr, "reptest promote:", err)
+			return 2
+		}
+		fmt.Fprintln(stdout, path)
+	}
+	return 0
+}
+
+// readLimited reads a file of at most maxPromoteInput bytes.
+func readLimited(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPromoteInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(data) > maxPromoteInput {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxPromoteInput)
+	}
+	return data, nil
 }

@@ -2,12 +2,180 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/report"
 )
 
-// cmdRun is not written yet.
+// cmdRun runs the corpus against parsers (CASES.md §5).
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "reptest run: not implemented yet")
-	return 2
+	fs := newFlags("run", stderr)
+	var names, execs, commands, corpora, runGlobs, skipGlobs multi
+	fs.Var(&names, "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
+	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
+	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
+	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
+	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
+	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
+	strict := fs.Bool("strict", false, "deviations (failed SHOULD checks) count against conformance")
+	fs.Var(&runGlobs, "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
+	fs.Var(&skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
+	jsonOut := fs.String("json", "", "write the results as JSON to `FILE`")
+	junitOut := fs.String("junit", "", "write JUnit XML to `FILE`")
+	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE`")
+	badgeDir := fs.String("badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
+	expectFile := fs.String("expect", "", "a YAML file of expected failures; only new failures fail the run")
+	shard := fs.String("shard", "", "run only shard `K/N` of the cases")
+	verbose := fs.Bool("v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
+	quiet := fs.Bool("quiet", false, "print nothing but errors")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "reptest run: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
+		fmt.Fprintf(stderr, "reptest run: --profile must be rfc9309 or google, not %q\n", *profile)
+		return 2
+	}
+	k, n, err := parseShard(*shard)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest run:", err)
+		return 2
+	}
+	var expect *report.Expectations
+	if *expectFile != "" {
+		f, err := os.Open(*expectFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest run:", err)
+			return 2
+		}
+		expect, err = report.ReadExpectations(f, *expectFile)
+		f.Close()
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest run:", err)
+			return 2
+		}
+	}
+
+	all, err := loadCorpus(corpora)
+	if err != nil {
+		printLoadError(stderr, err)
+		return 2
+	}
+	selected, err := cases.Select(all, *profile, runGlobs, skipGlobs)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest run:", err)
+		return 2
+	}
+	if n > 0 {
+		if selected, err = cases.Shard(selected, k, n); err != nil {
+			fmt.Fprintln(stderr, "reptest run:", err)
+			return 2
+		}
+	}
+
+	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
+		names = multi{"reference"}
+	}
+	ps, unavailable, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest run:", err)
+		return 2
+	}
+	defer closeParsers(ps)
+	for _, u := range unavailable {
+		if !*quiet {
+			fmt.Fprintf(stderr, "reptest run: %s is skipped: %v\n", u.name, u.err)
+		}
+	}
+
+	opts := cases.RunOptions{Strict: *strict, Timeout: *timeout, Explain: parsers.NewReference()}
+	var progress *report.Progress
+	if !*quiet && report.IsTerminal(stderr) {
+		progress = report.NewProgress(stderr)
+		progress.Start(len(selected))
+		opts.Progress = func(done, total int) { progress.Step() }
+	}
+	rep, err := cases.Run(ctx, selected, ps, opts)
+	if progress != nil {
+		progress.Done()
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest run: interrupted:", err)
+	}
+	rep = markUnavailable(rep, unavailable)
+
+	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict}, rep.Summaries, rep.Results, selected)
+	if reqs, err := cases.Requirements(); err == nil {
+		doc.Requirements = coverage(reqs, all)
+	}
+	if expect != nil {
+		doc.ApplyExpectations(expect)
+	}
+	if code := writeOutputs(doc, *jsonOut, *junitOut, *htmlOut, *badgeDir, stderr); code != 0 {
+		return code
+	}
+	if !*quiet {
+		report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: report.IsTerminal(stdout)})
+	}
+	if err != nil {
+		return 1
+	}
+	if expect != nil {
+		if doc.ShouldFail() {
+			return 1
+		}
+		return 0
+	}
+	for _, s := range doc.Parsers {
+		if !s.Conforms && !isUnavailable(s.Name, unavailable) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// loadCorpus loads the given directories, or the embedded corpus.
+func loadCorpus(dirs []string) ([]cases.Case, error) {
+	if len(dirs) == 0 {
+		return cases.LoadEmbedded()
+	}
+	return cases.LoadDirs(dirs...)
+}
+
+// printLoadError prints each problem of a failed load on its own line.
+func printLoadError(w io.Writer, err error) {
+	var joined interface{ Unwrap() []error }
+	if errors.As(err, &joined) {
+		for _, e := range joined.Unwrap() {
+			fmt.Fprintln(w, e)
+		}
+		return
+	}
+	fmt.Fprintln(w, err)
+}
+
+// coverage counts the cases that name each requirement.
+func coverage(reqs []cases.Requirement, cs []cases.Case) []report.Requirement {
+	count := map[string]int{}
+	for _, c := range cs {
+		for _, r := range c.Req {
+			count[r]++
+		}
+	}
+	out := make([]report.Requirement, 0, len(reqs))
+	for _, r := range reqs {
+		out = append(out, report.Requirement{ID: r.ID, Level: r.Level, Title: r.Summary, Section: r.Section, Cases: count[r.ID]})
+	}
+	return out
 }

@@ -1,0 +1,263 @@
+package cases
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/reptest/reptest/corpus"
+	"gopkg.in/yaml.v3"
+)
+
+// LoadError is one problem found while loading case files. Load returns
+// all of them, sorted by position and joined with errors.Join; use
+// errors.As on the joined error's Unwrap() []error to inspect them.
+type LoadError struct {
+	File      string // the file as named in messages, e.g. "corpus/matching/longest.yaml"
+	Line, Col int    // 1-based; 0 when the problem concerns the file as a whole
+	Msg       string // one line
+}
+
+// Error returns "file:line:col: msg", or "file: msg" without a position.
+func (e *LoadError) Error() string {
+	if e.Line == 0 {
+		return e.File + ": " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+func compareLoadErrors(a, b *LoadError) int {
+	return cmp.Or(
+		cmp.Compare(a.File, b.File),
+		cmp.Compare(a.Line, b.Line),
+		cmp.Compare(a.Col, b.Col),
+		cmp.Compare(a.Msg, b.Msg),
+	)
+}
+
+// Source is a tree of case files.
+type Source struct {
+	FS fs.FS
+	// Name is put before file paths in Source fields and in errors: "corpus"
+	// for the embedded corpus, the directory as given for --corpus.
+	Name string
+}
+
+// maxFileSize bounds one case file; bodies larger than this are meant to
+// be generated (robots_generate, body_generate).
+const maxFileSize = 16 << 20
+
+// Load reads the case files of fsys: every *.yaml file at any depth, except
+// requirements.yaml at the root, and except files and folders whose names
+// start with '.' or '_' (as go:embed leaves them out). name is put before
+// file paths in messages and Source fields. A file ending in .yml is an
+// error rather than silently skipped.
+//
+// Cases come back in file order (paths sorted), then in order within each
+// file. On any problem Load returns no cases and every problem it found, in
+// every file, each a *LoadError, sorted and joined with errors.Join.
+func Load(fsys fs.FS, name string) ([]Case, error) {
+	return LoadSources(Source{FS: fsys, Name: name})
+}
+
+// LoadEmbedded reads the corpus compiled into the binary, naming its files
+// "corpus/...".
+func LoadEmbedded() ([]Case, error) {
+	return Load(corpus.FS(), "corpus")
+}
+
+// LoadDirs reads the case files of several directories on disk (the
+// --corpus flags), naming files by the directory as given.
+func LoadDirs(dirs ...string) ([]Case, error) {
+	srcs := make([]Source, 0, len(dirs))
+	for _, d := range dirs {
+		fi, err := os.Stat(d)
+		if err != nil {
+			return nil, fmt.Errorf("cases: corpus directory: %w", err)
+		}
+		if !fi.IsDir() {
+			return nil, fmt.Errorf("cases: corpus %s: not a directory", d)
+		}
+		srcs = append(srcs, Source{FS: os.DirFS(d), Name: d})
+	}
+	return LoadSources(srcs...)
+}
+
+// LoadSources reads the case files of every source, as Load does for one.
+// Case ids must be unique across all sources; a repeated id is reported at
+// its later occurrence, naming the first. Requirement IDs are checked
+// against the embedded requirement table (Requirements).
+func LoadSources(srcs ...Source) ([]Case, error) {
+	reqList, err := Requirements()
+	if err != nil {
+		return nil, err
+	}
+	reqs := make(map[string]Requirement, len(reqList))
+	for _, r := range reqList {
+		reqs[r.ID] = r
+	}
+	l := &loader{reqs: reqs, ids: map[string]string{}}
+	for _, src := range srcs {
+		l.source(src)
+	}
+	if len(l.errs) > 0 {
+		return nil, joinErrors(l.errs)
+	}
+	return l.cases, nil
+}
+
+// loader holds the state of one LoadSources call.
+type loader struct {
+	reqs  map[string]Requirement
+	ids   map[string]string // case id -> where it was first defined
+	cases []Case
+	errs  []*LoadError
+}
+
+// source reads every case file of one source.
+func (l *loader) source(src Source) {
+	display := func(p string) string {
+		if src.Name == "" {
+			return p
+		}
+		return path.Join(src.Name, p)
+	}
+	var files []string
+	err := fs.WalkDir(src.FS, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			l.errs = append(l.errs, &LoadError{File: display(p), Msg: err.Error()})
+			return nil
+		}
+		name := d.Name()
+		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			return nil
+		}
+		switch {
+		case p == corpus.RequirementsFile:
+		case strings.HasSuffix(name, ".yaml"):
+			files = append(files, p)
+		case strings.HasSuffix(name, ".yml"):
+			l.errs = append(l.errs, &LoadError{File: display(p), Msg: "case files must end in .yaml, not .yml"})
+		}
+		return nil
+	})
+	if err != nil {
+		l.errs = append(l.errs, &LoadError{File: display("."), Msg: err.Error()})
+		return
+	}
+	if len(files) == 0 {
+		l.errs = append(l.errs, &LoadError{File: display("."), Msg: "no case files (*.yaml) found"})
+		return
+	}
+	for _, p := range files {
+		data, err := readFile(src.FS, p)
+		if err != nil {
+			l.errs = append(l.errs, &LoadError{File: display(p), Msg: err.Error()})
+			continue
+		}
+		l.file(display(p), data)
+	}
+}
+
+// readFile reads a case file, refusing files over maxFileSize.
+func readFile(fsys fs.FS, p string) ([]byte, error) {
+	f, err := fsys.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("file larger than %d MiB; generate large bodies with robots_generate or body_generate", maxFileSize>>20)
+	}
+	return data, nil
+}
+
+// file parses one case file and appends its cases and errors.
+func (l *loader) file(name string, data []byte) {
+	r := &reader{file: name}
+	defer func() { l.errs = append(l.errs, r.errs...) }()
+	top := r.document(data, "cases")
+	if top == nil {
+		return
+	}
+	items, ok := r.list(top, "cases")
+	if !ok {
+		return
+	}
+	if len(items) == 0 {
+		r.errorf(top, "the file has no cases")
+		return
+	}
+	for _, it := range items {
+		c, ok := l.parseCase(r, it)
+		if ok {
+			l.cases = append(l.cases, c)
+		}
+	}
+}
+
+// document parses data as one YAML document holding a mapping with the
+// single key key, and returns that key's value; nil after recording an
+// error.
+func (r *reader) document(data []byte, key string) (top *yaml.Node) {
+	defer func() {
+		// yaml.v3 is not known to panic on v3.0.1, but a case file must
+		// never crash the tool.
+		if x := recover(); x != nil {
+			r.errorf(nil, "YAML parser failed: %v", x)
+			top = nil
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			r.errorf(nil, "empty file; want a mapping with the key %q", key)
+		} else {
+			r.syntaxError(data, err)
+		}
+		return nil
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		r.syntaxError(data, err)
+		return nil
+	default:
+		r.errorf(&next, "a second YAML document; a file holds one mapping with the key %q", key)
+		return nil
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		r.errorf(root, "want a mapping with the key %q, got %s", key, describe(root))
+		return nil
+	}
+	f, _ := r.mapping(root, "the file", []string{key})
+	if !f.has(key) {
+		if len(r.errs) == 0 {
+			r.errorf(root, "the file has no %q key", key)
+		}
+		return nil
+	}
+	return f[key].val
+}

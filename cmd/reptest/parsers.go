@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/report"
+)
+
+// unavailable is a parser that could not be started, with the reason
+// (a missing runtime names its package).
+type unavailable struct {
+	name string
+	err  error
+}
+
+// absent stands in for an unavailable parser: it has no capability, so
+// the runner skips its every check.
+type absent struct{ name string }
+
+func (a absent) Info() cases.Info { return cases.Info{Name: a.name} }
+func (a absent) Check(context.Context, cases.Request) (cases.Verdict, error) {
+	return "", errors.New("unavailable")
+}
+
+// openParsers starts the parsers named on the command line. Built-in
+// parsers whose runtime is missing are returned as unavailable, not as an
+// error; an unknown name is an error.
+func openParsers(ctx context.Context, names, execs, commands []string, allowedRE, disallowedRE string, timeout time.Duration) ([]cases.Parser, []unavailable, error) {
+	var ps []cases.Parser
+	var missing []unavailable
+	popts := parsers.Options{Timeout: timeout / 2}
+	for _, name := range names {
+		p, err := parsers.New(ctx, name, popts)
+		switch {
+		case errors.Is(err, parsers.ErrUnavailable):
+			missing = append(missing, unavailable{name, err})
+			ps = append(ps, absent{name})
+		case err != nil:
+			closeParsers(ps)
+			return nil, nil, err
+		default:
+			ps = append(ps, p)
+		}
+	}
+	for _, cmd := range execs {
+		p, err := parsers.NewExec(ctx, cmd, parsers.ExecOptions{Timeout: popts.Timeout})
+		if err != nil {
+			closeParsers(ps)
+			return nil, nil, fmt.Errorf("--exec %q: %w", cmd, err)
+		}
+		ps = append(ps, p)
+	}
+	for _, tmpl := range commands {
+		p, err := parsers.NewCommand(tmpl, parsers.CommandOptions{AllowedPattern: allowedRE, DisallowedPattern: disallowedRE, Timeout: popts.Timeout})
+		if err != nil {
+			closeParsers(ps)
+			return nil, nil, fmt.Errorf("--command %q: %w", tmpl, err)
+		}
+		ps = append(ps, p)
+	}
+	return ps, missing, nil
+}
+
+func closeParsers(ps []cases.Parser) {
+	for _, p := range ps {
+		if c, ok := p.(cases.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+// markUnavailable puts the reason on the skipped checks of unavailable
+// parsers.
+func markUnavailable(rep cases.Report, missing []unavailable) cases.Report {
+	for i := range rep.Results {
+		for _, u := range missing {
+			if rep.Results[i].Parser == u.name {
+				rep.Results[i].Detail = u.err.Error()
+			}
+		}
+	}
+	return rep
+}
+
+func isUnavailable(name string, missing []unavailable) bool {
+	for _, u := range missing {
+		if u.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// writeOutputs writes the requested files; it returns 2 when one cannot
+// be written.
+func writeOutputs(doc *report.Document, jsonOut, junitOut, htmlOut, badgeDir string, stderr io.Writer) int {
+	write := func(path string, render func(io.Writer) error) bool {
+		if path == "" {
+			return true
+		}
+		f, err := os.Create(path)
+		if err == nil {
+			err = render(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "reptest: writing %s: %v\n", path, err)
+			return false
+		}
+		return true
+	}
+	ok := write(jsonOut, doc.WriteJSON) &&
+		write(junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
+		write(htmlOut, func(w io.Writer) error { return report.WriteHTML(w, doc, report.HTMLOptions{}) })
+	if ok && badgeDir != "" {
+		if _, err := report.WriteBadges(badgeDir, doc); err != nil {
+			fmt.Fprintln(stderr, "reptest: badges:", err)
+			ok = false
+		}
+	}
+	if !ok {
+		return 2
+	}
+	return 0
+}

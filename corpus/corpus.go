@@ -1,0 +1,35 @@
+// Package corpus holds reptest's test cases and requirement table as data,
+// compiled into the binary.
+//
+// The case files are the *.yaml files in this directory's subfolders, one
+// folder per requirement area (corpus/matching/longest-match.yaml, ...),
+// one level deep.
+// requirements.yaml at the top is the requirement table: every ID a case
+// may name in its req list. The format of both is described in the README
+// and read by package cases.
+package corpus
+
+import (
+	"embed"
+	"io/fs"
+)
+
+// files embeds the requirement table and the case files one folder down.
+// A pattern naming whole directories ("*" or a folder list) would fail to
+// build while a folder is empty, as folders are while cases are being
+// written, and "*" would also take this package's Go files. "*/*.yaml"
+// matches files only, so empty and new folders need no change here; it
+// needs at least one case file to exist, and it does not reach deeper
+// folders (the package test fails if a case file on disk is not embedded).
+//
+//go:embed requirements.yaml */*.yaml
+var files embed.FS
+
+// FS returns the embedded corpus: requirements.yaml at the root and the
+// case files in the folders below. The file system is read-only.
+func FS() fs.FS {
+	return files
+}
+
+// RequirementsFile is the name, in FS, of the requirement table.
+const RequirementsFile = "requirements.yaml"
