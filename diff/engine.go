@@ -1,0 +1,338 @@
+package diff
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
+)
+
+// Factory returns a fresh instance of every parser to compare, in a fixed
+// order. Run calls it once per worker, so that each instance is used from
+// one goroutine only; instances that implement cases.Closer are closed
+// when the worker ends.
+type Factory func(ctx context.Context) ([]cases.Parser, error)
+
+// Options configures Run. The zero value is usable.
+type Options struct {
+	// Workers is the number of files compared at once (default:
+	// GOMAXPROCS).
+	Workers int
+	// MaxProbes caps the probes derived per file (DefaultMaxProbes).
+	MaxProbes int
+	// ProbeBytes caps the bytes every parser reads per file: a file of
+	// size S gets at most ProbeBytes/S probes, and never fewer than
+	// MinProbes (default 64 MiB). Large files thus cost no more than small
+	// ones.
+	ProbeBytes int
+	// CheckTimeout bounds each check when positive; a parser that runs
+	// past it gets VerdictError (in-process parsers that ignore their
+	// context are not stopped).
+	CheckTimeout time.Duration
+	// NoMinimize reports disagreements as found.
+	NoMinimize bool
+	// MaxTests bounds each minimisation (DefaultMaxTests).
+	MaxTests int
+	// Progress, when set, is called after each file with the number of
+	// files done, the total and the disagreeing probes so far. It is
+	// called from one goroutine at a time.
+	Progress func(done, total, disagreements int)
+}
+
+// MinProbes is the fewest probes a derived file gets under ProbeBytes.
+const MinProbes = 40
+
+// Report is the outcome of Run: the findings, minimised and without
+// duplicates, in the order of the files they were first found in, and the
+// summary.
+type Report struct {
+	Findings []Finding `json:"findings"`
+	Summary  Summary   `json:"summary"`
+}
+
+// fileResult is what one worker found in one file.
+type fileResult struct {
+	probes, disagreements int
+	pairs                 []int // disagreeing probes per pair
+	findings              []Finding
+}
+
+// Run compares the parsers factory makes on every probe of every file and
+// returns the disagreements, minimised (unless opts.NoMinimize), tagged and
+// grouped. Files are compared in parallel; the result does not depend on
+// the number of workers. Disagreements within one file that the parsers
+// split on the same way, that the reference decides by the same rule and
+// that come from the same probe kind of the same rule are minimised once,
+// and counted in the finding's Probes.
+func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Report, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.GOMAXPROCS(0)
+	}
+	opts.Workers = min(opts.Workers, max(len(files), 1))
+	if opts.MaxProbes <= 0 {
+		opts.MaxProbes = DefaultMaxProbes
+	}
+	if opts.ProbeBytes <= 0 {
+		opts.ProbeBytes = 64 << 20
+	}
+	if opts.MaxTests <= 0 {
+		opts.MaxTests = DefaultMaxTests
+	}
+
+	// Large files first, so that no worker is left with one at the end.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(files[b].Robots) - len(files[a].Robots) })
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	results := make([]*fileResult, len(files))
+	var (
+		mu       sync.Mutex
+		names    []string
+		firstErr error
+		done     int
+		disagree int
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for w := 0; w < opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ps, err := factory(ctx)
+			if err != nil {
+				fail(fmt.Errorf("diff: starting parsers: %w", err))
+				return
+			}
+			defer closeAll(ps)
+			p, err := newPanel(ps, opts.CheckTimeout)
+			if err != nil {
+				fail(err)
+				return
+			}
+			if len(p.names) < 2 {
+				fail(errors.New("diff: need at least two parsers to compare"))
+				return
+			}
+			mu.Lock()
+			if names == nil {
+				names = p.names
+			} else if !slices.Equal(names, p.names) {
+				mu.Unlock()
+				fail(fmt.Errorf("diff: factory gave parsers %v, then %v", names, p.names))
+				return
+			}
+			mu.Unlock()
+			for i := range jobs {
+				r := compareFile(ctx, p, &files[i], &opts)
+				mu.Lock()
+				results[i] = r
+				done++
+				disagree += r.disagreements
+				if opts.Progress != nil {
+					opts.Progress(done, len(files), disagree)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for _, i := range order {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return collect(names, files, results), nil
+}
+
+func closeAll(ps []cases.Parser) {
+	for _, p := range ps {
+		if c, ok := p.(cases.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+// pending is a disagreement waiting to be minimised.
+type pending struct {
+	in     Input
+	vs     []cases.Verdict
+	probes int
+}
+
+// compareFile asks every probe of f and minimises what disagrees.
+func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileResult {
+	n := len(p.names)
+	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
+	probes := f.Probes
+	if probes == nil {
+		limit := opts.MaxProbes
+		if len(f.Robots) > 0 {
+			limit = min(limit, max(MinProbes, opts.ProbeBytes/len(f.Robots)))
+		}
+		probes = DeriveProbes(f.Robots, limit)
+	}
+	var (
+		robots  *reference.Robots
+		byKey   = make(map[string]int)
+		waiting []pending
+		vs      = make([]cases.Verdict, 0, n)
+	)
+	for _, pr := range probes {
+		if ctx.Err() != nil {
+			return res
+		}
+		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
+		vs = p.verdicts(ctx, in, vs)
+		res.probes++
+		differs := false
+		k := 0
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				if vs[i] != vs[j] {
+					res.pairs[k]++
+					differs = true
+				}
+				k++
+			}
+		}
+		if !differs {
+			continue
+		}
+		res.disagreements++
+		if robots == nil {
+			robots = reference.Parse(f.Robots, optionsFor(f.Profile))
+		}
+		var key strings.Builder
+		for _, v := range vs {
+			key.WriteString(string(v))
+			key.WriteByte(',')
+		}
+		key.WriteString(pr.Kind + "," + strconv.Itoa(pr.Line))
+		if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
+			fmt.Fprintf(&key, ",%d,%d,%s", d.Reason, d.Rule.Line, d.Group)
+		}
+		if w, ok := byKey[key.String()]; ok {
+			waiting[w].probes++
+			continue
+		}
+		byKey[key.String()] = len(waiting)
+		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1})
+	}
+	for _, w := range waiting {
+		if ctx.Err() != nil {
+			return res
+		}
+		want := make(map[string]cases.Verdict, n)
+		for i, v := range w.vs {
+			want[p.names[i]] = v
+		}
+		in := w.in
+		if !opts.NoMinimize {
+			in = minimize(ctx, p, in, SameVerdicts(Finding{Verdicts: want}), opts.MaxTests)
+		}
+		fd := p.finding(ctx, in)
+		if fd.Signature == "" {
+			// The parsers changed their minds (a flaky parser): keep the
+			// verdicts first seen on the input as found.
+			fd = Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
+		}
+		fd.Minimized = !opts.NoMinimize
+		fd.Req = Tags(fd.Input, fd.Verdicts)
+		fd.Trace = traceOf(fd.Input)
+		fd.Sources = []string{f.Name}
+		fd.Probes = w.probes
+		res.findings = append(res.findings, fd)
+	}
+	return res
+}
+
+// traceOf returns the reference's explanation of its verdict on in.
+func traceOf(in Input) string {
+	d, err := reference.Parse(in.Robots, optionsFor(in.Profile)).Decide(in.Agent, in.URL)
+	if err != nil {
+		return err.Error()
+	}
+	return d.String()
+}
+
+// collect merges the files' results in file order.
+func collect(names []string, files []File, results []*fileResult) *Report {
+	rep := &Report{}
+	s := &rep.Summary
+	s.Parsers = names
+	n := len(names)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			s.Pairs = append(s.Pairs, PairStat{A: names[i], B: names[j]})
+		}
+	}
+	index := make(map[string]int)
+	for fi, r := range results {
+		if r == nil {
+			continue
+		}
+		s.Files++
+		s.Probes += r.probes
+		s.Disagreements += r.disagreements
+		if r.disagreements > 0 {
+			s.FilesWithDisagreements++
+		}
+		for k := range s.Pairs {
+			s.Pairs[k].Probes += r.probes
+			s.Pairs[k].ProbeDisagreements += r.pairs[k]
+			s.Pairs[k].Files++
+			if r.pairs[k] > 0 {
+				s.Pairs[k].FileDisagreements++
+			}
+		}
+		for _, f := range r.findings {
+			id := f.Profile + "\x00" + f.Agent + "\x00" + f.URL + "\x00" + string(f.Robots)
+			if at, ok := index[id]; ok {
+				g := &rep.Findings[at]
+				g.Probes += f.Probes
+				if name := files[fi].Name; g.Sources[len(g.Sources)-1] != name {
+					g.Sources = append(g.Sources, name)
+				}
+				continue
+			}
+			index[id] = len(rep.Findings)
+			rep.Findings = append(rep.Findings, f)
+		}
+	}
+	for k := range s.Pairs {
+		s.Pairs[k].share()
+	}
+	s.Groups = GroupFindings(rep.Findings)
+	s.Findings = len(rep.Findings)
+	return rep
+}

@@ -1,0 +1,271 @@
+package parsers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// Placeholders of a command template.
+const (
+	PlaceholderRobots = "%robots%"     // path of a temporary file holding the body
+	PlaceholderURL    = "%url%"        // the URL to check
+	PlaceholderAgent  = "%user-agent%" // the product token
+)
+
+// CommandOptions configures NewCommand. The zero value is usable: the
+// verdict then comes from the exit code, 0 allowed and 1 disallowed.
+type CommandOptions struct {
+	// Name is the parser's name; empty means "command".
+	Name string
+	// Timeout bounds each check; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// AllowedPattern and DisallowedPattern, when set, are regular
+	// expressions (Go syntax) matched against the program's standard
+	// output. With only one set, a match gives that verdict and no match
+	// the other; with both set, exactly one must match.
+	AllowedPattern    string
+	DisallowedPattern string
+	// Dir is the program's working directory; empty means the current one.
+	Dir string
+	// Env is added to the program's environment.
+	Env []string
+	// TempDir holds the temporary robots.txt files; empty means
+	// os.TempDir().
+	TempDir string
+}
+
+// Command is a parser run as one process per check, from a command
+// template compatible with Google's robotstxt-spec-test, for example
+//
+//	./robots_main %robots% %user-agent% %url%
+//
+// The template is split into words the way a shell would split it (spaces
+// separate words; single quotes, double quotes and backslashes quote), with
+// no other shell processing: no variables, globs, pipes or redirections.
+// Then %robots% (the path of a temporary file holding the body), %url% and
+// %user-agent% are replaced inside each word, so a substituted value is
+// always exactly one argument whatever it contains. Standard input is
+// empty.
+//
+// The verdict is read from the exit code, 0 allowed and 1 disallowed, or,
+// when CommandOptions gives patterns, from standard output (the first
+// MaxLine bytes). Any other exit code, a signal or the timeout is an error
+// that quotes the end of standard error. Only parse requests are taken.
+type Command struct {
+	name       string
+	words      []string
+	opts       CommandOptions
+	allowed    *regexp.Regexp
+	disallowed *regexp.Regexp
+
+	mu   sync.Mutex
+	tail string
+}
+
+// NewCommand parses template and the options' patterns. It returns an
+// error for an empty template, an unterminated quote or a bad pattern.
+func NewCommand(template string, opts CommandOptions) (*Command, error) {
+	words, err := splitWords(template)
+	if err != nil {
+		return nil, fmt.Errorf("command template %q: %w", template, err)
+	}
+	if len(words) == 0 {
+		return nil, errors.New("command template is empty")
+	}
+	c := &Command{name: opts.Name, words: words, opts: opts}
+	if c.name == "" {
+		c.name = "command"
+	}
+	if opts.AllowedPattern != "" {
+		if c.allowed, err = regexp.Compile(opts.AllowedPattern); err != nil {
+			return nil, fmt.Errorf("allowed pattern: %w", err)
+		}
+	}
+	if opts.DisallowedPattern != "" {
+		if c.disallowed, err = regexp.Compile(opts.DisallowedPattern); err != nil {
+			return nil, fmt.Errorf("disallowed pattern: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// Info implements cases.Parser.
+func (c *Command) Info() cases.Info {
+	return cases.Info{Name: c.name, Capabilities: []cases.Capability{cases.CapParse}}
+}
+
+// StderrTail implements cases.Stderr: the end of the standard error of the
+// last check, unless that check's error already quoted it.
+func (c *Command) StderrTail() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tail
+}
+
+// Check implements cases.Parser.
+func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tail = ""
+	if k := req.Kind(); k != cases.CapParse {
+		return "", fmt.Errorf("%s: %w: %s", c.name, errCapability, k)
+	}
+	path, err := writeTemp(c.opts.TempDir, req.Robots)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", c.name, err)
+	}
+	defer os.Remove(path)
+
+	r := strings.NewReplacer(PlaceholderRobots, path, PlaceholderURL, req.URL, PlaceholderAgent, req.Agent)
+	argv := make([]string, len(c.words))
+	for i, w := range c.words {
+		argv[i] = r.Replace(w)
+	}
+
+	timeout := timeoutOr(c.opts.Timeout)
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
+	cmd.Dir = c.opts.Dir
+	if len(c.opts.Env) > 0 {
+		cmd.Env = append(os.Environ(), c.opts.Env...)
+	}
+	newGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	cmd.WaitDelay = time.Second
+	stdout := &headBuffer{max: MaxLine}
+	stderr := newTail(StderrKeep)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+
+	runErr := cmd.Run()
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("%s: %s%s", c.name, fmt.Sprintf(format, a...), stderrNote(stderr.String()))
+	}
+	switch {
+	case ctx.Err() != nil:
+		return "", fail("stopped: %v", ctx.Err())
+	case rctx.Err() != nil:
+		return "", fail("no answer within %s", timeout)
+	case cmd.ProcessState == nil:
+		return "", fmt.Errorf("%s: starting %q: %w", c.name, argv[0], runErr)
+	}
+	code := cmd.ProcessState.ExitCode()
+	if code != 0 && code != 1 {
+		return "", fail("%s (0 means allowed, 1 disallowed)", cmd.ProcessState)
+	}
+	c.tail = stderr.String()
+	if c.allowed == nil && c.disallowed == nil {
+		if code == 0 {
+			return cases.Allow, nil
+		}
+		return cases.Disallow, nil
+	}
+	out := stdout.b
+	a := c.allowed != nil && c.allowed.Match(out)
+	d := c.disallowed != nil && c.disallowed.Match(out)
+	switch {
+	case c.allowed != nil && c.disallowed != nil && a == d:
+		c.tail = ""
+		what := "neither pattern matches"
+		if a {
+			what = "both patterns match"
+		}
+		return "", fail("%s standard output %s", what, quoteShort(out, 200))
+	case a:
+		return cases.Allow, nil
+	case d:
+		return cases.Disallow, nil
+	case c.allowed != nil:
+		return cases.Disallow, nil
+	default:
+		return cases.Allow, nil
+	}
+}
+
+// writeTemp writes body to a new temporary file and returns its path.
+func writeTemp(dir string, body []byte) (string, error) {
+	f, err := os.CreateTemp(dir, "reptest-robots-*.txt")
+	if err != nil {
+		return "", fmt.Errorf("temporary robots.txt: %w", err)
+	}
+	_, werr := f.Write(body)
+	cerr := f.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("temporary robots.txt: %w", err)
+	}
+	return f.Name(), nil
+}
+
+// splitWords splits a command template into words with the quoting rules
+// of a POSIX shell: blanks separate words; inside single quotes every
+// character is literal; inside double quotes a backslash escapes only
+// $ ` " \ and newline; elsewhere a backslash escapes the next character.
+// Nothing else is special.
+func splitWords(s string) ([]string, error) {
+	var (
+		words  []string
+		cur    strings.Builder
+		inWord bool
+	)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case ch == '\'':
+			inWord = true
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case ch == '"':
+			inWord = true
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+					i++
+					if s[i] == '\n' {
+						continue
+					}
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+		case ch == '\\':
+			if i+1 >= len(s) {
+				return nil, errors.New("backslash at the end")
+			}
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+			inWord = true
+			cur.WriteByte(s[i])
+		default:
+			inWord = true
+			cur.WriteByte(ch)
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}

@@ -1,0 +1,184 @@
+package parsers
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// helperTemplate is a command template that runs the helper as a
+// one-check-per-process parser.
+func helperTemplate(t *testing.T) string {
+	return helperCommandTemplateFor(t, "%robots% %url% %user-agent%")
+}
+
+func helperCommandTemplateFor(t *testing.T, args string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shellQuote(exe) + " -test.run=^TestHelperProcess$ -- " + args
+}
+
+func TestCommandVerdicts(t *testing.T) {
+	env := []string{helperEnv + "=cmd"}
+	exit, err := NewCommand(helperTemplate(t), CommandOptions{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A short timeout, for the check that hangs only: on a busy machine
+	// starting the helper can take a while.
+	short, err := NewCommand(helperTemplate(t), CommandOptions{Timeout: 700 * time.Millisecond, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byAllowed, err := NewCommand(helperTemplate(t), CommandOptions{Env: env, AllowedPattern: `verdict: ALLOWED\b`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byDisallowed, err := NewCommand(helperTemplate(t), CommandOptions{Env: env, DisallowedPattern: `DISALLOWED`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byBoth, err := NewCommand(helperTemplate(t), CommandOptions{Env: env, AllowedPattern: `\bALLOWED`, DisallowedPattern: `DISALLOWED`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		p       *Command
+		path    string
+		want    cases.Verdict
+		wantErr string
+	}{
+		{"exit 0", exit, "/open", cases.Allow, ""},
+		{"exit 1", exit, "/private/x", cases.Disallow, ""},
+		{"exit 139", exit, "/crash", "", `(?s)exit status 139 \(0 means allowed, 1 disallowed\).*segmentation fault \(pretend\)`},
+		{"timeout", short, "/hang", "", `(?s)no answer within 700ms.*grandchild`},
+		{"recovers", exit, "/open", cases.Allow, ""},
+		{"allowed pattern matches", byAllowed, "/open", cases.Allow, ""},
+		{"allowed pattern misses", byAllowed, "/private/x", cases.Disallow, ""},
+		{"disallowed pattern matches", byDisallowed, "/private/x", cases.Disallow, ""},
+		{"disallowed pattern misses", byDisallowed, "/mute", cases.Allow, ""},
+		{"both: allowed", byBoth, "/open", cases.Allow, ""},
+		{"both: disallowed", byBoth, "/private", cases.Disallow, ""},
+		{"both: neither", byBoth, "/mute", "", `neither pattern matches standard output ""`},
+		{"both: both", byBoth, "/both", "", `both patterns match`},
+		{"patterns: crash is still an error", byBoth, "/crash", "", `exit status 139`},
+	}
+	for _, tt := range tests {
+		req := cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + tt.path}
+		got, err := tt.p.Check(context.Background(), req)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%s: unexpected error: %v", tt.name, err)
+		case tt.wantErr != "" && err == nil:
+			t.Errorf("%s: verdict %q, want an error matching %s", tt.name, got, tt.wantErr)
+		case tt.wantErr != "" && !regexp.MustCompile(tt.wantErr).MatchString(err.Error()):
+			t.Errorf("%s: error %q does not match %s", tt.name, err, tt.wantErr)
+		case got != tt.want:
+			t.Errorf("%s: verdict %q, want %q", tt.name, got, tt.want)
+		}
+		if tt.name == "timeout" && err != nil {
+			if m := regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(err.Error()); m != nil {
+				pid, _ := strconv.Atoi(m[1])
+				waitGone(t, pid)
+			}
+		}
+	}
+}
+
+// TestCommandQuoting checks that substituted values reach the program as
+// single arguments, whatever shell syntax they contain.
+func TestCommandQuoting(t *testing.T) {
+	url := `https://example.com/a b'c"d$HOME;touch pwned`
+	agent := "Foo Bot"
+	dir := t.TempDir()
+	c, err := NewCommand(helperCommandTemplateFor(t, `%robots% "%url%" '%user-agent%'`), CommandOptions{
+		Dir: dir,
+		Env: []string{helperEnv + "=cmd", "REPTEST_WANT_URL=" + url, "REPTEST_WANT_AGENT=" + agent},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: agent, URL: url})
+	if err != nil || v != cases.Allow {
+		t.Errorf("Check = %q, %v; want allow (the helper exits 2 when an argument differs)", v, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Error("a substituted value was run by a shell")
+	}
+}
+
+func TestCommandTempFileRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	c, err := NewCommand(helperTemplate(t), CommandOptions{TempDir: tmp, Env: []string{helperEnv + "=cmd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com/private"}); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := os.ReadDir(tmp)
+	if len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+	if _, err := c.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"}); !errors.Is(err, errCapability) {
+		t.Errorf("status request: error %v, want errCapability", err)
+	}
+}
+
+func TestNewCommandErrors(t *testing.T) {
+	tests := []struct {
+		template string
+		opts     CommandOptions
+	}{
+		{"", CommandOptions{}},
+		{"   ", CommandOptions{}},
+		{"./p 'unterminated", CommandOptions{}},
+		{`./p "unterminated`, CommandOptions{}},
+		{`./p trailing\`, CommandOptions{}},
+		{"./p %url%", CommandOptions{AllowedPattern: "("}},
+		{"./p %url%", CommandOptions{DisallowedPattern: "[z-a]"}},
+	}
+	for _, tt := range tests {
+		if _, err := NewCommand(tt.template, tt.opts); err == nil {
+			t.Errorf("NewCommand(%q, %+v) succeeded", tt.template, tt.opts)
+		}
+	}
+}
+
+func TestSplitWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"./robots_main %robots% %user-agent% %url%", []string{"./robots_main", "%robots%", "%user-agent%", "%url%"}},
+		{"  a\t b \n c  ", []string{"a", "b", "c"}},
+		{`p 'a b' "c d" e\ f`, []string{"p", "a b", "c d", "e f"}},
+		{`p '' ""`, []string{"p", "", ""}},
+		{`p 'it'\''s' "say \"hi\" \$x \a"`, []string{"p", "it's", `say "hi" $x \a`}},
+		{`p --url=%url% x"y"'z'`, []string{"p", "--url=%url%", "xyz"}},
+		{"p a\\\nb", []string{"p", "ab"}},
+	}
+	for _, tt := range tests {
+		got, err := splitWords(tt.in)
+		if err != nil {
+			t.Errorf("splitWords(%q): %v", tt.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("splitWords(%q) mismatch (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}

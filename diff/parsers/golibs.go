@@ -1,0 +1,128 @@
+package parsers
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/jimsmart/grobotstxt"
+	"github.com/temoto/robotstxt"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
+)
+
+// Module paths and the versions go.mod requires, reported when the build
+// carries no module information.
+const (
+	grobotstxtModule  = "github.com/jimsmart/grobotstxt"
+	grobotstxtVersion = "v1.0.3"
+	temotoModule      = "github.com/temoto/robotstxt"
+	temotoVersion     = "v1.1.2"
+)
+
+// moduleVersion returns the version of module path linked into the binary,
+// or fallback when the build information does not say.
+func moduleVersion(path, fallback string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return fallback
+	}
+	for _, d := range bi.Deps {
+		if d.Path != path {
+			continue
+		}
+		if d.Replace != nil && d.Replace.Version != "" {
+			return d.Replace.Version
+		}
+		if d.Version != "" && d.Version != "(devel)" {
+			return d.Version
+		}
+	}
+	return fallback
+}
+
+// Grobotstxt adapts github.com/jimsmart/grobotstxt, a Go port of Google's
+// C++ robots.txt parser. It takes parse requests only.
+//
+// The library takes the whole URL and answers "not allowed" when net/url
+// cannot parse it; the adapter passes the URL as it is, so such checks show
+// up as disallow, which is what a crawler using the library would obey.
+type Grobotstxt struct{}
+
+// NewGrobotstxt returns the grobotstxt adapter.
+func NewGrobotstxt() *Grobotstxt { return &Grobotstxt{} }
+
+// Info implements cases.Parser.
+func (*Grobotstxt) Info() cases.Info {
+	return cases.Info{
+		Name:         "grobotstxt",
+		Version:      moduleVersion(grobotstxtModule, grobotstxtVersion),
+		Capabilities: []cases.Capability{cases.CapParse},
+	}
+}
+
+// Check implements cases.Parser.
+func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v cases.Verdict, err error) {
+	if k := req.Kind(); k != cases.CapParse {
+		return "", fmt.Errorf("grobotstxt: %w: %s", errCapability, k)
+	}
+	defer recoverPanic("grobotstxt", &err)
+	if grobotstxt.AgentAllowed(string(req.Robots), req.Agent, req.URL) {
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
+}
+
+// Temoto adapts github.com/temoto/robotstxt. It takes parse requests
+// (FromBytes) and status requests (FromStatusAndBytes). The library matches
+// rules against a path and query, not a URL, so the adapter passes
+// reference.PathQuery of the check's URL.
+//
+// The library refuses a whole file when any line fails to parse, for
+// example a rule or a Crawl-delay before the first User-agent line, or a
+// Crawl-delay that is not a number; FromStatusAndBytes also refuses a status
+// outside 2xx, 4xx and 5xx. The adapter answers cases.Reject for those:
+// it is the library's answer, not a failure of the run.
+type Temoto struct{}
+
+// NewTemoto returns the temoto adapter.
+func NewTemoto() *Temoto { return &Temoto{} }
+
+// Info implements cases.Parser.
+func (*Temoto) Info() cases.Info {
+	return cases.Info{
+		Name:         "temoto",
+		Version:      moduleVersion(temotoModule, temotoVersion),
+		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus},
+	}
+}
+
+// Check implements cases.Parser.
+func (*Temoto) Check(ctx context.Context, req cases.Request) (v cases.Verdict, err error) {
+	defer recoverPanic("temoto", &err)
+	var data *robotstxt.RobotsData
+	switch k := req.Kind(); k {
+	case cases.CapParse:
+		data, err = robotstxt.FromBytes(req.Robots)
+	case cases.CapStatus:
+		data, err = robotstxt.FromStatusAndBytes(req.Status, req.Robots)
+	default:
+		return "", fmt.Errorf("temoto: %w: %s", errCapability, k)
+	}
+	if err != nil || data == nil {
+		return cases.Reject, nil
+	}
+	if data.TestAgent(reference.PathQuery(req.URL), req.Agent) {
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
+}
+
+// recoverPanic turns a panic of an in-process library into an error of the
+// check, the way a crash of an external program is one.
+func recoverPanic(name string, err *error) {
+	if x := recover(); x != nil {
+		*err = fmt.Errorf("%s panicked: %v", name, x)
+	}
+}

@@ -1,0 +1,153 @@
+package parsers
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// newPeer starts a shipped peer, or skips the test naming the package
+// that is missing.
+func newPeer(t *testing.T, name string) cases.Parser {
+	t.Helper()
+	p, err := New(context.Background(), name, Options{})
+	if errors.Is(err, ErrUnavailable) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatalf("New(%q): %v", name, err)
+	}
+	if c, ok := p.(cases.Closer); ok {
+		t.Cleanup(func() { c.Close() })
+	}
+	return p
+}
+
+// Checks that every peer answers alike.
+var commonPeerChecks = []verdictTest{
+	{"star group", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/private/x", cases.Disallow},
+	{"star group, other path", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/public", cases.Allow},
+	{"named group", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "FooBot", "https://example.com/foo/1", cases.Disallow},
+	{"named group replaces star", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "FooBot", "https://example.com/bar", cases.Allow},
+	{"other agent gets star", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "BarBot", "https://example.com/bar", cases.Disallow},
+	{"empty file", "", 0, "FooBot", "https://example.com/x", cases.Allow},
+}
+
+// An Allow inside a Disallow: libraries differ, which shows that the peer
+// really runs its library.
+const allowInside = "User-agent: *\nDisallow: /docs\nAllow: /docs/public\n"
+
+func TestPeers(t *testing.T) {
+	tests := []struct {
+		name  string
+		caps  []cases.Capability
+		extra []verdictTest
+	}{
+		{"python-urllib", []cases.Capability{cases.CapParse, cases.CapStatus}, []verdictTest{
+			// The first matching rule wins, in file order.
+			{"first match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
+			{"401 disallows all", "", 401, "FooBot", "https://example.com/x", cases.Disallow},
+			{"404 allows all", "", 404, "FooBot", "https://example.com/x", cases.Allow},
+			{"503 leaves the file unread", "", 503, "FooBot", "https://example.com/x", cases.Disallow},
+			{"200 reads the body", "User-agent: *\nDisallow: /x\n", 200, "FooBot", "https://example.com/x", cases.Disallow},
+			{"not UTF-8", "User-agent: *\nDisallow: /caf\xe9\n", 0, "FooBot", "https://example.com/x", cases.Reject},
+		}},
+		{"protego", []cases.Capability{cases.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
+		}},
+		{"robots-parser", []cases.Capability{cases.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
+		}},
+		{"perl-robotrules", []cases.Capability{cases.CapParse}, []verdictTest{
+			// WWW::RobotRules knows Disallow only; Allow lines are ignored.
+			{"allow ignored", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
+		}},
+		{"webrobots", []cases.Capability{cases.CapParse, cases.CapStatus}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			{"404 allows all", "User-agent: *\nDisallow: /\n", 404, "FooBot", "https://example.com/x", cases.Allow},
+			{"503 disallows all", "", 503, "FooBot", "https://example.com/x", cases.Disallow},
+			{"200 reads the body", "User-agent: *\nDisallow: /x\n", 200, "FooBot", "https://example.com/y", cases.Allow},
+			// The library drops a file it cannot parse and records a
+			// parse error.
+			{"parse error", "User-agent: *\nDisallow: /\n(((\n", 0, "FooBot", "https://example.com/x", cases.Reject},
+			{"crawl-delay does not sleep", "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n", 0, "FooBot", "https://example.com/x", cases.Disallow},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPeer(t, tt.name)
+			info := p.Info()
+			if info.Name != tt.name || info.Version == "" || !slices.Equal(info.Capabilities, tt.caps) {
+				t.Errorf("Info() = %+v, want name %q, a version, capabilities %v", info, tt.name, tt.caps)
+			}
+			t.Logf("%s version %s", info.Name, info.Version)
+			runVerdicts(t, p, append(slices.Clone(commonPeerChecks), tt.extra...))
+			if !info.Has(cases.CapStatus) {
+				_, err := p.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
+				if !errors.Is(err, errCapability) {
+					t.Errorf("status request: error %v, want errCapability", err)
+				}
+			}
+		})
+	}
+}
+
+func TestPeerUnavailable(t *testing.T) {
+	peersDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(peersDir, "fake.sh"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		p       peer
+		wantMsg string
+	}{
+		{"library missing", peer{name: "fake", runtime: "sh", runtimePkg: "dash", script: "fake.sh",
+			probe: []string{"-c", "exit 1"}, missing: "cannot import fake (install Debian package python3-fake)"},
+			"fake: sh cannot import fake (install Debian package python3-fake)"},
+		{"runtime missing", peer{name: "fake", runtime: "no-such-interpreter-x", runtimePkg: "fake-lang", script: "fake.sh"},
+			"fake: no-such-interpreter-x not found (install Debian package fake-lang)"},
+	}
+	for _, tt := range tests {
+		_, err := tt.p.start(context.Background(), Options{PeersDir: peersDir})
+		if !errors.Is(err, ErrUnavailable) {
+			t.Errorf("%s: error %v, want ErrUnavailable", tt.name, err)
+			continue
+		}
+		if err.Error() != tt.wantMsg {
+			t.Errorf("%s: message %q, want %q", tt.name, err, tt.wantMsg)
+		}
+	}
+	// A peers directory without the programs.
+	for _, name := range []string{"protego", "robots-parser"} {
+		_, err := New(context.Background(), name, Options{PeersDir: t.TempDir()})
+		if !errors.Is(err, ErrUnavailable) {
+			t.Errorf("%s in an empty peers directory: error %v, want ErrUnavailable", name, err)
+		}
+	}
+}
+
+// TestPeerRuntimeMissing runs New with an empty PATH: the interpreters
+// found through PATH are reported missing with their Debian package.
+func TestPeerRuntimeMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	want := map[string]string{
+		"python-urllib":   "python-urllib: python3 not found (install Debian package python3)",
+		"perl-robotrules": "perl-robotrules: perl not found (install Debian package perl)",
+		"webrobots":       "webrobots: ruby not found (install Debian package ruby)",
+		"robots-parser":   "robots-parser: node not found (install Debian package nodejs)",
+	}
+	for name, msg := range want {
+		_, err := New(context.Background(), name, Options{})
+		if !errors.Is(err, ErrUnavailable) || err.Error() != msg {
+			t.Errorf("New(%q) with an empty PATH: %v; want %q wrapping ErrUnavailable", name, err, msg)
+		}
+	}
+}

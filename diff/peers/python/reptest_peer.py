@@ -1,0 +1,54 @@
+"""The reptest/1 protocol loop shared by reptest's Python peer programs.
+
+A peer program reads JSON lines on standard input and answers each with one
+JSON line on standard output (see CASES.md section 3 in the reptest
+repository). A peer supplies a check function and calls serve().
+"""
+
+import base64
+import json
+import os
+import sys
+
+
+def serve(name, version, capabilities, check):
+    """Answer requests until standard input ends.
+
+    check(robots, agent, url, status) gets the body as bytes, the product
+    token, the URL and the HTTP status (None for parse requests), and
+    returns "allow", "disallow" or "reject". An exception it raises becomes
+    an error answer for that request.
+    """
+    # Keep the protocol stream to ourselves: anything a library prints
+    # goes to standard error instead of garbling the answers.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
+    sys.stdout = sys.stderr
+    for line in sys.stdin.buffer:
+        try:
+            msg = json.loads(line)
+            if not isinstance(msg, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as err:
+            reply = {"error": "not a request: %s" % err}
+        else:
+            if "hello" in msg:
+                reply = {"name": name, "version": version, "capabilities": capabilities}
+            else:
+                reply = _answer(msg, capabilities, check)
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+
+
+def _answer(msg, capabilities, check):
+    rid = msg.get("id", "")
+    try:
+        if msg.get("robots_url"):
+            raise ValueError("this peer does not fetch (no capability fetch)")
+        status = msg.get("status") or None
+        if status is not None and "status" not in capabilities:
+            raise ValueError("this peer takes no status (no capability status)")
+        robots = base64.b64decode(msg.get("robots_b64", ""), validate=True)
+        verdict = check(robots, msg["agent"], msg["url"], status)
+    except Exception as err:  # one bad request must not end the program
+        return {"id": rid, "error": "%s: %s" % (type(err).__name__, err)}
+    return {"id": rid, "verdict": verdict}

@@ -1,0 +1,222 @@
+package diff
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Summary describes a differential run as plain data, for the text
+// summary here and for report's HTML page.
+type Summary struct {
+	// Parsers are the compared parsers, in the order given.
+	Parsers []string `json:"parsers"`
+	// Files and Probes count what was compared; Disagreements counts the
+	// probes on which not all parsers agree, FilesWithDisagreements the
+	// files that had one.
+	Files                  int `json:"files"`
+	Probes                 int `json:"probes"`
+	Disagreements          int `json:"disagreements"`
+	FilesWithDisagreements int `json:"files_with_disagreements"`
+	// Findings counts the distinct minimised findings.
+	Findings int `json:"findings"`
+	// Pairs holds one entry per pair of parsers.
+	Pairs []PairStat `json:"pairs"`
+	// Groups holds the findings grouped by signature and requirement IDs,
+	// the most widespread first.
+	Groups []Group `json:"groups"`
+}
+
+// PairStat says how often two parsers disagree.
+type PairStat struct {
+	A                  string  `json:"a"`
+	B                  string  `json:"b"`
+	Probes             int     `json:"probes"`
+	ProbeDisagreements int     `json:"probe_disagreements"`
+	ProbeShare         float64 `json:"probe_share"` // ProbeDisagreements / Probes
+	Files              int     `json:"files"`
+	FileDisagreements  int     `json:"file_disagreements"`
+	FileShare          float64 `json:"file_share"` // FileDisagreements / Files
+}
+
+func (p *PairStat) share() {
+	if p.Probes > 0 {
+		p.ProbeShare = float64(p.ProbeDisagreements) / float64(p.Probes)
+	}
+	if p.Files > 0 {
+		p.FileShare = float64(p.FileDisagreements) / float64(p.Files)
+	}
+}
+
+// Group is the findings that share a signature and requirement IDs.
+type Group struct {
+	Signature string   `json:"signature"`
+	Req       []string `json:"req"`
+	// Findings counts distinct findings, Probes the disagreeing probes
+	// they stand for, Files the distinct files they came from.
+	Findings int `json:"findings"`
+	Probes   int `json:"probes"`
+	Files    int `json:"files"`
+	// Example is the group's smallest finding: fewest lines, then fewest
+	// bytes, then first found.
+	Example Finding `json:"example"`
+}
+
+// GroupFindings groups findings by Finding.Key, most files first, then
+// most probes, then by key.
+func GroupFindings(findings []Finding) []Group {
+	at := make(map[string]int)
+	var groups []Group
+	var files []map[string]bool
+	for _, f := range findings {
+		k := f.Key()
+		i, ok := at[k]
+		if !ok {
+			i = len(groups)
+			at[k] = i
+			groups = append(groups, Group{Signature: f.Signature, Req: f.Req, Example: f})
+			files = append(files, make(map[string]bool))
+		}
+		g := &groups[i]
+		g.Findings++
+		g.Probes += max(f.Probes, 1)
+		for _, s := range f.Sources {
+			files[i][s] = true
+		}
+		if smaller(f, g.Example) {
+			g.Example = f
+		}
+	}
+	for i := range groups {
+		groups[i].Files = len(files[i])
+	}
+	slices.SortStableFunc(groups, func(a, b Group) int {
+		if a.Files != b.Files {
+			return b.Files - a.Files
+		}
+		if a.Probes != b.Probes {
+			return b.Probes - a.Probes
+		}
+		return strings.Compare(a.Signature+" "+strings.Join(a.Req, ","), b.Signature+" "+strings.Join(b.Req, ","))
+	})
+	return groups
+}
+
+func smaller(a, b Finding) bool {
+	la, lb := len(splitLines(string(a.Robots))), len(splitLines(string(b.Robots)))
+	if la != lb {
+		return la < lb
+	}
+	return len(a.Robots)+len(a.URL) < len(b.Robots)+len(b.URL)
+}
+
+// MaxExampleLines is the most lines of a robots.txt WriteText shows.
+const MaxExampleLines = 5
+
+// WriteText writes the summary for a terminal: totals, the pair table and
+// the top groups (all when top ≤ 0) with one example each. Bodies, agents
+// and URLs are shown with control, format and bidirectional characters
+// escaped.
+func WriteText(w io.Writer, s *Summary, top int) error {
+	ew := &errWriter{w: w}
+	ew.printf("reptest diff: %d parsers (%s), %d files, %d probes\n", len(s.Parsers), strings.Join(s.Parsers, ", "), s.Files, s.Probes)
+	ew.printf("%d probes disagree (%s) in %d files; %d distinct findings in %d groups\n\n",
+		s.Disagreements, pct(s.Disagreements, s.Probes), s.FilesWithDisagreements, s.Findings, len(s.Groups))
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "pair\t\tprobes\tdisagree\tshare\tfiles\tdisagree\tshare\t\n")
+	for _, p := range s.Pairs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t\n", p.A, p.B, p.Probes, p.ProbeDisagreements, pct(p.ProbeDisagreements, p.Probes),
+			p.Files, p.FileDisagreements, pct(p.FileDisagreements, p.Files))
+	}
+	tw.Flush()
+	groups := s.Groups
+	if top > 0 && len(groups) > top {
+		groups = groups[:top]
+	}
+	if len(groups) > 0 {
+		ew.printf("\ntop groups (of %d):\n", len(s.Groups))
+	}
+	for i, g := range groups {
+		ew.printf("\n%d. %s  [%s]  %d files, %d probes, %d findings\n", i+1, g.Signature, strings.Join(g.Req, " "), g.Files, g.Probes, g.Findings)
+		writeExample(ew, &g.Example)
+	}
+	return ew.err
+}
+
+func writeExample(ew *errWriter, f *Finding) {
+	ew.printf("   agent %s  url %s\n", Visible(f.Agent), Visible(f.URL))
+	lines := splitLines(string(f.Robots))
+	if len(lines) == 0 {
+		ew.printf("   | (empty file)\n")
+	}
+	for i, l := range lines {
+		if i == MaxExampleLines {
+			ew.printf("   | … %d more lines\n", len(lines)-i)
+			break
+		}
+		text, eol := cutEOL(l)
+		mark := ""
+		switch eol {
+		case "\r":
+			mark = `\r`
+		case "\r\n":
+			mark = `\r\n`
+		}
+		ew.printf("   | %s%s\n", Visible(text), mark)
+	}
+	if f.Trace != "" {
+		ew.printf("   reference: %s\n", Visible(f.Trace))
+	}
+}
+
+// Visible returns s with characters a terminal would not show faithfully
+// (controls, format and bidirectional characters, invalid UTF-8, the
+// replacement character) written as Go escapes.
+func Visible(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x80 && unicode.IsPrint(r), r >= 0x80 && unicode.IsGraphic(r) && !unicode.In(r, unicode.Cf, unicode.Zs, unicode.Bidi_Control):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }

@@ -1,0 +1,43 @@
+//go:build !gofuzz_libfuzzer
+
+package fuzz
+
+import (
+	"flag"
+	"testing"
+)
+
+// fuzzing reports whether the test binary runs with -fuzz. The full-size
+// hostile seeds then stay out of the mutation loop, where every execution
+// of a 400 KiB input costs as much as a thousand small ones; they still run
+// in the seed pass of a plain "go test".
+func fuzzing() bool {
+	fl := flag.Lookup("test.fuzz")
+	return fl != nil && fl.Value.String() != ""
+}
+
+// addDocSeeds adds the (robots.txt, agent, URL) seeds; small selects the
+// cut-down hostile inputs.
+func addDocSeeds(f *testing.F, small bool) {
+	for _, s := range docSeeds(small) {
+		f.Add(s.body, s.agent, s.url)
+	}
+}
+
+func addMatchSeeds(f *testing.F) {
+	for _, s := range matchSeeds() {
+		f.Add(s.pattern, s.path)
+	}
+}
+
+func addInvariantSeeds(f *testing.F) {
+	for _, s := range invariantSeeds() {
+		f.Add(s)
+	}
+}
+
+// property runs one named metamorphic property as a subtest.
+func property(t *testing.T, name string, fn func(t *testing.T)) {
+	t.Helper()
+	t.Run(name, fn)
+}

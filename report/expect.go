@@ -1,0 +1,263 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// Expectations is an expected-failure file: for each parser, the cases
+// whose failures are known, each with a reason and a link to the
+// upstream bug. A team keeps CI green on known bugs while still seeing
+// new failures and fixed bugs.
+//
+// The YAML form maps parser names to entries:
+//
+//	temoto:
+//	  - cases: [pct/*, match/percent-*]
+//	    reason: percent-encoded octets are not normalised
+//	    link: https://github.com/temoto/robotstxt/issues/1
+//
+// A case pattern is a case id, or a glob in which "*" stands for any run
+// of characters ("/" included) and "?" for one character.
+type Expectations struct {
+	Parsers map[string][]ExpectEntry
+}
+
+// ExpectEntry is one entry of an expected-failure file.
+type ExpectEntry struct {
+	Cases  []string `yaml:"cases"`
+	Case   string   `yaml:"case"` // a single pattern, instead of Cases
+	Reason string   `yaml:"reason"`
+	Link   string   `yaml:"link"`
+	// Line is where the entry starts in the file, for messages.
+	Line int `yaml:"-"`
+}
+
+// patterns returns the entry's case patterns.
+func (e *ExpectEntry) patterns() []string {
+	if e.Case != "" {
+		return append([]string{e.Case}, e.Cases...)
+	}
+	return e.Cases
+}
+
+// ExpectedFailure marks one failing check that an expected-failure entry
+// covers. The outcome is unchanged; the mark says it is known.
+type ExpectedFailure struct {
+	Parser  string `json:"parser"`
+	Case    string `json:"case"`
+	Check   int    `json:"check"`
+	Pattern string `json:"pattern"`
+	Reason  string `json:"reason"`
+	Link    string `json:"link,omitempty"`
+}
+
+// UnexpectedPass is an expected-failure entry with no failing check: the
+// bug may be fixed (Matched > 0: every matched check passed), or the
+// entry names nothing that ran (Matched == 0).
+type UnexpectedPass struct {
+	Parser  string   `json:"parser"`
+	Cases   []string `json:"cases"`
+	Reason  string   `json:"reason"`
+	Link    string   `json:"link,omitempty"`
+	Matched int      `json:"matched"`
+}
+
+// ReadExpectations reads an expected-failure file. name is used in
+// messages. Unknown keys, entries without a case pattern or a reason, and
+// links that are not http(s) URLs are errors.
+func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(io.LimitReader(r, 16<<20))
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &Expectations{Parsers: map[string][]ExpectEntry{}}, nil
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(root.Content) == 0 {
+		return &Expectations{Parsers: map[string][]ExpectEntry{}}, nil
+	}
+	m := root.Content[0]
+	if m.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s:%d:%d: expected a mapping of parser names to entries", name, m.Line, m.Column)
+	}
+	e := &Expectations{Parsers: map[string][]ExpectEntry{}}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		parser := k.Value
+		if _, dup := e.Parsers[parser]; dup {
+			return nil, fmt.Errorf("%s:%d:%d: parser %q appears twice", name, k.Line, k.Column, parser)
+		}
+		if v.Kind != yaml.SequenceNode {
+			return nil, fmt.Errorf("%s:%d:%d: parser %q: expected a list of entries", name, v.Line, v.Column, parser)
+		}
+		var entries []ExpectEntry
+		for _, n := range v.Content {
+			var ent ExpectEntry
+			if err := decodeStrict(n, &ent); err != nil {
+				return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
+			}
+			ent.Line = n.Line
+			if err := ent.validate(); err != nil {
+				return nil, fmt.Errorf("%s:%d:%d: parser %q: %w", name, n.Line, n.Column, parser, err)
+			}
+			entries = append(entries, ent)
+		}
+		e.Parsers[parser] = entries
+	}
+	return e, nil
+}
+
+// decodeStrict decodes a node, refusing unknown keys.
+func decodeStrict(n *yaml.Node, v any) error {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	return dec.Decode(v)
+}
+
+func (e *ExpectEntry) validate() error {
+	ps := e.patterns()
+	if len(ps) == 0 {
+		return errors.New("entry names no case (cases: [...])")
+	}
+	for _, p := range ps {
+		if strings.TrimSpace(p) == "" {
+			return errors.New("empty case pattern")
+		}
+	}
+	if strings.TrimSpace(e.Reason) == "" {
+		return errors.New("entry has no reason")
+	}
+	if e.Link != "" {
+		u, err := url.Parse(e.Link)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("link %q is not an http or https URL", e.Link)
+		}
+	}
+	return nil
+}
+
+// Glob reports whether name matches pattern, in which "*" matches any run
+// of characters ("/" included) and "?" any one character; every other
+// character stands for itself.
+func Glob(pattern, name string) bool {
+	// Iterative matching with backtracking to the last star: linear in
+	// practice, never exponential.
+	p, n := 0, 0
+	star, mark := -1, 0
+	for n < len(name) {
+		switch {
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, n
+			p++
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == name[n]):
+			p++
+			n++
+		case star >= 0:
+			p = star + 1
+			mark++
+			n = mark
+		default:
+			return false
+		}
+	}
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
+}
+
+// ApplyExpectations marks the failures the file expects and lists its
+// entries that no failure matched. It replaces earlier marks. A failing
+// check (deviation, violation or error) is expected when an entry of its
+// parser matches its case id.
+func (d *Document) ApplyExpectations(e *Expectations) {
+	d.Expected, d.Unexpected = nil, nil
+	if e == nil {
+		return
+	}
+	type tally struct{ matched, failing int }
+	counts := map[string][]tally{}
+	for parser, ents := range e.Parsers {
+		counts[parser] = make([]tally, len(ents))
+	}
+	for _, r := range d.Results {
+		ents := e.Parsers[r.Parser]
+		for i := range ents {
+			pat, ok := ents[i].match(r.Case)
+			if !ok {
+				continue
+			}
+			if r.Outcome == cases.Skipped {
+				break
+			}
+			counts[r.Parser][i].matched++
+			if failing(r.Outcome) {
+				counts[r.Parser][i].failing++
+				d.Expected = append(d.Expected, ExpectedFailure{Parser: r.Parser, Case: r.Case, Check: r.Check,
+					Pattern: pat, Reason: ents[i].Reason, Link: ents[i].Link})
+			}
+			break
+		}
+	}
+	for _, parser := range sortedKeys(e.Parsers) {
+		for i, ent := range e.Parsers[parser] {
+			if t := counts[parser][i]; t.failing == 0 {
+				d.Unexpected = append(d.Unexpected, UnexpectedPass{Parser: parser, Cases: ent.patterns(),
+					Reason: ent.Reason, Link: ent.Link, Matched: t.matched})
+			}
+		}
+	}
+}
+
+// match returns the first of the entry's patterns that matches id.
+func (e *ExpectEntry) match(id string) (string, bool) {
+	for _, p := range e.patterns() {
+		if Glob(p, id) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// expectedIndex maps each marked check to its mark.
+func (d *Document) expectedIndex() map[resultKey]*ExpectedFailure {
+	m := make(map[resultKey]*ExpectedFailure, len(d.Expected))
+	for i := range d.Expected {
+		x := &d.Expected[i]
+		m[resultKey{x.Parser, x.Case, x.Check}] = x
+	}
+	return m
+}
+
+// NewFailures returns the results that make a parser nonconforming
+// (violations and errors, and deviations in a strict run) and that no
+// expected-failure entry covers.
+func (d *Document) NewFailures() []cases.Result {
+	exp := d.expectedIndex()
+	var out []cases.Result
+	for _, r := range d.Results {
+		counts := r.Outcome == cases.Violation || r.Outcome == cases.Error || d.Strict && r.Outcome == cases.Deviation
+		if counts && exp[keyOf(r)] == nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ShouldFail reports whether the run should fail when known failures are
+// forgiven: some parser has a new failure (see NewFailures). Unexpected
+// passes are reported but do not fail the run.
+func (d *Document) ShouldFail() bool { return len(d.NewFailures()) > 0 }

@@ -1,0 +1,143 @@
+package report
+
+import (
+	"encoding/base64"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+)
+
+func intp(n int) *int { return &n }
+
+// fixtureCases is a small corpus: a plain case, an HTTP case with a
+// redirect, a clocked case and a case the parsers all pass.
+func fixtureCases() []cases.Case {
+	return []cases.Case{
+		{
+			ID: "merge/two-groups-same-agent", Title: "Two groups naming the same agent are combined",
+			Req: []string{"UA-3"}, Level: cases.MUST, Profile: cases.ProfileRFC, Source: "corpus/groups/merge.yaml:3",
+			Robots: []byte("User-agent: ExampleBot\nDisallow: /foo\n\nUser-agent: other\nDisallow: /x\n\nUser-agent: examplebot\nDisallow: /baz\n"),
+			Checks: []cases.Check{
+				{Agent: "ExampleBot", URL: "https://example.com/baz", Expect: cases.Disallow, Rule: intp(8), Source: "corpus/groups/merge.yaml:12"},
+				{Agent: "ExampleBot", URL: "https://example.com/foo", Expect: cases.Disallow},
+				{Agent: "other", URL: "https://example.com/baz", Expect: cases.Allow},
+			},
+		},
+		{
+			ID: "match/tie-allow-wins", Title: "An allow rule wins a tie", Req: []string{"MATCH-5"}, Level: cases.SHOULD,
+			Profile: cases.ProfileRFC, Source: "corpus/match/tie.yaml:1",
+			Robots: []byte("User-agent: *\r\nDisallow: /page\r\nAllow: /page\r\n"),
+			Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/page", Expect: cases.Allow}},
+		},
+		{
+			ID: "http/redirect-cross-host", Title: "Rules reached through a redirect apply to the first host",
+			Req: []string{"ACC-3", "ACC-4"}, Level: cases.MUST, Profile: cases.ProfileRFC, Source: "corpus/http/redirect.yaml:1",
+			Fetch: []cases.Response{
+				{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "http://b.test/rules.txt"}},
+				{URL: "http://b.test/rules.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /private\n")},
+			},
+			Checks: []cases.Check{
+				{Agent: "FooBot", URL: "http://a.test/private/x", Expect: cases.Disallow},
+				{Agent: "FooBot", URL: "http://a.test/public", Expect: cases.Allow},
+			},
+		},
+		{
+			ID: "cache/refetch-after-a-day", Title: "A copy older than 24 hours is fetched again", Req: []string{"CACHE-2"},
+			Level: cases.SHOULD, Profile: cases.ProfileRFC, Source: "corpus/cache/ttl.yaml:1",
+			Timeline: []cases.Step{
+				{At: 0, Response: cases.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
+					Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: cases.Disallow}}},
+				{At: 25 * time.Hour, Response: cases.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n")},
+					Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: cases.Allow}, {Agent: "FooBot", URL: "http://a.test/b", Expect: cases.Disallow}}},
+			},
+		},
+		{
+			ID: "syn/comment", Title: "A comment after a value is not part of it", Req: []string{"SYN-4"}, Level: cases.MUST,
+			Profile: cases.ProfileRFC, Robots: []byte("User-agent: *\nDisallow: /a # note\n"),
+			Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: cases.Disallow}},
+		},
+	}
+}
+
+// got gives each fake parser's verdicts per case: one verdict per check
+// in order; a missing entry means the expectation.
+var fixtureVerdicts = map[string]map[string][]cases.Verdict{
+	"temoto": {
+		"merge/two-groups-same-agent": {cases.Allow, cases.Disallow, cases.Allow},
+		"match/tie-allow-wins":        {cases.Disallow},
+	},
+	"grobotstxt": {
+		"merge/two-groups-same-agent": {cases.Disallow, cases.Disallow, cases.Reject},
+	},
+}
+
+// fixtureResults runs the fake parsers over the fixture cases. The
+// HTTP case is skipped by grobotstxt, and temoto fails with an error on
+// one of its checks; the clocked case is skipped by temoto, and
+// grobotstxt keeps its first copy.
+func fixtureResults(cs []cases.Case) []cases.Result {
+	parsers := []string{"reference", "temoto", "grobotstxt"}
+	var out []cases.Result
+	for _, c := range cs {
+		var checks []cases.Check
+		var steps []string
+		if len(c.Timeline) > 0 {
+			for _, s := range c.Timeline {
+				for _, ch := range s.Checks {
+					checks = append(checks, ch)
+					steps = append(steps, s.At.String())
+				}
+			}
+		} else {
+			checks = c.Checks
+			steps = make([]string, len(checks))
+		}
+		for _, p := range parsers {
+			for i, ch := range checks {
+				r := cases.Result{Case: c.ID, Check: i, Parser: p, Agent: ch.Agent, URL: ch.URL, Expect: ch.Expect,
+					Accept: ch.Accept, Level: c.Level, Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: ch.Rule, Step: steps[i]}
+				if p == "temoto" && len(c.Fetch) > 0 && i == 0 {
+					r.Outcome = cases.Error
+					r.Detail = "parser exited: status 2\nstderr: panic: index out of range [3] with length 3"
+					out = append(out, r)
+					continue
+				}
+				if p == "grobotstxt" && len(c.Timeline) > 0 {
+					r.Verdict = cases.Disallow
+					r.Outcome = cases.OutcomeOf(c.Level, r.Expect, r.Accept, r.Verdict)
+					out = append(out, r)
+					continue
+				}
+				if p != "reference" && (len(c.Fetch) > 0 || len(c.Timeline) > 0) {
+					r.Outcome = cases.Skipped
+					r.Detail = "the parser cannot fetch"
+					out = append(out, r)
+					continue
+				}
+				r.Verdict = ch.Expect
+				if vs, ok := fixtureVerdicts[p][c.ID]; ok && i < len(vs) {
+					r.Verdict = vs[i]
+				}
+				r.Outcome = cases.OutcomeOf(c.Level, r.Expect, r.Accept, r.Verdict)
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// fixtureDoc is the document of the fixture run, with one finding.
+func fixtureDoc() *Document {
+	cs := fixtureCases()
+	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
+	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
+	d.Findings = []Finding{
+		{RobotsB64: base64.StdEncoding.EncodeToString([]byte("User-agent: *\nDisallow: /*.pdf$\n")), Agent: "FooBot",
+			URL: "https://example.com/a.pdf.pdf", Verdicts: map[string]string{"reference": "disallow", "grobotstxt": "disallow", "temoto": "allow"},
+			Signature: "temoto≠reference", Minimized: true, Req: []string{"SPC-1"}},
+		{RobotsB64: base64.StdEncoding.EncodeToString([]byte("User-agent: *\nDisallow: /*.pdf$\nAllow: /x\n")), Agent: "FooBot",
+			URL: "https://example.com/b.pdf.pdf", Verdicts: map[string]string{"reference": "disallow", "grobotstxt": "disallow", "temoto": "allow"},
+			Signature: "temoto≠reference", Req: []string{"SPC-1"}},
+	}
+	return d
+}

@@ -1,0 +1,749 @@
+package report
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/reptest/reptest/cases"
+)
+
+//go:embed html/report.html.tmpl
+var htmlTemplate string
+
+//go:embed html/report.css
+var htmlCSS string
+
+//go:embed html/report.js
+var htmlJS string
+
+// HTMLOptions controls the HTML report.
+type HTMLOptions struct {
+	// Title is the page title; empty means "reptest report".
+	Title string
+}
+
+// WriteHTML writes the document as one self-contained HTML page: inline
+// CSS, inline SVG charts and a little inline JavaScript, nothing loaded
+// from elsewhere. A Content-Security-Policy admits only that script and
+// style (by hash). Every value from the document goes through
+// html/template's contextual escaping; characters that are invisible or
+// reorder text are shown as visible escapes; data for the script is a
+// JSON block, never code.
+func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
+	t, err := template.New("report").Funcs(template.FuncMap{
+		"vis":    func(s string) vtext { return newVtext(s, 2000) },
+		"visn":   newVtext,
+		"visml": func(s string, limit int) vtext {
+			segs, more := segmentsKeep(s, limit, true)
+			return vtext{Segs: segs, More: more}
+		},
+		"join":   strings.Join,
+		"symbol": func(o any) string { return outcomeSymbol(cases.Outcome(fmt.Sprint(o))) },
+		"upper":  strings.ToUpper,
+	}).Parse(htmlTemplate)
+	if err != nil {
+		return fmt.Errorf("report: HTML template: %w", err)
+	}
+	v := buildView(d, o)
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
+		return fmt.Errorf("report: rendering HTML: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("report: writing HTML: %w", err)
+	}
+	return nil
+}
+
+// cspHash returns the CSP source expression of an inline element's text.
+func cspHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+}
+
+// contentSecurityPolicy admits the report's own inline script and style
+// and nothing else.
+func contentSecurityPolicy() string {
+	return "default-src 'none'; script-src " + cspHash(htmlJS) + "; style-src " + cspHash(htmlCSS) +
+		"; img-src data:; base-uri 'none'; form-action 'none'"
+}
+
+// vtext is a string prepared for display: plain and escaped runs, and how
+// many bytes were left out.
+type vtext struct {
+	Segs []seg
+	More int
+}
+
+func newVtext(s string, limit int) vtext {
+	segs, more := segments(s, limit)
+	return vtext{Segs: segs, More: more}
+}
+
+// outcome order from worst to best, for cells that summarise several
+// results.
+var severity = map[cases.Outcome]int{
+	cases.Error: 5, cases.Violation: 4, cases.Deviation: 3, cases.Note: 2, cases.Pass: 1, cases.Skipped: 0,
+}
+
+// allOutcomes in the order filters show them.
+var allOutcomes = []cases.Outcome{cases.Pass, cases.Note, cases.Deviation, cases.Violation, cases.Error, cases.Skipped}
+
+// outcomeSymbol is the symbol shown beside an outcome's colour, so that
+// colour is never the only sign.
+func outcomeSymbol(o cases.Outcome) string {
+	switch o {
+	case cases.Pass:
+		return "✓"
+	case cases.Note:
+		return "•"
+	case cases.Deviation:
+		return "▲"
+	case cases.Violation:
+		return "✗"
+	case cases.Error:
+		return "‼"
+	case cases.Skipped:
+		return "–"
+	}
+	return "?"
+}
+
+// The Okabe-Ito palette, ordered so that neighbours differ most; yellow
+// last because it is faint on white.
+var parserColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"}
+
+type htmlView struct {
+	Title      string
+	CSP        string
+	Style      template.CSS
+	Script     template.JS
+	Data       htmlData
+	Version    string
+	Profile    string
+	Strict     bool
+	Total      int
+	Parsers    []parserView
+	Chart      chartView
+	Matrix     matrixView
+	Cards      []caseCard
+	Findings   []findingView
+	FindCount  int
+	Unexpected []UnexpectedPass
+	Expected   int
+}
+
+// htmlData is the JSON block the script reads: the filter options and,
+// for the self-test, the number of verdict rows per parser.
+type htmlData struct {
+	Parsers  []string       `json:"parsers"`
+	Outcomes []string       `json:"outcomes"`
+	Levels   []string       `json:"levels"`
+	Areas    [][2]string    `json:"areas"`
+	Rows     map[string]int `json:"rows"`
+}
+
+type parserView struct {
+	Name, Version, Color string
+	Shape                string // SVG path of the parser's marker, centred on 0,0
+	S                    cases.Summary
+	New, Known           int
+	Bar                  []barSeg
+}
+
+type barSeg struct {
+	X, W    float64
+	Outcome cases.Outcome
+	N       int
+}
+
+type chartView struct {
+	W, H   int
+	Left   int
+	Ticks  []tick
+	Rows   []chartRow
+	Legend []parserView
+}
+
+type tick struct {
+	X     float64
+	Label string
+}
+
+type chartRow struct {
+	Y       float64
+	Area    string
+	Title   string
+	Section string
+	Marks   []mark
+}
+
+type mark struct {
+	X, Y       float64
+	Color      string
+	Shape      string
+	Tip        string
+	Pass, Total int
+}
+
+type matrixView struct {
+	HasReqs bool // the document has a requirement table
+	Parsers []string
+	Rows    []reqRow
+}
+
+type reqRow struct {
+	ID, URL, Level, Title, Area string
+	Cases                       int
+	HasCases                    bool
+	Cells                       []cell
+}
+
+type cell struct {
+	Outcome     cases.Outcome
+	Pass, Total int
+	Skipped     int
+	Empty       bool
+}
+
+type caseCard struct {
+	ID, Title, Source, Profile string
+	Bodies                     []bodyView
+	Checks                     []checkView
+}
+
+type bodyView struct {
+	Label     string
+	URL       string
+	Status    int
+	Fault     string
+	Delay     string
+	Headers   [][2]string
+	At        string
+	HasBody   bool
+	Size      int
+	Generated string
+	Lines     []lineView
+	Omitted   int // bytes not stored
+	Empty     bool
+}
+
+type lineView struct {
+	N      int
+	Text   vtext
+	Mark   bool
+	Why    string
+	Gap    bool // a row standing for lines left out
+	Binary bool
+}
+
+type checkView struct {
+	Index        int
+	Agent, URL   string
+	Expect       string
+	Level        string
+	Req          []reqLink
+	Areas        string
+	Step         string
+	Line         int
+	Trace        string
+	Rows         []verdictRow
+	ExpectedRule string
+}
+
+type reqLink struct{ ID, URL string }
+
+type verdictRow struct {
+	Parser, Verdict string
+	Outcome         cases.Outcome
+	Detail          string
+	Known           *ExpectedFailure
+}
+
+type findingView struct {
+	Signature string
+	Count     int
+	Agent     string
+	URL       string
+	Minimized bool
+	Sides     []Side
+	Req       []reqLink
+	Parsers   string
+	Areas     string
+	Body      bodyView
+}
+
+func buildView(d *Document, o HTMLOptions) *htmlView {
+	v := &htmlView{
+		Title:   o.Title,
+		CSP:     contentSecurityPolicy(),
+		Style:   template.CSS(htmlCSS),
+		Script:  template.JS(htmlJS),
+		Version: d.Version,
+		Profile: d.Profile,
+		Strict:  d.Strict,
+		Total:   len(d.Results),
+	}
+	if v.Title == "" {
+		v.Title = "reptest report"
+	}
+	exp := d.expectedIndex()
+	v.Expected = len(d.Expected)
+	v.Unexpected = d.Unexpected
+	newFail := map[string]int{}
+	for _, r := range d.NewFailures() {
+		newFail[r.Parser]++
+	}
+	for i, s := range d.Parsers {
+		pv := parserView{Name: s.Name, Version: s.Version, Color: parserColors[i%len(parserColors)], Shape: markerPath(i), S: s, New: newFail[s.Name]}
+		for k := range exp {
+			if k.Parser == s.Name {
+				pv.Known++
+			}
+		}
+		pv.Bar = outcomeBar(s)
+		v.Parsers = append(v.Parsers, pv)
+		v.Data.Parsers = append(v.Data.Parsers, s.Name)
+	}
+	for _, oc := range allOutcomes {
+		v.Data.Outcomes = append(v.Data.Outcomes, string(oc))
+	}
+	v.Data.Levels = []string{string(cases.MUST), string(cases.SHOULD), string(cases.MAY), string(cases.Interpretation)}
+	v.Chart = buildChart(d, v.Parsers)
+	for _, r := range v.Chart.Rows {
+		v.Data.Areas = append(v.Data.Areas, [2]string{r.Area, r.Title})
+	}
+	v.Matrix = buildMatrix(d)
+	v.Cards, v.Data.Rows = buildCards(d, exp)
+	groups := GroupFindings(d.Findings)
+	v.FindCount = len(d.Findings)
+	for _, g := range groups {
+		v.Findings = append(v.Findings, findingOf(g))
+	}
+	return v
+}
+
+// outcomeBar lays out a 200-unit stacked bar of a parser's outcomes.
+func outcomeBar(s cases.Summary) []barSeg {
+	counts := []struct {
+		o cases.Outcome
+		n int
+	}{{cases.Pass, s.Pass}, {cases.Note, s.Note}, {cases.Deviation, s.Deviations}, {cases.Violation, s.Violations}, {cases.Error, s.Errors}, {cases.Skipped, s.Skipped}}
+	if s.Checks == 0 {
+		return nil
+	}
+	var out []barSeg
+	x := 0.0
+	for _, c := range counts {
+		if c.n == 0 {
+			continue
+		}
+		w := 200 * float64(c.n) / float64(s.Checks)
+		out = append(out, barSeg{X: x, W: w, Outcome: c.o, N: c.n})
+		x += w
+	}
+	return out
+}
+
+// markerPath returns the SVG path of parser i's marker, about 10 units
+// wide, centred on 0,0: circle, square, triangle, diamond, down triangle,
+// plus, cross, star.
+func markerPath(i int) string {
+	switch i % 8 {
+	case 0:
+		return "M-5,0a5,5 0 1,0 10,0a5,5 0 1,0 -10,0Z"
+	case 1:
+		return "M-4.5,-4.5H4.5V4.5H-4.5Z"
+	case 2:
+		return "M0,-5.5L5.5,4.5H-5.5Z"
+	case 3:
+		return "M0,-6L6,0L0,6L-6,0Z"
+	case 4:
+		return "M0,5.5L5.5,-4.5H-5.5Z"
+	case 5:
+		return "M-1.8,-6H1.8V-1.8H6V1.8H1.8V6H-1.8V1.8H-6V-1.8H-1.8Z"
+	case 6:
+		return "M-5,-3.5L-3.5,-5L0,-1.5L3.5,-5L5,-3.5L1.5,0L5,3.5L3.5,5L0,1.5L-3.5,5L-5,3.5L-1.5,0Z"
+	}
+	return "M0,-6L1.6,-2H6L2.5,0.8L3.8,5.5L0,2.8L-3.8,5.5L-2.5,0.8L-6,-2H-1.6Z"
+}
+
+// buildChart computes the pass rate per requirement area per parser.
+func buildChart(d *Document, ps []parserView) chartView {
+	type key struct{ area, parser string }
+	pass := map[key]int{}
+	total := map[key]int{}
+	present := map[string]bool{}
+	for _, r := range d.Results {
+		if r.Outcome == cases.Skipped {
+			continue
+		}
+		for _, a := range areasOf(r.Req) {
+			present[a] = true
+			k := key{a, r.Parser}
+			total[k]++
+			if r.Outcome == cases.Pass || r.Outcome == cases.Note {
+				pass[k]++
+			}
+		}
+	}
+	var names []string
+	for a := range present {
+		names = append(names, a)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := areaRank(a) - areaRank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	const left, plotW, rowH, top = 190, 480, 30, 24
+	c := chartView{Left: left, W: left + plotW + 30, Legend: ps}
+	for p := 0; p <= 100; p += 25 {
+		c.Ticks = append(c.Ticks, tick{X: float64(left) + float64(plotW)*float64(p)/100, Label: fmt.Sprintf("%d%%", p)})
+	}
+	for i, a := range names {
+		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: areaTitle(a)}
+		for _, ar := range areas {
+			if ar.Prefix == a {
+				row.Section = ar.Section
+			}
+		}
+		n := len(ps)
+		for j, p := range ps {
+			k := key{a, p.Name}
+			if total[k] == 0 {
+				continue
+			}
+			rate := float64(pass[k]) / float64(total[k])
+			off := 0.0
+			if n > 1 {
+				off = (float64(j) - float64(n-1)/2) * min(6, 20/float64(n-1))
+			}
+			row.Marks = append(row.Marks, mark{
+				X: float64(left) + float64(plotW)*rate, Y: row.Y + off, Color: p.Color, Shape: p.Shape,
+				Tip:  fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate),
+				Pass: pass[k], Total: total[k],
+			})
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	c.H = top + len(names)*rowH + 30
+	return c
+}
+
+// buildMatrix builds the requirement × parser table.
+func buildMatrix(d *Document) matrixView {
+	m := matrixView{}
+	for _, p := range d.Parsers {
+		m.Parsers = append(m.Parsers, p.Name)
+	}
+	rows := map[string]*reqRow{}
+	var ids []string
+	add := func(id string) *reqRow {
+		if r, ok := rows[id]; ok {
+			return r
+		}
+		r := &reqRow{ID: id, Area: AreaOf(id), URL: requirementURL(id, ""), Cells: make([]cell, len(m.Parsers))}
+		for i := range r.Cells {
+			r.Cells[i].Empty = true
+		}
+		rows[id] = r
+		ids = append(ids, id)
+		return r
+	}
+	m.HasReqs = len(d.Requirements) > 0
+	for _, rq := range d.Requirements {
+		r := add(rq.ID)
+		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Title, rq.Cases, true
+		r.URL = requirementURL(rq.ID, rq.Section)
+	}
+	pidx := map[string]int{}
+	for i, p := range m.Parsers {
+		pidx[p] = i
+	}
+	for _, res := range d.Results {
+		i, ok := pidx[res.Parser]
+		if !ok {
+			continue
+		}
+		for _, id := range res.Req {
+			r := add(id)
+			if r.Level == "" {
+				r.Level = string(res.Level)
+			}
+			c := &r.Cells[i]
+			c.Empty = false
+			if res.Outcome == cases.Skipped {
+				c.Skipped++
+			} else {
+				c.Total++
+				if res.Outcome == cases.Pass || res.Outcome == cases.Note {
+					c.Pass++
+				}
+			}
+			if c.Outcome == "" || severity[res.Outcome] > severity[c.Outcome] {
+				c.Outcome = res.Outcome
+			}
+		}
+	}
+	slices.SortFunc(ids, compareReq)
+	for _, id := range ids {
+		m.Rows = append(m.Rows, *rows[id])
+	}
+	return m
+}
+
+// buildCards builds one card per case that has a check some parser did
+// not pass, and counts the verdict rows per parser.
+func buildCards(d *Document, exp map[resultKey]*ExpectedFailure) ([]caseCard, map[string]int) {
+	counts := map[string]int{}
+	shown := map[resultKey]bool{} // (case, check) with a non-pass outcome; Parser unused
+	for _, r := range d.Results {
+		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+			shown[resultKey{Case: r.Case, Check: r.Check}] = true
+		}
+	}
+	var cards []caseCard
+	var cur *caseCard
+	var curCheck *checkView
+	for _, r := range d.Results {
+		if !shown[resultKey{Case: r.Case, Check: r.Check}] {
+			continue
+		}
+		if cur == nil || cur.ID != r.Case {
+			cards = append(cards, newCard(d, r))
+			cur = &cards[len(cards)-1]
+			curCheck = nil
+		}
+		if curCheck == nil || curCheck.Index != r.Check {
+			cur.Checks = append(cur.Checks, newCheck(d, r))
+			curCheck = &cur.Checks[len(cur.Checks)-1]
+		}
+		verdict := string(r.Verdict)
+		if verdict == "" {
+			verdict = "—"
+		}
+		curCheck.Rows = append(curCheck.Rows, verdictRow{Parser: r.Parser, Verdict: verdict, Outcome: r.Outcome, Detail: r.Detail, Known: exp[keyOf(r)]})
+		counts[r.Parser]++
+	}
+	for i := range cards {
+		markLines(d, &cards[i])
+	}
+	return cards, counts
+}
+
+func newCard(d *Document, r cases.Result) caseCard {
+	c := caseCard{ID: r.Case, Title: r.Title, Profile: r.Profile}
+	ci := d.Cases[r.Case]
+	if ci == nil {
+		return c
+	}
+	if c.Title == "" {
+		c.Title = ci.Title
+	}
+	c.Source = ci.Source
+	if c.Profile == "" {
+		c.Profile = ci.Profile
+	}
+	switch {
+	case ci.Robots != nil:
+		c.Bodies = append(c.Bodies, bodyOf("robots.txt", ci.Robots))
+	case len(ci.Fetch) > 0:
+		for _, s := range ci.Fetch {
+			c.Bodies = append(c.Bodies, servedView(s, ""))
+		}
+	case len(ci.Timeline) > 0:
+		for _, s := range ci.Timeline {
+			c.Bodies = append(c.Bodies, servedView(s.Response, s.At))
+		}
+	}
+	return c
+}
+
+func newCheck(d *Document, r cases.Result) checkView {
+	want := string(r.Expect)
+	for _, a := range r.Accept {
+		want += " (or " + string(a) + ")"
+	}
+	cv := checkView{Index: r.Check, Agent: r.Agent, URL: r.URL, Expect: want, Level: string(r.Level), Step: r.Step, Trace: r.Trace}
+	for _, id := range r.Req {
+		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+	}
+	cv.Areas = strings.Join(areasOf(r.Req), " ")
+	if r.Rule != nil {
+		cv.ExpectedRule = fmt.Sprint(*r.Rule)
+	}
+	if ci := d.Cases[r.Case]; ci != nil && r.Check >= 0 && r.Check < len(ci.Checks) {
+		info := ci.Checks[r.Check]
+		cv.Line = info.Line
+		if cv.Trace == "" {
+			cv.Trace = info.Trace
+		}
+	}
+	return cv
+}
+
+// markLines highlights the reference's deciding line of each shown check
+// in the body it belongs to.
+func markLines(d *Document, c *caseCard) {
+	ci := d.Cases[c.ID]
+	if ci == nil {
+		return
+	}
+	marks := map[int]map[int][]int{} // body index → line → checks
+	texts := map[int]map[int]string{}
+	for _, cv := range c.Checks {
+		if cv.Index < 0 || cv.Index >= len(ci.Checks) {
+			continue
+		}
+		info := ci.Checks[cv.Index]
+		if info.Line == 0 {
+			continue
+		}
+		b := 0
+		if ci.Robots == nil {
+			if info.Response == 0 {
+				continue
+			}
+			b = info.Response - 1
+		}
+		if b >= len(c.Bodies) {
+			continue
+		}
+		if marks[b] == nil {
+			marks[b], texts[b] = map[int][]int{}, map[int]string{}
+		}
+		if !slices.Contains(marks[b][info.Line], cv.Index) {
+			marks[b][info.Line] = append(marks[b][info.Line], cv.Index)
+		}
+		if info.LineText != "" {
+			texts[b][info.Line] = info.LineText
+		}
+	}
+	for b := range c.Bodies {
+		c.Bodies[b].Lines = layoutLines(c.Bodies[b].raw(ci, b), marks[b], texts[b])
+	}
+}
+
+// raw returns the stored bytes of a card's body b.
+func (bv *bodyView) raw(ci *CaseInfo, b int) []byte {
+	switch {
+	case ci.Robots != nil:
+		return ci.Robots.Bytes()
+	case len(ci.Fetch) > b:
+		return ci.Fetch[b].Body.Bytes()
+	case len(ci.Timeline) > b:
+		return ci.Timeline[b].Response.Body.Bytes()
+	}
+	return nil
+}
+
+// maxListed bounds the lines listed per body; past it the listing keeps
+// its first lines and the marked ones with some context.
+const maxListed = 400
+
+// layoutLines numbers a body's lines and marks the deciding lines. A
+// marked line past the stored part is appended from its saved text.
+func layoutLines(body []byte, marks map[int][]int, texts map[int]string) []lineView {
+	lines := splitLines(body)
+	show := func(n int) bool {
+		if len(lines) <= maxListed || n <= 200 {
+			return true
+		}
+		for m := range marks {
+			if n >= m-5 && n <= m+5 {
+				return true
+			}
+		}
+		return false
+	}
+	var out []lineView
+	gap := false
+	for i, l := range lines {
+		n := i + 1
+		if !show(n) {
+			gap = true
+			continue
+		}
+		if gap {
+			out = append(out, lineView{Gap: true})
+			gap = false
+		}
+		out = append(out, newLine(n, string(l), marks[n]))
+	}
+	if gap {
+		out = append(out, lineView{Gap: true})
+	}
+	var late []int
+	for m := range marks {
+		if m > len(lines) {
+			late = append(late, m)
+		}
+	}
+	slices.Sort(late)
+	for _, m := range late {
+		out = append(out, lineView{Gap: true}, newLine(m, texts[m], marks[m]))
+	}
+	return out
+}
+
+func newLine(n int, text string, checks []int) lineView {
+	lv := lineView{N: n, Text: newVtext(text, 2000), Mark: len(checks) > 0}
+	if lv.Mark {
+		var s []string
+		for _, c := range checks {
+			s = append(s, fmt.Sprint(c))
+		}
+		lv.Why = "deciding line of check " + strings.Join(s, ", ")
+	}
+	return lv
+}
+
+func bodyOf(label string, b *Body) bodyView {
+	bv := bodyView{Label: label, HasBody: b != nil}
+	if b != nil {
+		bv.Size = b.Size
+		bv.Generated = b.Generated
+		bv.Omitted = b.Size - len(b.Bytes())
+		bv.Empty = b.Size == 0
+	}
+	return bv
+}
+
+func servedView(s Served, at string) bodyView {
+	bv := bodyOf("", s.Body)
+	bv.URL, bv.Status, bv.Fault, bv.Delay, bv.At = s.URL, s.Status, s.Fault, s.Delay, at
+	for _, k := range sortedKeys(s.Headers) {
+		bv.Headers = append(bv.Headers, [2]string{k, s.Headers[k]})
+	}
+	return bv
+}
+
+func findingOf(g FindingGroup) findingView {
+	f := findingView{Signature: g.Signature, Count: g.Count, Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: g.Sides}
+	var ps []string
+	for _, s := range g.Sides {
+		ps = append(ps, s.Parsers...)
+	}
+	f.Parsers = strings.Join(ps, "\n")
+	for _, id := range g.Req {
+		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+	}
+	f.Areas = strings.Join(areasOf(g.Req), " ")
+	body, err := g.Example.Robots()
+	if err != nil {
+		body = []byte(g.Example.RobotsB64)
+	}
+	b := newBody(body)
+	f.Body = bodyOf("robots.txt", b)
+	f.Body.Lines = layoutLines(b.Bytes(), nil, nil)
+	return f
+}

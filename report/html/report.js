@@ -1,0 +1,120 @@
+(function () {
+  "use strict";
+  var errors = [];
+  window.addEventListener("error", function (e) { errors.push(String(e.message || e)); });
+  document.addEventListener("securitypolicyviolation", function (e) { errors.push("CSP: " + e.violatedDirective); });
+
+  var data = { parsers: [], outcomes: [], levels: [], areas: [], rows: {} };
+  try {
+    data = JSON.parse(document.getElementById("report-data").textContent);
+  } catch (e) {
+    errors.push("data: " + e);
+  }
+
+  var sel = {
+    parser: document.getElementById("f-parser"),
+    outcome: document.getElementById("f-outcome"),
+    level: document.getElementById("f-level"),
+    area: document.getElementById("f-area")
+  };
+
+  function fill(select, values) {
+    (values || []).forEach(function (v) {
+      var o = document.createElement("option");
+      if (Array.isArray(v)) {
+        o.value = v[0];
+        o.textContent = v[1] + " (" + v[0] + ")";
+      } else {
+        o.value = v;
+        o.textContent = v;
+      }
+      select.appendChild(o);
+    });
+  }
+  fill(sel.parser, data.parsers);
+  fill(sel.outcome, data.outcomes);
+  fill(sel.level, data.levels);
+  fill(sel.area, data.areas);
+
+  function words(s, sep) {
+    return (s || "").split(sep).filter(function (w) { return w !== ""; });
+  }
+  function show(el, on) {
+    if (on) { el.classList.remove("hidden"); } else { el.classList.add("hidden"); }
+  }
+
+  // apply shows what the four filters select and returns the number of
+  // verdict rows left visible.
+  function apply() {
+    var p = sel.parser.value, o = sel.outcome.value, l = sel.level.value, a = sel.area.value;
+    var rows = 0, checks = 0;
+    document.querySelectorAll("article.card:not(.finding)").forEach(function (card) {
+      var any = false;
+      card.querySelectorAll("div.check").forEach(function (chk) {
+        var ok = (!l || chk.dataset.l === l) && (!a || words(chk.dataset.a, /\s+/).indexOf(a) >= 0);
+        var n = 0;
+        chk.querySelectorAll("tr.vrow").forEach(function (tr) {
+          var vis = ok && (!p || tr.dataset.p === p) && (!o || tr.dataset.o === o);
+          show(tr, vis);
+          if (vis) { n++; }
+        });
+        show(chk, n > 0);
+        if (n > 0) { any = true; checks++; rows += n; }
+      });
+      show(card, any);
+    });
+    document.querySelectorAll("article.finding").forEach(function (f) {
+      show(f, (!p || words(f.dataset.ps, "\n").indexOf(p) >= 0) && (!a || words(f.dataset.a, /\s+/).indexOf(a) >= 0) && !o && !l);
+    });
+    document.querySelectorAll("tr.req").forEach(function (tr) {
+      show(tr, (!l || tr.dataset.l === l) && (!a || tr.dataset.a === a));
+    });
+    document.querySelectorAll(".overview tbody tr").forEach(function (tr) {
+      show(tr, !p || tr.dataset.p === p);
+    });
+    document.getElementById("f-status").textContent = rows + " verdict rows in " + checks + " checks shown";
+    return { rows: rows, checks: checks };
+  }
+
+  Object.keys(sel).forEach(function (k) { sel[k].addEventListener("change", apply); });
+  document.getElementById("f-clear").addEventListener("click", function () {
+    Object.keys(sel).forEach(function (k) { sel[k].value = ""; });
+    apply();
+  });
+
+  document.querySelectorAll("button.copy").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var id = b.dataset.copy;
+      var done = function () { b.textContent = "copied"; };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(id).then(done, function () { b.textContent = id; });
+      } else {
+        b.textContent = id;
+      }
+    });
+  });
+
+  document.getElementById("filters").hidden = false;
+
+  // A fragment "#selftest=parser:NAME,outcome:violation" sets the filters
+  // and writes the result into the selftest element, for automated tests
+  // of the page in a headless browser.
+  var hash = decodeURIComponent(location.hash.replace(/^#/, ""));
+  var result = apply();
+  if (hash.indexOf("selftest=") === 0) {
+    hash.slice("selftest=".length).split(",").forEach(function (kv) {
+      var i = kv.indexOf(":");
+      if (i < 0) { return; }
+      var k = kv.slice(0, i), v = kv.slice(i + 1);
+      if (sel[k]) {
+        sel[k].value = v;
+        if (sel[k].value !== v) { errors.push("no " + k + " option " + v); }
+      }
+    });
+    result = apply();
+    var out = document.getElementById("selftest");
+    var expect = sel.parser.value && !sel.outcome.value && !sel.level.value && !sel.area.value ? data.rows[sel.parser.value] || 0 : -1;
+    out.textContent = "selftest rows=" + result.rows + " checks=" + result.checks + " expect=" + expect + " errors=" + errors.length + (errors.length ? " " + errors.join(" | ") : "");
+    out.hidden = false;
+  }
+})();

@@ -1,0 +1,364 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// TextOptions controls the terminal summary.
+type TextOptions struct {
+	// Verbose lists every failing check with its robots.txt, agent, URL,
+	// expected and actual verdicts and the reference's trace.
+	Verbose bool
+	// Color uses ANSI colours; set it only when writing to a terminal
+	// (see IsTerminal).
+	Color bool
+}
+
+// IsTerminal reports whether w is a character device such as a terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// palette holds the escape sequences of the terminal form; all empty
+// without colour.
+type palette struct{ bold, dim, red, yellow, magenta, cyan, green, reset string }
+
+func newPalette(color bool) palette {
+	if !color {
+		return palette{}
+	}
+	return palette{bold: "\x1b[1m", dim: "\x1b[2m", red: "\x1b[31m", yellow: "\x1b[33m",
+		magenta: "\x1b[35m", cyan: "\x1b[36m", green: "\x1b[32m", reset: "\x1b[0m"}
+}
+
+func (p palette) outcome(o cases.Outcome) string {
+	switch o {
+	case cases.Pass:
+		return p.green
+	case cases.Note:
+		return p.cyan
+	case cases.Deviation:
+		return p.yellow
+	case cases.Violation:
+		return p.red
+	case cases.Error:
+		return p.magenta
+	}
+	return p.dim
+}
+
+// Text writes the terminal summary of a document: per parser the counts
+// of each outcome and whether it conforms; with Verbose, every failing
+// check. Text from cases and parsers is shown with control and
+// bidirectional characters escaped, so it cannot drive the terminal.
+func Text(w io.Writer, d *Document, o TextOptions) error {
+	bw := bufio.NewWriter(w)
+	p := newPalette(o.Color)
+	t := &textWriter{w: bw, p: p, d: d}
+	t.header()
+	t.summaries()
+	failures := t.failures()
+	if o.Verbose {
+		t.details(failures)
+	} else if len(failures) > 0 {
+		t.printf("\n%d failing checks (deviations, violations, errors); the verbose form lists each.\n", len(failures))
+	}
+	t.unexpected()
+	t.findings(o.Verbose)
+	return bw.Flush()
+}
+
+type textWriter struct {
+	w *bufio.Writer
+	p palette
+	d *Document
+}
+
+func (t *textWriter) printf(format string, args ...any) { fmt.Fprintf(t.w, format, args...) }
+
+func (t *textWriter) header() {
+	d := t.d
+	strict := ""
+	if d.Strict {
+		strict = ", strict"
+	}
+	t.printf("%sreptest %s%s  profile %s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), strict, len(d.Results))
+}
+
+func (t *textWriter) summaries() {
+	d, p := t.d, t.p
+	exp := d.expectedIndex()
+	newFail := map[string]int{}
+	for _, r := range d.NewFailures() {
+		newFail[r.Parser]++
+	}
+	known := map[string]int{}
+	for k := range exp {
+		known[k.Parser]++
+	}
+	width := len("parser")
+	for _, s := range d.Parsers {
+		width = max(width, len(visible(s.Name, 40)))
+	}
+	t.printf("%s%-*s  %-12s %6s %6s %5s %5s %5s %5s %5s  %s%s\n", p.dim, width, "parser", "version", "checks", "pass", "note", "dev", "viol", "err", "skip", "conforms", p.reset)
+	for _, s := range d.Parsers {
+		conf := p.green + "yes" + p.reset
+		if !s.Conforms {
+			conf = p.red + "NO" + p.reset
+			if len(exp) > 0 {
+				conf += fmt.Sprintf(" (%d new, %d expected)", newFail[s.Name], known[s.Name])
+			}
+		}
+		t.printf("%-*s  %-12s %6d %6d %5s %5s %5s %5s %5d  %s\n", width, visible(s.Name, 40), visible(s.Version, 12),
+			s.Checks, s.Pass, colorCount(p.cyan, p.reset, s.Note, 5), colorCount(p.yellow, p.reset, s.Deviations, 5),
+			colorCount(p.red, p.reset, s.Violations, 5), colorCount(p.magenta, p.reset, s.Errors, 5), s.Skipped, conf)
+	}
+}
+
+// colorCount right-aligns n in width columns, coloured when not zero.
+func colorCount(color, reset string, n, width int) string {
+	s := fmt.Sprintf("%*d", width, n)
+	if n == 0 || color == "" {
+		return s
+	}
+	return color + s + reset
+}
+
+// failures returns the failing results in document order.
+func (t *textWriter) failures() []cases.Result {
+	var out []cases.Result
+	for _, r := range t.d.Results {
+		if failing(r.Outcome) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// details prints each failing check, grouped by (case, check).
+func (t *textWriter) details(fs []cases.Result) {
+	p := t.p
+	exp := t.d.expectedIndex()
+	for i := 0; i < len(fs); {
+		j := i
+		for j < len(fs) && fs[j].Case == fs[i].Case && fs[j].Check == fs[i].Check {
+			j++
+		}
+		r := fs[i]
+		ci := t.d.Cases[r.Case]
+		t.printf("\n%s── %s · check %d · %s %s%s", p.bold, visible(r.Case, 200), r.Check, visible(string(r.Level), 20), visible(strings.Join(r.Req, " "), 200), p.reset)
+		if r.Step != "" {
+			t.printf(" · at %s", visible(r.Step, 20))
+		}
+		t.printf("\n")
+		if title := r.Title; title != "" {
+			t.printf("   %s\n", visible(title, 300))
+		} else if ci != nil && ci.Title != "" {
+			t.printf("   %s\n", visible(ci.Title, 300))
+		}
+		if ci != nil && ci.Source != "" {
+			t.printf("   %s%s%s\n", p.dim, visible(ci.Source, 300), p.reset)
+		}
+		t.printf("   agent %s  url %s\n", visible(r.Agent, 200), visible(r.URL, 500))
+		want := string(r.Expect)
+		for _, a := range r.Accept {
+			want += " or " + string(a)
+		}
+		if r.Rule != nil {
+			want += fmt.Sprintf(" (deciding rule at line %d)", *r.Rule)
+		}
+		t.printf("   expected %s\n", visible(want, 100))
+		for _, x := range fs[i:j] {
+			got := string(x.Verdict)
+			if got == "" {
+				got = "-"
+			}
+			t.printf("   %-14s %-9s %s%s%s", visible(x.Parser, 40), visible(got, 20), p.outcome(x.Outcome), strings.ToUpper(string(x.Outcome)), p.reset)
+			if m := exp[keyOf(x)]; m != nil {
+				t.printf("  %s(expected failure: %s", p.dim, visible(m.Reason, 300))
+				if m.Link != "" {
+					t.printf(" %s", visible(m.Link, 300))
+				}
+				t.printf(")%s", p.reset)
+			}
+			t.printf("\n")
+			if x.Detail != "" {
+				for _, line := range strings.Split(clip(x.Detail, 2000), "\n") {
+					t.printf("      %s%s%s\n", p.dim, visible(line, 300), p.reset)
+				}
+			}
+		}
+		trace := r.Trace
+		if trace == "" && ci != nil && r.Check < len(ci.Checks) {
+			trace = ci.Checks[r.Check].Trace
+		}
+		if trace != "" {
+			t.printf("   reference: %s\n", visible(trace, 1000))
+		}
+		if ci != nil {
+			t.caseBody(ci, r.Check)
+		}
+		i = j
+	}
+}
+
+// caseBody prints the robots.txt of a check (or the served responses)
+// with the deciding line marked.
+func (t *textWriter) caseBody(ci *CaseInfo, check int) {
+	var info CheckInfo
+	if check >= 0 && check < len(ci.Checks) {
+		info = ci.Checks[check]
+	}
+	switch {
+	case ci.Robots != nil:
+		t.printf("   robots.txt (%d bytes):\n", ci.Robots.Size)
+		t.listing(ci.Robots, info.Line, info.LineText)
+	case len(ci.Fetch) > 0:
+		for i, s := range ci.Fetch {
+			t.served(s)
+			if s.Body != nil && (info.Response == i+1 || len(ci.Fetch) == 1) {
+				line := 0
+				if info.Response == i+1 {
+					line = info.Line
+				}
+				t.listing(s.Body, line, info.LineText)
+			}
+		}
+	case len(ci.Timeline) > 0:
+		for i, s := range ci.Timeline {
+			marker := "  "
+			if info.Step == i+1 {
+				marker = "> "
+			}
+			t.printf("   %sat %s:", marker, visible(s.At, 20))
+			t.served(s.Response)
+			if info.Response == i+1 && s.Response.Body != nil {
+				t.listing(s.Response.Body, info.Line, info.LineText)
+			}
+		}
+	}
+}
+
+func (t *textWriter) served(s Served) {
+	t.printf("   GET %s → ", visible(s.URL, 300))
+	switch {
+	case s.Fault != "":
+		t.printf("fault %s\n", visible(s.Fault, 40))
+		return
+	default:
+		t.printf("%d", s.Status)
+	}
+	for _, k := range sortedKeys(s.Headers) {
+		t.printf("  %s: %s", visible(k, 100), visible(s.Headers[k], 300))
+	}
+	if s.Delay != "" {
+		t.printf("  (delay %s)", visible(s.Delay, 40))
+	}
+	if s.Body != nil {
+		t.printf("  (%d bytes)", s.Body.Size)
+	}
+	t.printf("\n")
+}
+
+// listing prints a body with line numbers: whole when short, otherwise
+// its first lines and the lines around the deciding line.
+func (t *textWriter) listing(b *Body, mark int, markText string) {
+	if b.Generated != "" {
+		t.printf("      %sgenerated: %s%s\n", t.p.dim, visible(b.Generated, 600), t.p.reset)
+	}
+	lines := splitLines(b.Bytes())
+	show := func(n int) bool {
+		return len(lines) <= 40 || n <= 10 || mark > 0 && n >= mark-3 && n <= mark+3
+	}
+	gap := false
+	for i, l := range lines {
+		n := i + 1
+		if !show(n) {
+			gap = true
+			continue
+		}
+		if gap {
+			t.printf("         %s…%s\n", t.p.dim, t.p.reset)
+			gap = false
+		}
+		t.line(n, string(l), n == mark)
+	}
+	if b.Partial() {
+		t.printf("         %s… %d more bytes not stored%s\n", t.p.dim, b.Size-len(b.Bytes()), t.p.reset)
+		if mark > len(lines) && markText != "" {
+			t.line(mark, markText, true)
+		}
+	} else if gap {
+		t.printf("         %s…%s\n", t.p.dim, t.p.reset)
+	}
+}
+
+func (t *textWriter) line(n int, text string, marked bool) {
+	m := "  "
+	if marked {
+		m = t.p.bold + "> "
+	}
+	t.printf("    %s%4d │ %s%s\n", m, n, visible(text, 200), t.p.reset)
+}
+
+func (t *textWriter) unexpected() {
+	if len(t.d.Unexpected) == 0 {
+		return
+	}
+	t.printf("\nExpected failures that did not fail:\n")
+	for _, u := range t.d.Unexpected {
+		what := fmt.Sprintf("all %d matched checks passed: the bug may be fixed", u.Matched)
+		if u.Matched == 0 {
+			what = "no check of this run matches"
+		}
+		t.printf("  %s %s: %s (%s)", visible(u.Parser, 40), visible(strings.Join(u.Cases, ", "), 300), what, visible(u.Reason, 300))
+		if u.Link != "" {
+			t.printf(" %s", visible(u.Link, 300))
+		}
+		t.printf("\n")
+	}
+}
+
+func (t *textWriter) findings(verbose bool) {
+	if len(t.d.Findings) == 0 {
+		return
+	}
+	gs := GroupFindings(t.d.Findings)
+	t.printf("\n%d differential findings in %d groups:\n", len(t.d.Findings), len(gs))
+	for i, g := range gs {
+		if !verbose && i == 10 {
+			t.printf("  … %d more groups\n", len(gs)-i)
+			break
+		}
+		t.printf("  %4d× %s", g.Count, visible(g.Signature, 200))
+		if len(g.Req) > 0 {
+			t.printf("  [%s]", visible(strings.Join(g.Req, " "), 200))
+		}
+		t.printf("\n        agent %s url %s:", visible(g.Example.Agent, 100), visible(g.Example.URL, 300))
+		for _, s := range g.Sides {
+			t.printf(" %s=%s", visible(s.Verdict, 20), visible(strings.Join(s.Parsers, ","), 300))
+		}
+		t.printf("\n")
+		if verbose {
+			body, _ := g.Example.Robots()
+			for n, l := range splitLines(body) {
+				if n == 20 {
+					t.printf("         …\n")
+					break
+				}
+				t.line(n+1, string(l), false)
+			}
+		}
+	}
+}
