@@ -68,6 +68,16 @@ func canonicalClass(c byte, uri bool) int {
 	return keep
 }
 
+// classes holds canonicalClass for every octet, for URIs ([1]) and rule
+// paths ([0]); it is computed once and never changed.
+var classes = func() (t [2][256]uint8) {
+	for c := 0; c < 256; c++ {
+		t[0][c] = uint8(canonicalClass(byte(c), false))
+		t[1][c] = uint8(canonicalClass(byte(c), true))
+	}
+	return t
+}()
+
 // appendCanonical appends the normalised form of s per §2.2.2 (RFC mode):
 // octets that may not stand in a URI are percent-encoded, escapes of
 // unreserved characters are decoded (PCT-2), other escapes keep their
@@ -75,9 +85,22 @@ func canonicalClass(c byte, uri bool) int {
 // escape becomes "%25". In a rule path (uri false), "*" is left for the
 // matcher; the caller removes a final "$" before calling.
 func appendCanonical(dst []byte, s string, uri bool) []byte {
+	class := &classes[0]
+	if uri {
+		class = &classes[1]
+	}
 	for i := 0; i < len(s); i++ {
+		// Copy the run of octets that stay as they are in one go.
+		j := i
+		for j < len(s) && class[s[j]] == keep && (uri || s[j] != '$') {
+			j++
+		}
+		dst = append(dst, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
 		c := s[i]
-		switch canonicalClass(c, uri) {
+		switch class[c] {
 		case keep:
 			if !uri && c == '$' {
 				// "$" anywhere but at the end is a literal (SPC-3).
