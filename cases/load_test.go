@@ -266,8 +266,6 @@ func TestLoadErrors(t *testing.T) {
 			line: 5, at: `"503"`, msg: "status: want an integer, got a string"},
 		{name: "bad fault", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "fault: crash")},
 			line: 5, at: "crash", msg: `bad fault "crash"`},
-		{name: "fault with status", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "fault: reset, status: 200")},
-			line: 5, at: "status", msg: "status has no effect with fault: reset"},
 		{name: "body and body_generate", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body: x, body_generate: {repeat: y, until_bytes: 9}")},
 			line: 5, at: "body_generate", msg: "body and body_generate cannot be used together"},
 		{name: "body_generate too big", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body_generate: {repeat: y, until_bytes: 2000000000}")},
@@ -700,4 +698,20 @@ func FuzzLoad(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLoadDirsBadCorpus loads the bad corpus in testdata/bad and compares
+// every error with testdata/bad/errors.txt.
+func TestLoadDirsBadCorpus(t *testing.T) {
+	_, err := LoadDirs("testdata/bad")
+	if err == nil {
+		t.Fatal("the bad corpus loaded without errors")
+	}
+	want, rerr := os.ReadFile("testdata/bad/errors.txt")
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if diff := cmp.Diff(strings.Split(strings.TrimSpace(string(want)), "\n"), strings.Split(err.Error(), "\n")); diff != "" {
+		t.Errorf("errors of testdata/bad (-errors.txt +got):\n%s", diff)
+	}
 }

@@ -227,6 +227,16 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		}
 		return
 	case "timeout":
+		if resp.Status != 0 {
+			// The status line and headers, then silence.
+			for k, v := range resp.Headers {
+				w.Header().Set(k, v)
+			}
+			w.WriteHeader(resp.Status)
+			if f, ok := w.(http.Flusher); ok {
+				f.Flush()
+			}
+		}
 		s.wait(r.Context(), s.hold)
 		return
 	case "truncated":

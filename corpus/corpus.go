@@ -1,12 +1,10 @@
 // Package corpus holds reptest's test cases and requirement table as data,
 // compiled into the binary.
 //
-// The case files are the *.yaml files in this directory's subfolders, one
-// folder per requirement area (corpus/matching/longest-match.yaml, ...),
-// one level deep.
-// requirements.yaml at the top is the requirement table: every ID a case
-// may name in its req list. The format of both is described in the README
-// and read by package cases.
+// The case files are the *.yaml files one folder down, a folder per area
+// (corpus/matching/longest.yaml, ...). requirements.yaml at the top is the
+// requirement table: every ID a case may name in its req list. Package
+// cases reads both; the README describes their format.
 package corpus
 
 import (

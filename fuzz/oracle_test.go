@@ -11,8 +11,8 @@ package fuzz
 // pattern is a literal "$" (SPC-3), which a URI writes as "$" or "%24";
 // a literal "*" or "$" in a URI equals "%2A" / "%24" in a rule (SPC-4);
 // hex digits compare without regard to case (PCT-3); a "%" that does not
-// start an escape stands for "%25"; the pattern "/robots.txt" rule
-// (MATCH-7) looks at the normalised path without its query. For the
+// start an escape stands for "%25"; the implicit allowance of
+// "/robots.txt" (MATCH-7) looks at the normalised path without its query. For the
 // Google options the oracle follows Google's published parser instead:
 // rules have non-ASCII octets encoded and escape hex digits upper-cased,
 // the URI is compared as given.
@@ -197,50 +197,51 @@ func oraclePath(path string, google bool) []byte {
 
 // matches reports whether the pattern matches path: a prefix of path, or
 // all of it when anchored. It keeps the set of pattern positions that the
-// octets read so far can reach; a position before a '*' reaches the one
-// after it without reading, and a '*' position stays put on any octet.
+// octets read so far can reach (a position before a '*' also reaches the
+// one after it without reading; a '*' position stays put on any octet),
+// as a list with a generation stamp per position to keep it duplicate-free.
 func (p oraclePattern) matches(path []byte) bool {
 	if p.empty {
 		return false
 	}
 	pat := p.octets
-	cur := make([]bool, len(pat)+1)
-	next := make([]bool, len(pat)+1)
-	closeOver := func(set []bool) {
-		for i := 0; i < len(pat); i++ {
-			if set[i] && pat[i] == '*' {
-				set[i+1] = true
+	end := len(pat)
+	stamp := make([]int, end+1)
+	gen := 1
+	add := func(set []int, i int) []int {
+		for stamp[i] != gen {
+			stamp[i] = gen
+			set = append(set, i)
+			if i == end || pat[i] != '*' {
+				break
 			}
+			i++
 		}
+		return set
 	}
-	cur[0] = true
-	closeOver(cur)
+	cur := add(nil, 0)
+	var next []int
 	for _, c := range path {
-		if cur[len(pat)] && !p.anchored {
+		if stamp[end] == gen && !p.anchored {
 			return true
 		}
-		clear(next)
-		any := false
-		for i := 0; i < len(pat); i++ {
-			if !cur[i] {
-				continue
-			}
+		gen++
+		next = next[:0]
+		for _, i := range cur {
 			switch {
+			case i == end:
 			case pat[i] == '*':
-				next[i] = true
-				any = true
+				next = add(next, i)
 			case pat[i] == c:
-				next[i+1] = true
-				any = true
+				next = add(next, i+1)
 			}
 		}
-		if !any {
+		if len(next) == 0 {
 			return false
 		}
-		closeOver(next)
 		cur, next = next, cur
 	}
-	return cur[len(pat)]
+	return stamp[end] == gen
 }
 
 // isRobotsTxtPath reports whether the normalised path, without its query,

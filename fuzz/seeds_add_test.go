@@ -8,9 +8,8 @@ import (
 )
 
 // fuzzing reports whether the test binary runs with -fuzz. The full-size
-// hostile seeds then stay out of the mutation loop, where every execution
-// of a 400 KiB input costs as much as a thousand small ones; they still run
-// in the seed pass of a plain "go test".
+// hostile seeds then stay out of the mutation loop (see sizes); they still
+// run in the seed pass of a plain "go test".
 func fuzzing() bool {
 	fl := flag.Lookup("test.fuzz")
 	return fl != nil && fl.Value.String() != ""
@@ -25,7 +24,7 @@ func addDocSeeds(f *testing.F, small bool) {
 }
 
 func addMatchSeeds(f *testing.F) {
-	for _, s := range matchSeeds() {
+	for _, s := range matchSeeds(fuzzing()) {
 		f.Add(s.pattern, s.path)
 	}
 }

@@ -27,30 +27,39 @@ type matchSeed struct {
 	path    string
 }
 
+// hostileSizes are the sizes of the hostile seeds: full for the seed pass
+// of a plain "go test", small while fuzzing. Every input the fuzzer finds
+// interesting is minimised (by default for up to a minute, one octet at a
+// time), so megabyte seeds would keep the workers minimising instead of
+// fuzzing; the small sizes keep each structure and cross the limits that
+// matter (the Google line cap of 16,663 bytes, for one).
+type hostileSizes struct {
+	as, stars, rules, line, nuls int
+}
+
+func sizes(small bool) hostileSizes {
+	if small {
+		return hostileSizes{as: 100, stars: 1000, rules: 200, line: 17000, nuls: 1024}
+	}
+	return hostileSizes{as: 400, stars: 16000, rules: 20000, line: 1 << 20, nuls: 1 << 16}
+}
+
 // hostile returns inputs meant to hurt: backtracking, long runs of "*",
 // very many rules, a line longer than every limit, NULs and invalid UTF-8.
-// With small set, the large ones are cut to sizes that keep a fuzzing
-// loop fast (for the differential target, whose peers are slower).
 func hostile(small bool) []docSeed {
-	scale := func(n int) int {
-		if small {
-			return n / 20
-		}
-		return n
-	}
-	as := strings.Repeat("*a", 400)
+	sz := sizes(small)
 	var rules strings.Builder
 	rules.WriteString("User-agent: *\n")
-	for i := range scale(20000) {
+	for i := range sz.rules {
 		fmt.Fprintf(&rules, "Disallow: /*%d*x*$\n", i)
 	}
 	return []docSeed{
-		{"backtrack-400", []byte("User-agent: *\nDisallow: /" + as + "*b\n"), "FooBot", "/" + strings.Repeat("a", 2000)},
+		{"backtrack", []byte("User-agent: *\nDisallow: /" + strings.Repeat("*a", sz.as) + "*b\n"), "FooBot", "/" + strings.Repeat("a", 5*sz.as)},
 		{"stars-26", []byte("User-agent: *\nDisallow: /" + strings.Repeat("*", 26) + "x\nAllow: /" + strings.Repeat("*", 26) + "\n"), "FooBot", "/ax"},
-		{"stars-16000", []byte("User-agent: *\nDisallow: /" + strings.Repeat("*", 16000) + "$\n"), "FooBot", "/anything"},
+		{"stars-many", []byte("User-agent: *\nDisallow: /" + strings.Repeat("*", sz.stars) + "$\n"), "FooBot", "/anything"},
 		{"wildcard-rules", []byte(rules.String()), "FooBot", "/12345x"},
-		{"line-1mb", []byte("User-agent: *\nDisallow: /" + strings.Repeat("a", scale(1<<20)) + "\nDisallow: /late\n"), "FooBot", "/late"},
-		{"nuls", make([]byte, scale(1<<16)), "FooBot", "/"},
+		{"long-line", []byte("User-agent: *\nDisallow: /" + strings.Repeat("a", sz.line) + "\nDisallow: /late\n"), "FooBot", "/late"},
+		{"nuls", make([]byte, sz.nuls), "FooBot", "/"},
 		{"invalid-utf8", []byte("\xef\xbbUser-agent: *\nDisallow: /\xff\xfe\xc3(\nAllow: /\xe2\x82\n#\xc0\xaf\n"), "FooBot", "/\xff\xfe\xc3("},
 	}
 }
@@ -87,12 +96,13 @@ func docSeeds(small bool) []docSeed {
 	return append(everyday(), hostile(small)...)
 }
 
-// matchSeeds returns the seeds of FuzzMatch.
-func matchSeeds() []matchSeed {
+// matchSeeds returns the seeds of FuzzMatch; small as for hostile.
+func matchSeeds(small bool) []matchSeed {
+	sz := sizes(small)
 	return []matchSeed{
-		{"backtrack-400", "/" + strings.Repeat("*a", 400) + "*b", "/" + strings.Repeat("a", 1000)},
+		{"backtrack", "/" + strings.Repeat("*a", sz.as) + "*b", "/" + strings.Repeat("a", 5*sz.as)},
 		{"stars-26", "/" + strings.Repeat("*", 26) + "x$", "/abcx"},
-		{"stars-16000", "/" + strings.Repeat("*", 16000), "/x"},
+		{"stars-many", "/" + strings.Repeat("*", sz.stars), "/x"},
 		{"plain", "/fish", "/fish.html"},
 		{"anchored", "/*.php$", "/index.php?x"},
 		{"mid-dollar", "/a$b", "/a$b"},

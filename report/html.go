@@ -5,11 +5,15 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/reptest/reptest/cases"
 )
@@ -38,15 +42,16 @@ type HTMLOptions struct {
 // JSON block, never code.
 func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 	t, err := template.New("report").Funcs(template.FuncMap{
-		"vis":    func(s string) vtext { return newVtext(s, 2000) },
-		"visn":   newVtext,
+		"vis":  func(s string) vtext { return newVtext(s, 2000) },
+		"visn": newVtext,
 		"visml": func(s string, limit int) vtext {
 			segs, more := segmentsKeep(s, limit, true)
 			return vtext{Segs: segs, More: more}
 		},
-		"join":   strings.Join,
-		"symbol": func(o any) string { return outcomeSymbol(cases.Outcome(fmt.Sprint(o))) },
-		"upper":  strings.ToUpper,
+		"join":    strings.Join,
+		"symbol":  func(o any) string { return outcomeSymbol(cases.Outcome(fmt.Sprint(o))) },
+		"upper":   strings.ToUpper,
+		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
@@ -141,16 +146,86 @@ type htmlView struct {
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
-// for the self-test, the number of verdict rows per parser.
+// for the self-test, the number of verdict rows per parser key. Filter
+// values are small integer keys, so that no value from the document ends
+// up in an attribute; labels are the visible forms of the names.
 type htmlData struct {
-	Parsers  []string       `json:"parsers"`
-	Outcomes []string       `json:"outcomes"`
-	Levels   []string       `json:"levels"`
-	Areas    [][2]string    `json:"areas"`
+	Parsers  []option       `json:"parsers"`
+	Outcomes []option       `json:"outcomes"`
+	Levels   []option       `json:"levels"`
+	Areas    []option       `json:"areas"`
 	Rows     map[string]int `json:"rows"`
 }
 
+type option struct {
+	Value string `json:"v"`
+	Label string `json:"l"`
+}
+
+// MarshalJSON writes the data with every non-ASCII character escaped
+// (\uXXXX), so that the block holds no bidirectional or invisible
+// characters; html/template then escapes "<", ">" and "&".
+func (h htmlData) MarshalJSON() ([]byte, error) {
+	type plain htmlData
+	b, err := json.Marshal(plain(h))
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		switch {
+		case r < 0x80:
+			out.WriteRune(r)
+		case r > 0xFFFF:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&out, "\\u%04x\\u%04x", r1, r2)
+		default:
+			fmt.Fprintf(&out, "\\u%04x", r)
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// keys gives each distinct name a small integer key, in order of first
+// use.
+type keys struct {
+	idx  map[string]int
+	list []string
+}
+
+func (k *keys) key(name string) string {
+	if k.idx == nil {
+		k.idx = map[string]int{}
+	}
+	i, ok := k.idx[name]
+	if !ok {
+		i = len(k.list)
+		k.idx[name] = i
+		k.list = append(k.list, name)
+	}
+	return strconv.Itoa(i)
+}
+
+// keyList returns the keys of several names, space-separated.
+func (k *keys) keyList(names []string) string {
+	var s []string
+	for _, n := range names {
+		s = append(s, k.key(n))
+	}
+	return strings.Join(s, " ")
+}
+
+func (k *keys) options(label func(string) string) []option {
+	out := make([]option, 0, len(k.list))
+	for i, n := range k.list {
+		out = append(out, option{Value: strconv.Itoa(i), Label: label(n)})
+	}
+	return out
+}
+
 type parserView struct {
+	Key                  string
+	Label                string // the name in visible form, for attributes
 	Name, Version, Color string
 	Shape                string // SVG path of the parser's marker, centred on 0,0
 	S                    cases.Summary
@@ -186,10 +261,10 @@ type chartRow struct {
 }
 
 type mark struct {
-	X, Y       float64
-	Color      string
-	Shape      string
-	Tip        string
+	X, Y        float64
+	Color       string
+	Shape       string
+	Tip         string
 	Pass, Total int
 }
 
@@ -201,6 +276,7 @@ type matrixView struct {
 
 type reqRow struct {
 	ID, URL, Level, Title, Area string
+	AreaKey, LevelKey           string
 	Cases                       int
 	HasCases                    bool
 	Cells                       []cell
@@ -215,6 +291,7 @@ type cell struct {
 
 type caseCard struct {
 	ID, Title, Source, Profile string
+	Anchor                     string // the element id, when the case id is a plain one
 	Bodies                     []bodyView
 	Checks                     []checkView
 }
@@ -250,7 +327,8 @@ type checkView struct {
 	Expect       string
 	Level        string
 	Req          []reqLink
-	Areas        string
+	AreaKeys     string
+	LevelKey     string
 	Step         string
 	Line         int
 	Trace        string
@@ -261,6 +339,7 @@ type checkView struct {
 type reqLink struct{ ID, URL string }
 
 type verdictRow struct {
+	Key             string
 	Parser, Verdict string
 	Outcome         cases.Outcome
 	Detail          string
@@ -268,16 +347,21 @@ type verdictRow struct {
 }
 
 type findingView struct {
-	Signature string
-	Count     int
-	Agent     string
-	URL       string
-	Minimized bool
-	Sides     []Side
-	Req       []reqLink
-	Parsers   string
-	Areas     string
-	Body      bodyView
+	Signature  string
+	Count      int
+	Agent      string
+	URL        string
+	Minimized  bool
+	Sides      []Side
+	Req        []reqLink
+	ParserKeys string
+	AreaKeys   string
+	Body       bodyView
+}
+
+// filterKeys holds the keys of the values the filters select on.
+type filterKeys struct {
+	parsers, levels, areas keys
 }
 
 func buildView(d *Document, o HTMLOptions) *htmlView {
@@ -294,6 +378,13 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	if v.Title == "" {
 		v.Title = "reptest report"
 	}
+	var fk filterKeys
+	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
+		fk.levels.key(string(l))
+	}
+	for _, a := range areas {
+		fk.areas.key(a.Prefix)
+	}
 	exp := d.expectedIndex()
 	v.Expected = len(d.Expected)
 	v.Unexpected = d.Unexpected
@@ -302,7 +393,8 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		newFail[r.Parser]++
 	}
 	for i, s := range d.Parsers {
-		pv := parserView{Name: s.Name, Version: s.Version, Color: parserColors[i%len(parserColors)], Shape: markerPath(i), S: s, New: newFail[s.Name]}
+		pv := parserView{Key: fk.parsers.key(s.Name), Label: visible(s.Name, 200), Name: s.Name, Version: s.Version,
+			Color: parserColors[i%len(parserColors)], Shape: markerPath(i), S: s, New: newFail[s.Name]}
 		for k := range exp {
 			if k.Parser == s.Name {
 				pv.Known++
@@ -310,23 +402,27 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		}
 		pv.Bar = outcomeBar(s)
 		v.Parsers = append(v.Parsers, pv)
-		v.Data.Parsers = append(v.Data.Parsers, s.Name)
 	}
-	for _, oc := range allOutcomes {
-		v.Data.Outcomes = append(v.Data.Outcomes, string(oc))
-	}
-	v.Data.Levels = []string{string(cases.MUST), string(cases.SHOULD), string(cases.MAY), string(cases.Interpretation)}
 	v.Chart = buildChart(d, v.Parsers)
-	for _, r := range v.Chart.Rows {
-		v.Data.Areas = append(v.Data.Areas, [2]string{r.Area, r.Title})
-	}
-	v.Matrix = buildMatrix(d)
-	v.Cards, v.Data.Rows = buildCards(d, exp)
+	v.Matrix = buildMatrix(d, &fk)
+	var rows map[string]int
+	v.Cards, rows = buildCards(d, exp, &fk)
 	groups := GroupFindings(d.Findings)
 	v.FindCount = len(d.Findings)
 	for _, g := range groups {
-		v.Findings = append(v.Findings, findingOf(g))
+		v.Findings = append(v.Findings, findingOf(g, &fk))
 	}
+
+	v.Data.Rows = map[string]int{}
+	for p, n := range rows {
+		v.Data.Rows[fk.parsers.key(p)] = n
+	}
+	v.Data.Parsers = fk.parsers.options(func(s string) string { return visible(s, 100) })
+	for _, oc := range allOutcomes {
+		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc)})
+	}
+	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
+	v.Data.Areas = fk.areas.options(func(s string) string { return visible(areaTitle(s)+" ("+s+")", 100) })
 	return v
 }
 
@@ -429,7 +525,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 			}
 			row.Marks = append(row.Marks, mark{
 				X: float64(left) + float64(plotW)*rate, Y: row.Y + off, Color: p.Color, Shape: p.Shape,
-				Tip:  fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate),
+				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate), 300),
 				Pass: pass[k], Total: total[k],
 			})
 		}
@@ -440,7 +536,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 }
 
 // buildMatrix builds the requirement × parser table.
-func buildMatrix(d *Document) matrixView {
+func buildMatrix(d *Document, fk *filterKeys) matrixView {
 	m := matrixView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, p.Name)
@@ -496,14 +592,16 @@ func buildMatrix(d *Document) matrixView {
 	}
 	slices.SortFunc(ids, compareReq)
 	for _, id := range ids {
-		m.Rows = append(m.Rows, *rows[id])
+		r := rows[id]
+		r.AreaKey, r.LevelKey = fk.areas.key(r.Area), fk.levels.key(r.Level)
+		m.Rows = append(m.Rows, *r)
 	}
 	return m
 }
 
 // buildCards builds one card per case that has a check some parser did
 // not pass, and counts the verdict rows per parser.
-func buildCards(d *Document, exp map[resultKey]*ExpectedFailure) ([]caseCard, map[string]int) {
+func buildCards(d *Document, exp map[resultKey]*ExpectedFailure, fk *filterKeys) ([]caseCard, map[string]int) {
 	counts := map[string]int{}
 	shown := map[resultKey]bool{} // (case, check) with a non-pass outcome; Parser unused
 	for _, r := range d.Results {
@@ -524,14 +622,14 @@ func buildCards(d *Document, exp map[resultKey]*ExpectedFailure) ([]caseCard, ma
 			curCheck = nil
 		}
 		if curCheck == nil || curCheck.Index != r.Check {
-			cur.Checks = append(cur.Checks, newCheck(d, r))
+			cur.Checks = append(cur.Checks, newCheck(d, r, fk))
 			curCheck = &cur.Checks[len(cur.Checks)-1]
 		}
 		verdict := string(r.Verdict)
 		if verdict == "" {
 			verdict = "—"
 		}
-		curCheck.Rows = append(curCheck.Rows, verdictRow{Parser: r.Parser, Verdict: verdict, Outcome: r.Outcome, Detail: r.Detail, Known: exp[keyOf(r)]})
+		curCheck.Rows = append(curCheck.Rows, verdictRow{Key: fk.parsers.key(r.Parser), Parser: r.Parser, Verdict: verdict, Outcome: r.Outcome, Detail: r.Detail, Known: exp[keyOf(r)]})
 		counts[r.Parser]++
 	}
 	for i := range cards {
@@ -542,6 +640,9 @@ func buildCards(d *Document, exp map[resultKey]*ExpectedFailure) ([]caseCard, ma
 
 func newCard(d *Document, r cases.Result) caseCard {
 	c := caseCard{ID: r.Case, Title: r.Title, Profile: r.Profile}
+	if anchorRE.MatchString(r.Case) {
+		c.Anchor = "case-" + r.Case
+	}
 	ci := d.Cases[r.Case]
 	if ci == nil {
 		return c
@@ -568,7 +669,7 @@ func newCard(d *Document, r cases.Result) caseCard {
 	return c
 }
 
-func newCheck(d *Document, r cases.Result) checkView {
+func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
 	want := string(r.Expect)
 	for _, a := range r.Accept {
 		want += " (or " + string(a) + ")"
@@ -577,7 +678,8 @@ func newCheck(d *Document, r cases.Result) checkView {
 	for _, id := range r.Req {
 		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id, "")})
 	}
-	cv.Areas = strings.Join(areasOf(r.Req), " ")
+	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
+	cv.LevelKey = fk.levels.key(string(r.Level))
 	if r.Rule != nil {
 		cv.ExpectedRule = fmt.Sprint(*r.Rule)
 	}
@@ -645,6 +747,9 @@ func (bv *bodyView) raw(ci *CaseInfo, b int) []byte {
 	}
 	return nil
 }
+
+// anchorRE matches case ids that can serve as element ids as they are.
+var anchorRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9/_.-]*$`)
 
 // maxListed bounds the lines listed per body; past it the listing keeps
 // its first lines and the marked ones with some context.
@@ -727,17 +832,17 @@ func servedView(s Served, at string) bodyView {
 	return bv
 }
 
-func findingOf(g FindingGroup) findingView {
+func findingOf(g FindingGroup, fk *filterKeys) findingView {
 	f := findingView{Signature: g.Signature, Count: g.Count, Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: g.Sides}
 	var ps []string
 	for _, s := range g.Sides {
 		ps = append(ps, s.Parsers...)
 	}
-	f.Parsers = strings.Join(ps, "\n")
+	f.ParserKeys = fk.parsers.keyList(ps)
 	for _, id := range g.Req {
 		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id, "")})
 	}
-	f.Areas = strings.Join(areasOf(g.Req), " ")
+	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
 	body, err := g.Example.Robots()
 	if err != nil {
 		body = []byte(g.Example.RobotsB64)

@@ -2,12 +2,106 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
 )
 
-// cmdMatrix is not written yet.
+// maxMatrixInput bounds the robots.txt file matrix reads.
+const maxMatrixInput = 64 << 20
+
+// cmdMatrix prints the verdict table of a robots.txt file, agents ×
+// paths, with warnings: reptest matrix FILE [--agent A]... [--path P]...
+// [--fail-on warn] [--profile rfc9309|google] [--json].
 func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "reptest matrix: not implemented yet")
-	return 2
+	fs := flag.NewFlagSet("reptest matrix", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var agents, paths stringList
+	fs.Var(&agents, "agent", "product `TOKEN` to show (repeatable; default: every agent the file names plus one it does not)")
+	fs.Var(&paths, "path", "URL `PATH` to show (repeatable; default: / and one path per rule)")
+	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")
+	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309 or google")
+	asJSON := fs.Bool("json", false, "print the matrix as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: reptest matrix FILE [--agent A]... [--path P]... [--fail-on warn] [--profile rfc9309|google] [--json]\n\nFILE may be - for standard input.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	if *failOn != "warn" && *failOn != "never" {
+		fmt.Fprintf(stderr, "reptest matrix: --fail-on must be warn or never, not %q\n", *failOn)
+		return 2
+	}
+	var opts reference.Options
+	switch *profile {
+	case "rfc9309":
+		opts = reference.RFC()
+	case "google":
+		opts = reference.Google()
+	default:
+		fmt.Fprintf(stderr, "reptest matrix: --profile must be rfc9309 or google, not %q\n", *profile)
+		return 2
+	}
+	body, err := readInput(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
+		return 2
+	}
+	m, err := report.BuildMatrix(body, report.MatrixOptions{Agents: agents, Paths: paths, Options: opts})
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
+		return 2
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(m)
+	} else {
+		err = m.WriteText(stdout, colorFor(stdout))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
+		return 2
+	}
+	if *failOn == "warn" && len(m.Warnings) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// readInput reads a file, or standard input for "-", up to
+// maxMatrixInput bytes.
+func readInput(name string) ([]byte, error) {
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	body, err := io.ReadAll(io.LimitReader(r, maxMatrixInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if len(body) > maxMatrixInput {
+		return nil, fmt.Errorf("%s is larger than %d bytes", name, maxMatrixInput)
+	}
+	return body, nil
 }

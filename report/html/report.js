@@ -21,13 +21,8 @@
   function fill(select, values) {
     (values || []).forEach(function (v) {
       var o = document.createElement("option");
-      if (Array.isArray(v)) {
-        o.value = v[0];
-        o.textContent = v[1] + " (" + v[0] + ")";
-      } else {
-        o.value = v;
-        o.textContent = v;
-      }
+      o.value = v.v;
+      o.textContent = v.l;
       select.appendChild(o);
     });
   }
@@ -64,7 +59,7 @@
       show(card, any);
     });
     document.querySelectorAll("article.finding").forEach(function (f) {
-      show(f, (!p || words(f.dataset.ps, "\n").indexOf(p) >= 0) && (!a || words(f.dataset.a, /\s+/).indexOf(a) >= 0) && !o && !l);
+      show(f, (!p || words(f.dataset.ps, /\s+/).indexOf(p) >= 0) && (!a || words(f.dataset.a, /\s+/).indexOf(a) >= 0) && !o && !l);
     });
     document.querySelectorAll("tr.req").forEach(function (tr) {
       show(tr, (!l || tr.dataset.l === l) && (!a || tr.dataset.a === a));
@@ -84,7 +79,8 @@
 
   document.querySelectorAll("button.copy").forEach(function (b) {
     b.addEventListener("click", function () {
-      var id = b.dataset.copy;
+      var code = b.parentNode.querySelector("code.id");
+      var id = code ? code.textContent : "";
       var done = function () { b.textContent = "copied"; };
       if (navigator.clipboard && navigator.clipboard.writeText) {
         navigator.clipboard.writeText(id).then(done, function () { b.textContent = id; });
@@ -107,8 +103,12 @@
       if (i < 0) { return; }
       var k = kv.slice(0, i), v = kv.slice(i + 1);
       if (sel[k]) {
-        sel[k].value = v;
-        if (sel[k].value !== v) { errors.push("no " + k + " option " + v); }
+        // Match an option by its value or its label.
+        var found = Array.prototype.filter.call(sel[k].options, function (op) {
+          return op.value === v || op.textContent === v;
+        });
+        if (found.length === 0) { errors.push("no " + k + " option " + v); return; }
+        sel[k].value = found[0].value;
       }
     });
     result = apply();

@@ -1,0 +1,440 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/reptest/reptest/reference"
+)
+
+// MatrixOptions says what BuildMatrix shows.
+type MatrixOptions struct {
+	// Agents are the product tokens to show; empty means every agent the
+	// file names plus one it does not.
+	Agents []string
+	// Paths are the URL paths to show; empty means "/" and one example
+	// path per rule of the file.
+	Paths []string
+	// Options is the reference's option set; the zero value means RFC().
+	Options reference.Options
+}
+
+// Matrix is the verdict table of a robots.txt file for site owners:
+// agents × paths, with warnings about what the file probably does not
+// mean to do.
+type Matrix struct {
+	Profile  string      `json:"profile"`
+	Size     int         `json:"size"`
+	Agents   []string    `json:"agents"`
+	Unnamed  string      `json:"unnamed,omitempty"` // the agent the file does not name, when added
+	Paths    []string    `json:"paths"`
+	Cells    [][]Verdict `json:"cells"` // [agent][path]
+	Warnings []Warning   `json:"warnings"`
+	Groups   int         `json:"groups"`
+	Sitemaps []string    `json:"sitemaps,omitempty"`
+	lines    []reference.Line
+}
+
+// Verdict is one cell of a Matrix.
+type Verdict struct {
+	Allowed bool `json:"allowed"`
+	// Line is the deciding rule's line; 0 when no rule matched.
+	Line int `json:"line,omitempty"`
+	// Group is the group that applied: the agent's name, "*" or "".
+	Group string `json:"group,omitempty"`
+	Why   string `json:"why"`
+}
+
+// Warning kinds.
+const (
+	WarnStarNotInherited = "star-rules-not-inherited"
+	WarnOrphanRule       = "rule-before-user-agent"
+	WarnUnparseable      = "unparseable-line"
+	WarnNoLeadingSlash   = "pattern-without-slash"
+	WarnCrawlDelay       = "crawl-delay"
+	WarnTooLarge         = "file-too-large"
+	WarnNotToken         = "agent-not-a-token"
+)
+
+// Warning is something in the file that a crawler reads differently from
+// what its author probably meant.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Line    int    `json:"line,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+	Message string `json:"message"`
+}
+
+// maxDerivedPaths bounds the paths derived from the file's rules.
+const maxDerivedPaths = 24
+
+// fileGroup is a group as the file lays it out.
+type fileGroup struct {
+	uaLines []int
+	rules   []reference.Line
+}
+
+// BuildMatrix decides every agent × path of a robots.txt body with the
+// reference and collects warnings: a named group that lacks rules of the
+// "*" group it replaces (where that changes a verdict), rules before any
+// user-agent line, unparseable lines, patterns that do not start with "/",
+// Crawl-delay records, user-agent values that are not product tokens and
+// a file over 500 KiB. It returns an error for an agent that is not a
+// product token.
+func BuildMatrix(body []byte, o MatrixOptions) (*Matrix, error) {
+	opts := o.Options
+	if opts.Name == "" {
+		opts = reference.RFC()
+	}
+	rb := reference.Parse(body, opts)
+	m := &Matrix{Profile: opts.Name, Size: len(body), lines: rb.Lines(), Sitemaps: rb.Sitemaps()}
+	groups, orphans := layoutGroups(m.lines)
+	m.Groups = len(groups)
+
+	named := m.fileAgents(opts)
+	agents := slices.Clone(o.Agents)
+	if len(agents) == 0 {
+		agents = named
+	}
+	unnamed := unnamedAgent(rb)
+	if len(o.Agents) == 0 {
+		agents = append(agents, unnamed)
+		m.Unnamed = unnamed
+	}
+	m.Agents = agents
+	paths := slices.Clone(o.Paths)
+	if len(paths) == 0 {
+		paths = derivedPaths(m.lines)
+	}
+	m.Paths = paths
+
+	for _, a := range agents {
+		row := make([]Verdict, len(paths))
+		for j, p := range paths {
+			d, err := rb.Decide(a, p)
+			if err != nil {
+				return nil, fmt.Errorf("report: agent %q: %w", a, err)
+			}
+			row[j] = verdictOf(d)
+		}
+		m.Cells = append(m.Cells, row)
+	}
+
+	m.warnSyntax(orphans, opts, len(body))
+	for _, a := range agents {
+		if a != unnamed {
+			m.warnStar(rb, groups, a, unnamed)
+		}
+	}
+	slices.SortStableFunc(m.Warnings, func(a, b Warning) int { return a.Line - b.Line })
+	return m, nil
+}
+
+func verdictOf(d reference.Decision) Verdict {
+	v := Verdict{Allowed: d.Allowed, Group: d.Group}
+	switch d.Reason {
+	case reference.RuleMatched:
+		v.Line = d.Rule.Line
+		kind := "disallow"
+		if d.Rule.Allow {
+			kind = "allow"
+		}
+		v.Why = fmt.Sprintf("%s: %s", kind, d.Rule.Pattern)
+	default:
+		v.Why = d.Reason.String()
+	}
+	return v
+}
+
+// layoutGroups rebuilds the file's groups from its lines, as the reference
+// forms them: user-agent lines then rules; a user-agent line after a rule
+// starts a new group. Rules before any user-agent line are returned apart.
+func layoutGroups(lines []reference.Line) (groups []fileGroup, orphans []reference.Line) {
+	open := false
+	for _, l := range lines {
+		switch l.Kind {
+		case reference.UserAgent:
+			if len(groups) == 0 || !open {
+				groups = append(groups, fileGroup{})
+				open = true
+			}
+			g := &groups[len(groups)-1]
+			g.uaLines = append(g.uaLines, l.Number)
+		case reference.Allow, reference.Disallow:
+			if len(groups) == 0 {
+				orphans = append(orphans, l)
+				continue
+			}
+			open = false
+			g := &groups[len(groups)-1]
+			g.rules = append(g.rules, l)
+		}
+	}
+	return groups, orphans
+}
+
+// fileAgents returns the product tokens the file's user-agent lines name,
+// first spelling kept, and warns about values that are not tokens.
+func (m *Matrix) fileAgents(opts reference.Options) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range m.lines {
+		if l.Kind != reference.UserAgent || l.Value == "*" {
+			continue
+		}
+		tok := l.Value
+		if !isProductToken(tok) {
+			lead := leadingToken(tok)
+			if strings.HasPrefix(tok, "*") {
+				continue
+			}
+			msg := fmt.Sprintf("user-agent %q is not a product token: under RFC 9309 it names no crawler", tok)
+			if lead != "" {
+				msg += fmt.Sprintf("; Google's parser reads it as %q", lead)
+			}
+			m.Warnings = append(m.Warnings, Warning{Kind: WarnNotToken, Line: l.Number, Message: msg})
+			if opts.AgentMatch != reference.AgentLeadingToken || lead == "" {
+				continue
+			}
+			tok = lead
+		}
+		if k := strings.ToLower(tok); !seen[k] {
+			seen[k] = true
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+func isProductToken(s string) bool {
+	return s != "" && leadingToken(s) == s
+}
+
+// leadingToken returns the leading run of [a-zA-Z_-] of s.
+func leadingToken(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// unnamedAgent returns a product token that no group of the file names.
+func unnamedAgent(rb *reference.Robots) string {
+	name := "UnlistedBot"
+	for slices.Contains(rb.Agents(), strings.ToLower(name)) {
+		name += "X"
+	}
+	return name
+}
+
+// examplePath returns a path that a rule's pattern matches: "*" becomes
+// "x", a final "$" is dropped, and a missing leading "/" is added. It
+// returns "" for an empty pattern.
+func examplePath(pattern string) string {
+	p := strings.TrimSuffix(pattern, "$")
+	p = strings.TrimRight(p, "*")
+	p = strings.ReplaceAll(p, "*", "x")
+	if p == "" {
+		if pattern == "" {
+			return ""
+		}
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	return p
+}
+
+// derivedPaths returns "/" and an example path for each rule, without
+// duplicates, sorted, at most maxDerivedPaths.
+func derivedPaths(lines []reference.Line) []string {
+	set := map[string]bool{"/": true}
+	for _, l := range lines {
+		if l.Kind != reference.Allow && l.Kind != reference.Disallow {
+			continue
+		}
+		if p := examplePath(l.Value); p != "" && len(set) < maxDerivedPaths {
+			set[p] = true
+		}
+	}
+	return sortedKeys(set)
+}
+
+func (m *Matrix) warnSyntax(orphans []reference.Line, opts reference.Options, size int) {
+	for _, l := range orphans {
+		m.Warnings = append(m.Warnings, Warning{Kind: WarnOrphanRule, Line: l.Number,
+			Message: fmt.Sprintf("%s: %s comes before any user-agent line: crawlers ignore it (RFC 9309 §2.1)", l.Kind, l.Value)})
+	}
+	for _, l := range m.lines {
+		switch l.Kind {
+		case reference.Invalid:
+			m.Warnings = append(m.Warnings, Warning{Kind: WarnUnparseable, Line: l.Number,
+				Message: fmt.Sprintf("the line cannot be parsed (%s) and is ignored", l.Reason)})
+		case reference.Allow, reference.Disallow:
+			if l.Value != "" && l.Value[0] != '/' && l.Value[0] != '*' {
+				m.Warnings = append(m.Warnings, Warning{Kind: WarnNoLeadingSlash, Line: l.Number,
+					Message: fmt.Sprintf("the pattern %q does not start with \"/\": it matches no URL (did you mean %q?)", l.Value, "/"+l.Value)})
+			}
+		case reference.Other:
+			if strings.EqualFold(l.Key, "crawl-delay") {
+				m.Warnings = append(m.Warnings, Warning{Kind: WarnCrawlDelay, Line: l.Number,
+					Message: "Crawl-delay is not part of RFC 9309 and Google ignores it; some other crawlers honour it"})
+			}
+		}
+	}
+	if size > reference.KiB500 {
+		last := 0
+		for _, l := range m.lines {
+			last = max(last, l.Number)
+		}
+		limit := opts.MaxBytes
+		if limit == 0 {
+			limit = reference.KiB500
+		}
+		m.Warnings = append(m.Warnings, Warning{Kind: WarnTooLarge,
+			Message: fmt.Sprintf("the file is %d bytes, over 500 KiB: crawlers may ignore everything past byte %d (here, what follows line %d)", size, limit, last)})
+	}
+}
+
+// warnStar warns when the groups naming agent replace the "*" group and,
+// for a rule of the "*" group they lack, the agent gets another verdict
+// than an agent the file does not name.
+func (m *Matrix) warnStar(rb *reference.Robots, groups []fileGroup, agent, unnamed string) {
+	da, err := rb.Decide(agent, "/")
+	if err != nil || da.Group == "*" || da.Group == "" {
+		return
+	}
+	ds, err := rb.Decide(unnamed, "/")
+	if err != nil || ds.Group != "*" {
+		return
+	}
+	own := groupsByLines(groups, da.GroupLines)
+	star := groupsByLines(groups, ds.GroupLines)
+	has := func(r reference.Line) bool {
+		for _, g := range own {
+			for _, x := range g.rules {
+				if x.Kind == r.Kind && x.Value == r.Value {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var lost []string
+	for _, g := range star {
+		for _, r := range g.rules {
+			if has(r) {
+				continue
+			}
+			p := examplePath(r.Value)
+			if p == "" {
+				continue
+			}
+			vs, err1 := rb.Decide(unnamed, p)
+			va, err2 := rb.Decide(agent, p)
+			if err1 != nil || err2 != nil || vs.Allowed == va.Allowed {
+				continue
+			}
+			if vs.Reason != reference.RuleMatched || vs.Rule.Line != r.Number {
+				continue
+			}
+			state := "disallowed"
+			if va.Allowed {
+				state = "allowed"
+			}
+			lost = append(lost, fmt.Sprintf("%s: %s (line %d; %s is %s %s)", r.Kind, r.Value, r.Number, agent, state, p))
+		}
+	}
+	if len(lost) == 0 {
+		return
+	}
+	line := 0
+	if len(da.GroupLines) > 0 {
+		line = da.GroupLines[0]
+	}
+	m.Warnings = append(m.Warnings, Warning{Kind: WarnStarNotInherited, Line: line, Agent: agent,
+		Message: fmt.Sprintf("%s has its own group, which replaces the * group entirely: these * rules do not apply to it: %s",
+			agent, strings.Join(lost, "; "))})
+}
+
+// groupsByLines returns the groups holding any of the user-agent lines.
+func groupsByLines(groups []fileGroup, uaLines []int) []fileGroup {
+	var out []fileGroup
+	for _, g := range groups {
+		for _, n := range g.uaLines {
+			if slices.Contains(uaLines, n) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// WriteText prints the matrix as tables of at most six paths each, then
+// the warnings. Values from the file are shown with control and
+// bidirectional characters escaped.
+func (m *Matrix) WriteText(w io.Writer, color bool) error {
+	p := newPalette(color)
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "robots.txt: %d bytes, %d groups, profile %s\n", m.Size, m.Groups, m.Profile)
+	aw := len("agent")
+	for _, a := range m.Agents {
+		aw = max(aw, len(visible(a, 60))+len(" (unnamed)"))
+	}
+	const per = 6
+	for start := 0; start < len(m.Paths); start += per {
+		end := min(start+per, len(m.Paths))
+		cols := m.Paths[start:end]
+		widths := make([]int, len(cols))
+		for j, c := range cols {
+			widths[j] = max(len(visible(c, 40)), len("disallow 9999"))
+		}
+		fmt.Fprintf(bw, "\n%s%-*s", p.dim, aw, "agent \\ path")
+		for j, c := range cols {
+			fmt.Fprintf(bw, "  %-*s", widths[j], visible(c, 40))
+		}
+		fmt.Fprintf(bw, "%s\n", p.reset)
+		for i, a := range m.Agents {
+			name := visible(a, 60)
+			if a == m.Unnamed {
+				name += " (unnamed)"
+			}
+			fmt.Fprintf(bw, "%-*s", aw, name)
+			for j := range cols {
+				v := m.Cells[i][start+j]
+				word, col := "allow", p.green
+				if !v.Allowed {
+					word, col = "DISALLOW", p.red
+				}
+				cell := word
+				if v.Line > 0 {
+					cell += fmt.Sprintf(" %d", v.Line)
+				}
+				fmt.Fprintf(bw, "  %s%-*s%s", col, widths[j], cell, p.reset)
+			}
+			fmt.Fprintln(bw)
+		}
+	}
+	fmt.Fprintf(bw, "\n%sA number is the line of the deciding rule; none means no rule matched.%s\n", p.dim, p.reset)
+	if len(m.Warnings) == 0 {
+		fmt.Fprintln(bw, "\nNo warnings.")
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "\n%s%d warnings:%s\n", p.yellow, len(m.Warnings), p.reset)
+	for _, wn := range m.Warnings {
+		where := "file"
+		if wn.Line > 0 {
+			where = fmt.Sprintf("line %d", wn.Line)
+		}
+		fmt.Fprintf(bw, "  %s: %s [%s]\n", where, visible(wn.Message, 2000), wn.Kind)
+	}
+	return bw.Flush()
+}
