@@ -225,7 +225,6 @@ func (k *keys) options(label func(string) string) []option {
 
 type parserView struct {
 	Key                  string
-	Label                string // the name in visible form, for attributes
 	Name, Version, Color string
 	Shape                string // SVG path of the parser's marker, centred on 0,0
 	S                    cases.Summary
@@ -393,7 +392,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		newFail[r.Parser]++
 	}
 	for i, s := range d.Parsers {
-		pv := parserView{Key: fk.parsers.key(s.Name), Label: visible(s.Name, 200), Name: s.Name, Version: s.Version,
+		pv := parserView{Key: fk.parsers.key(s.Name), Name: s.Name, Version: s.Version,
 			Color: parserColors[i%len(parserColors)], Shape: markerPath(i), S: s, New: newFail[s.Name]}
 		for k := range exp {
 			if k.Parser == s.Name {

@@ -112,6 +112,9 @@
       }
     });
     result = apply();
+    // The stylesheet sets the body's margin to 0: a blocked stylesheet
+    // leaves the browser's 8px.
+    if (getComputedStyle(document.body).marginTop !== "0px") { errors.push("stylesheet not applied"); }
     var out = document.getElementById("selftest");
     var expect = sel.parser.value && !sel.outcome.value && !sel.level.value && !sel.area.value ? data.rows[sel.parser.value] || 0 : -1;
     out.textContent = "selftest rows=" + result.rows + " checks=" + result.checks + " expect=" + expect + " errors=" + errors.length + (errors.length ? " " + errors.join(" | ") : "");

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const goodCase = `cases:
+  - id: t/one
+    req: [MATCH-1]
+    robots: "User-agent: *\nDisallow: /a\n"
+    checks:
+      - {agent: FooBot, url: /a, expect: disallow}
+`
+
+// A malformed corpus gets one clear error line per problem, naming
+// file:line:col, and exit status 2, before anything runs.
+func TestRunMalformedCorpus(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string // a regular expression for the one error line
+	}{
+		{"unknown-key", map[string]string{"a.yaml": strings.Replace(goodCase, "expect: disallow}", "expect: disallow, colour: red}", 1)},
+			`^.*a\.yaml:6:53: unknown key "colour"`},
+		{"bad-base64", map[string]string{"a.yaml": strings.Replace(goodCase, `robots: "User-agent: *\nDisallow: /a\n"`, "robots_base64: '###'", 1)},
+			`^.*a\.yaml:4:20: .*base64`},
+		{"duplicate-id", map[string]string{"a.yaml": goodCase, "b.yaml": goodCase},
+			`^.*b\.yaml:2:9: duplicate id "t/one" \(first at .*a\.yaml:2:9\)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range tt.files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			code := dispatch(context.Background(), []string{"run", "--corpus", dir}, &stdout, &stderr)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+			if len(lines) != 1 || !regexp.MustCompile(tt.want).MatchString(lines[0]) {
+				t.Errorf("stderr:\n%s\nwant one line matching %s", stderr.String(), tt.want)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("something ran: %s", stdout.String())
+			}
+		})
+	}
+}
+
+// The reference conforms on the embedded corpus, in both profiles.
+func TestRunEmbedded(t *testing.T) {
+	for _, profile := range []string{"rfc9309", "google"} {
+		var stdout, stderr bytes.Buffer
+		code := dispatch(context.Background(), []string{"run", "--profile", profile}, &stdout, &stderr)
+		if code != 0 {
+			t.Errorf("profile %s: exit status %d, want 0\n%s%s", profile, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "robots.txt")
+	os.WriteFile(f, []byte("User-agent: *\nDisallow: /*.pdf$\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"check", "--robots", f, "--agent", "FooBot", "https://e.com/a.pdf", "https://e.com/a.pdf?x"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := "https://e.com/a.pdf\tdisallow \"/a.pdf\": line 2 disallow: /*.pdf$ (length 7); group \"*\" at lines [1]\n" +
+		"https://e.com/a.pdf?x\tallow \"/a.pdf?x\": no matching rule; group \"*\" at lines [1]\n"
+	if stdout.String() != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
+	}
+	code = dispatch(context.Background(), []string{"check", "--robots", f, "--agent", "Foo/1", "https://e.com/"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "product token") {
+		t.Errorf("an invalid token: exit %d, stderr %q; want 2 and a message naming the product token", code, stderr.String())
+	}
+}

@@ -1,0 +1,424 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"html"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func renderHTML(t *testing.T, d *Document, o HTMLOptions) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, d, o); err != nil {
+		t.Fatalf("WriteHTML: %v", err)
+	}
+	return buf.String()
+}
+
+func TestHTMLGolden(t *testing.T) {
+	got := renderHTML(t, fixtureDoc(), HTMLOptions{Title: "reptest fixture"})
+	golden := filepath.Join("testdata", "report.golden.html")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -run TestHTMLGolden -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("HTML report differs from %s (-want +got); run with -update if the change is intended:\n%s", golden, diff)
+	}
+}
+
+// tag is one start or end tag of an HTML page, as scanTags reads it.
+type tag struct {
+	name    string
+	end     bool
+	attrs   map[string]string // values with character references decoded
+	content string            // the raw text of script and style elements
+}
+
+// scanTags reads the tags of a page written by WriteHTML. It is not an
+// HTML parser: it reads "<" followed by a letter, "/" or "!" as markup,
+// double-quoted and unquoted attribute values, and skips the raw text of
+// script and style elements (which it returns as content). That is
+// enough to see what a browser would take for markup in this output,
+// because html/template writes every attribute value in double quotes.
+func scanTags(t *testing.T, s string) []tag {
+	t.Helper()
+	var tags []tag
+	for i := 0; i < len(s); i++ {
+		if s[i] != '<' || i+1 >= len(s) {
+			continue
+		}
+		c := s[i+1]
+		switch {
+		case c == '!':
+			j := strings.IndexByte(s[i:], '>')
+			if j < 0 {
+				t.Fatalf("unterminated <! at %d", i)
+			}
+			i += j
+			continue
+		case c != '/' && !isLetter(c):
+			continue
+		}
+		tg := tag{attrs: map[string]string{}}
+		j := i + 1
+		if s[j] == '/' {
+			tg.end = true
+			j++
+		}
+		k := j
+		for k < len(s) && (isLetter(s[k]) || s[k] >= '0' && s[k] <= '9' || s[k] == '-') {
+			k++
+		}
+		tg.name = strings.ToLower(s[j:k])
+		for {
+			for k < len(s) && (s[k] == ' ' || s[k] == '\n' || s[k] == '\t') {
+				k++
+			}
+			if k >= len(s) {
+				t.Fatalf("unterminated tag %q", tg.name)
+			}
+			if s[k] == '>' {
+				break
+			}
+			if s[k] == '/' && k+1 < len(s) && s[k+1] == '>' {
+				k++
+				break
+			}
+			a := k
+			for k < len(s) && !strings.ContainsRune("= \n\t>/", rune(s[k])) {
+				k++
+			}
+			name := strings.ToLower(s[a:k])
+			val := ""
+			if k < len(s) && s[k] == '=' {
+				k++
+				if s[k] == '"' {
+					e := strings.IndexByte(s[k+1:], '"')
+					if e < 0 {
+						t.Fatalf("unterminated attribute %s of %s", name, tg.name)
+					}
+					val = s[k+1 : k+1+e]
+					k += e + 2
+				} else {
+					b := k
+					for k < len(s) && !strings.ContainsRune(" \n\t>", rune(s[k])) {
+						k++
+					}
+					val = s[b:k]
+				}
+			}
+			if name == "" {
+				t.Fatalf("empty attribute name in %s at %d: %q", tg.name, k, s[i:min(k+20, len(s))])
+			}
+			tg.attrs[name] = html.UnescapeString(val)
+		}
+		i = k
+		if !tg.end && (tg.name == "script" || tg.name == "style") {
+			closing := "</" + tg.name
+			e := strings.Index(strings.ToLower(s[i:]), closing)
+			if e < 0 {
+				t.Fatalf("unterminated %s", tg.name)
+			}
+			tg.content = s[i+1 : i+e]
+			i += e - 1
+		}
+		tags = append(tags, tg)
+	}
+	return tags
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// allowedTags are the elements WriteHTML writes.
+var allowedTags = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`html head meta title style body header h1 h2 h3 p b nav a div label select option
+		button span main section table thead tbody tr th td svg path rect line text article code dl dt dd pre br
+		footer output script`) {
+		allowedTags[n] = true
+	}
+}
+
+// hostile is text that would become markup, script, or misleading
+// display if it were not escaped.
+var hostile = strings.Join([]string{
+	`<script>alert(1)</script>`,
+	`</style><script>alert(2)</script>`,
+	`"onerror="alert(3)`,
+	`' onmouseover='alert(4)`,
+	`javascript:alert(5)`,
+	"\u202Egnp.exe\u202C",
+	"\u2066iso\u2069 \u200F\u061C",
+	`</textarea><img src=x onerror=alert(6)>`,
+	`<!-- --> <![CDATA[ ]]> {{.}} ${x}`,
+	"\x1b[31m\x00\x7f\u2028",
+}, " ")
+
+// hostileDoc puts the hostile text in every field a report shows, with a
+// 1 MB line in the robots.txt body and the URL.
+func hostileDoc() *Document {
+	long := strings.Repeat("A", 1<<20)
+	id := "evil/" + hostile
+	parser := "parser" + hostile
+	res := cases.Result{Case: id, Check: 0, Parser: parser, Agent: hostile, URL: "javascript:alert(7)" + hostile + long,
+		Expect: cases.Verdict(hostile), Verdict: cases.Verdict(hostile), Outcome: cases.Violation, Level: cases.Level(hostile),
+		Req: []string{"UA-3", hostile}, Profile: hostile, Title: hostile, Detail: hostile + "\n" + long, Trace: hostile, Step: hostile}
+	res2 := res
+	res2.Case = "http/" + hostile
+	res2.Outcome = cases.Error
+	d := &Document{
+		Tool: Tool, Version: hostile, Profile: hostile,
+		Parsers: []cases.Summary{{Name: parser, Version: hostile}},
+		Results: []cases.Result{res, res2},
+		Cases: map[string]*CaseInfo{
+			id: {Title: hostile, Source: hostile, Profile: hostile,
+				Robots: &Body{Text: hostile + "\n" + long + "\nDisallow: /x\u202E\n", Size: 3 << 20},
+				Checks: []CheckInfo{{Line: 2, Trace: hostile}}},
+			res2.Case: {Title: hostile, Fetch: []Served{{URL: "javascript:alert(8)" + hostile, Status: 301,
+				Headers: map[string]string{hostile: hostile}, Fault: hostile, Delay: hostile,
+				Body: &Body{B64: base64.StdEncoding.EncodeToString([]byte("\xff\xfe" + hostile)), Size: 9, Generated: hostile}}},
+				Checks: []CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
+		},
+		Requirements: []Requirement{{ID: hostile, Section: "javascript:alert(9)", Title: hostile, Level: hostile}},
+		Findings: []Finding{{RobotsB64: base64.StdEncoding.EncodeToString([]byte(hostile + "\n" + long)), Agent: hostile, URL: hostile,
+			Verdicts: map[string]string{parser: "allow", "reference": hostile}, Signature: hostile, Req: []string{hostile}}},
+		Expected:   []ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
+		Unexpected: []UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
+	}
+	d.Recount()
+	return d
+}
+
+func TestHTMLEscapesHostileInput(t *testing.T) {
+	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile})
+
+	if len(out) > 1<<20 {
+		t.Errorf("page is %d bytes: long values are not cut", len(out))
+	}
+	lower := strings.ToLower(out)
+	for _, c := range []struct {
+		s    string
+		want int
+	}{{"<script", 2}, {"</script", 2}, {"<style", 1}, {"</style", 1}, {"<img", 0}, {"<textarea", 0}, {"</textarea", 0}, {"<!--", 0}, {"<![cdata[", 0}} {
+		if n := strings.Count(lower, c.s); n != c.want {
+			t.Errorf("%q occurs %d times, want %d", c.s, n, c.want)
+		}
+	}
+
+	tags := scanTags(t, out)
+	var scripts, styles []tag
+	for _, tg := range tags {
+		if !allowedTags[tg.name] {
+			t.Errorf("unexpected element <%s>", tg.name)
+		}
+		for name, val := range tg.attrs {
+			if strings.HasPrefix(name, "on") || name == "style" || name == "src" || name == "srcdoc" {
+				t.Errorf("<%s> has attribute %s=%q", tg.name, name, val)
+			}
+			if strings.Contains(val, "alert(") {
+				t.Errorf("<%s %s> holds input: %q", tg.name, name, clip(val, 200))
+			}
+			if name == "href" && !strings.HasPrefix(val, "https://") && !strings.HasPrefix(val, "#") {
+				t.Errorf("<a> links to %q", val)
+			}
+		}
+		if !tg.end && tg.name == "script" {
+			scripts = append(scripts, tg)
+		}
+		if !tg.end && tg.name == "style" {
+			styles = append(styles, tg)
+		}
+	}
+
+	// The only scripts are the JSON data block and the report's own code;
+	// the data is JSON, ASCII only.
+	if len(scripts) != 2 || scripts[0].attrs["type"] != "application/json" || scripts[1].content != htmlJS {
+		t.Fatalf("scripts are not [data, code]: %d scripts", len(scripts))
+	}
+	var data map[string]any
+	if err := json.Unmarshal([]byte(scripts[0].content), &data); err != nil {
+		t.Errorf("data block is not JSON: %v", err)
+	}
+	for _, r := range scripts[0].content {
+		if r >= 0x80 || r == '<' || r == '>' {
+			t.Errorf("data block holds %U", r)
+			break
+		}
+	}
+	if len(styles) != 1 || styles[0].content != htmlCSS {
+		t.Errorf("style element is not the report's stylesheet")
+	}
+
+	// The CSP admits exactly this script and style.
+	var csp string
+	for _, tg := range tags {
+		if tg.name == "meta" && tg.attrs["http-equiv"] == "Content-Security-Policy" {
+			csp = tg.attrs["content"]
+		}
+	}
+	for _, want := range []string{"default-src 'none'", "script-src " + cspHash(scripts[1].content), "style-src " + cspHash(styles[0].content), "img-src data:"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+
+	// No character that is invisible or reorders text reaches the page;
+	// it is shown as an escape instead.
+	for i, r := range out {
+		if r != '\n' && (unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
+			t.Fatalf("raw %U at byte %d: %q", r, i, out[max(0, i-40):min(len(out), i+40)])
+		}
+	}
+	for _, esc := range []string{`\u202E`, `\u2066`, `\u200F`, `\x1B`, `\x00`, `\x7F`, `\u2028`, `\xFF`} {
+		if !strings.Contains(out, `<span class="esc" title="escaped character">`+esc+`</span>`) {
+			t.Errorf("no visible escape %s", esc)
+		}
+	}
+	if !strings.Contains(out, "more bytes</span>") {
+		t.Errorf("the 1 MB line is not marked as cut")
+	}
+}
+
+// chromium returns the path of a Chromium binary, or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("headless browser test: install Debian package chromium")
+	return ""
+}
+
+// runChromium runs headless Chromium on a URL with extra flags and
+// returns its stdout; console messages are in the returned log.
+func runChromium(t *testing.T, bin string, extra ...string) (stdout, log string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}, extra...)
+	cmd := exec.CommandContext(ctx, bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium %v: %v\n%s", extra, err, errb.String())
+	}
+	return out.String(), errb.String()
+}
+
+var selftestRE = regexp.MustCompile(`selftest rows=(\d+) checks=(\d+) expect=(-?\d+) errors=(\d+)([^<]*)`)
+
+func TestHTMLInChromium(t *testing.T) {
+	bin := chromium(t)
+	d := fixtureDoc()
+	dir := t.TempDir()
+	page := filepath.Join(dir, "report.html")
+	if err := os.WriteFile(page, []byte(renderHTML(t, d, HTMLOptions{})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// The rows each filter should leave, counted from the results: the
+	// verdicts of checks where some parser did not pass.
+	shown := map[[2]string]bool{}
+	for _, r := range d.Results {
+		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+			shown[[2]string{r.Case, strconv.Itoa(r.Check)}] = true
+		}
+	}
+	count := func(keep func(cases.Result) bool) int {
+		n := 0
+		for _, r := range d.Results {
+			if shown[[2]string{r.Case, strconv.Itoa(r.Check)}] && keep(r) {
+				n++
+			}
+		}
+		return n
+	}
+	tests := []struct {
+		filter string
+		want   int
+	}{
+		{"parser:temoto", count(func(r cases.Result) bool { return r.Parser == "temoto" })},
+		{"outcome:violation", count(func(r cases.Result) bool { return r.Outcome == cases.Violation })},
+		{"parser:grobotstxt,outcome:skipped", count(func(r cases.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == cases.Skipped })},
+		{"level:SHOULD", count(func(r cases.Result) bool { return r.Level == cases.SHOULD })},
+		{"area:ACC", count(func(r cases.Result) bool { return AreaOf(r.Req[0]) == "ACC" })},
+	}
+	for _, tc := range tests {
+		t.Run(tc.filter, func(t *testing.T) {
+			if tc.want == 0 {
+				t.Fatalf("fixture has no row for %s: the test would prove nothing", tc.filter)
+			}
+			dom, log := runChromium(t, bin, "--virtual-time-budget=5000", "--dump-dom", "file://"+page+"#selftest="+tc.filter)
+			m := selftestRE.FindStringSubmatch(dom)
+			if m == nil {
+				t.Fatalf("no self-test result in the DOM (script blocked or failed?); log:\n%s", consoleLines(log))
+			}
+			if m[4] != "0" {
+				t.Errorf("page reported errors:%s", html.UnescapeString(m[5]))
+			}
+			if got, _ := strconv.Atoi(m[1]); got != tc.want {
+				t.Errorf("filter %s shows %s rows, want %d", tc.filter, m[1], tc.want)
+			}
+			if m[3] != "-1" && m[3] != m[1] {
+				t.Errorf("page's own expectation %s differs from the rows shown %s", m[3], m[1])
+			}
+			if c := consoleLines(log); strings.Contains(c, "Content-Security-Policy") || strings.Contains(c, "Refused") || strings.Contains(c, "Uncaught") {
+				t.Errorf("console:\n%s", c)
+			}
+		})
+	}
+
+	shot := filepath.Join(dir, "report.png")
+	if p := os.Getenv("REPTEST_SCREENSHOT"); p != "" {
+		shot = p
+	}
+	runChromium(t, bin, "--screenshot="+shot, "--window-size=1280,2000", "--hide-scrollbars", "file://"+page)
+	png, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatalf("no screenshot: %v", err)
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 20<<10 {
+		t.Errorf("screenshot is not a plausible PNG (%d bytes)", len(png))
+	}
+}
+
+// consoleLines keeps the page's console messages of a Chromium log.
+func consoleLines(log string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(log, "\n") {
+		if strings.Contains(l, "CONSOLE") || strings.Contains(l, "Content-Security-Policy") {
+			fmt.Fprintln(&b, l)
+		}
+	}
+	return b.String()
+}
