@@ -27,7 +27,7 @@ func TestRunMalformedCorpus(t *testing.T) {
 		want  string // a regular expression for the one error line
 	}{
 		{"unknown-key", map[string]string{"a.yaml": strings.Replace(goodCase, "expect: disallow}", "expect: disallow, colour: red}", 1)},
-			`^.*a\.yaml:6:53: unknown key "colour"`},
+			`^.*a\.yaml:6:52: unknown key "colour"`},
 		{"bad-base64", map[string]string{"a.yaml": strings.Replace(goodCase, `robots: "User-agent: *\nDisallow: /a\n"`, "robots_base64: '###'", 1)},
 			`^.*a\.yaml:4:20: .*base64`},
 		{"duplicate-id", map[string]string{"a.yaml": goodCase, "b.yaml": goodCase},
