@@ -60,8 +60,8 @@ type Options struct {
 	// MissingColon accepts "Disallow /x", white space in place of the
 	// colon, when the line has exactly two words (G-TYPO).
 	MissingColon bool
-	// GoogleSpace trims values with Go's strings.TrimSpace (any Unicode
-	// white space) rather than the RFC's SP and HTAB.
+	// GoogleSpace trims values of all ASCII white space (as Google's
+	// parser does) rather than only the RFC's SP and HTAB.
 	GoogleSpace bool
 
 	// AgentMatch selects the reading of user-agent values (UA-7).

@@ -164,7 +164,8 @@ func classify(text string, o *Options) (kind LineKind, key, value, reason string
 
 func (o *Options) trim(s string) string {
 	if o.GoogleSpace {
-		return strings.TrimSpace(s)
+		// Google's parser trims ASCII white space only.
+		return strings.Trim(s, " \t\n\v\f\r")
 	}
 	i, j := 0, len(s)
 	for i < j && (s[i] == ' ' || s[i] == '\t') {

@@ -160,6 +160,7 @@ type htmlData struct {
 type option struct {
 	Value string `json:"v"`
 	Label string `json:"l"`
+	Name  string `json:"n"` // the name as given, for the self-test
 }
 
 // MarshalJSON writes the data with every non-ASCII character escaped
@@ -218,7 +219,7 @@ func (k *keys) keyList(names []string) string {
 func (k *keys) options(label func(string) string) []option {
 	out := make([]option, 0, len(k.list))
 	for i, n := range k.list {
-		out = append(out, option{Value: strconv.Itoa(i), Label: label(n)})
+		out = append(out, option{Value: strconv.Itoa(i), Label: label(n), Name: n})
 	}
 	return out
 }
@@ -418,7 +419,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	}
 	v.Data.Parsers = fk.parsers.options(func(s string) string { return visible(s, 100) })
 	for _, oc := range allOutcomes {
-		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc)})
+		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc), Name: string(oc)})
 	}
 	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
 	v.Data.Areas = fk.areas.options(func(s string) string { return visible(areaTitle(s)+" ("+s+")", 100) })

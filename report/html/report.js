@@ -23,6 +23,7 @@
       var o = document.createElement("option");
       o.value = v.v;
       o.textContent = v.l;
+      o.dataset.n = v.n;
       select.appendChild(o);
     });
   }
@@ -105,7 +106,7 @@
       if (sel[k]) {
         // Match an option by its value or its label.
         var found = Array.prototype.filter.call(sel[k].options, function (op) {
-          return op.value === v || op.textContent === v;
+          return op.value === v || op.textContent === v || op.dataset.n === v;
         });
         if (found.length === 0) { errors.push("no " + k + " option " + v); return; }
         sel[k].value = found[0].value;
