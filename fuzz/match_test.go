@@ -28,15 +28,16 @@ func matchProfiles() []matchProfile {
 // value of a "Disallow:" line unchanged: it is cut to maxMatchPattern
 // octets, "#", CR and LF (which would start a comment or end the line) are
 // written as their escapes, and the white space the options trim from a
-// value's ends is removed (SP and HTAB for the RFC, any Unicode white
-// space for Google). Both the reference and the oracle see the result.
+// value's ends is removed (SP and HTAB for the RFC; SP, HTAB, VT and FF
+// for Google, whose parser trims ASCII white space). Both the reference and
+// the oracle see the result.
 func rulePattern(s string, google bool) string {
 	if len(s) > maxMatchPattern {
 		s = s[:maxMatchPattern]
 	}
 	s = strings.NewReplacer("#", "%23", "\r", "%0D", "\n", "%0A").Replace(s)
 	if google {
-		return strings.TrimSpace(s)
+		return strings.Trim(s, " \t\v\f")
 	}
 	return strings.Trim(s, " \t")
 }

@@ -163,7 +163,7 @@ type option struct {
 	Name  string `json:"n"` // the name as given, for the self-test
 }
 
-// MarshalJSON writes the data with every non-ASCII character escaped
+// MarshalJSON writes the data with DEL and every non-ASCII character escaped
 // (\uXXXX), so that the block holds no bidirectional or invisible
 // characters; html/template then escapes "<", ">" and "&".
 func (h htmlData) MarshalJSON() ([]byte, error) {
@@ -175,7 +175,7 @@ func (h htmlData) MarshalJSON() ([]byte, error) {
 	var out bytes.Buffer
 	for _, r := range string(b) {
 		switch {
-		case r < 0x80:
+		case r < 0x7F:
 			out.WriteRune(r)
 		case r > 0xFFFF:
 			r1, r2 := utf16.EncodeRune(r)

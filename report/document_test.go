@@ -1,0 +1,211 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+)
+
+func TestFromResultsCounts(t *testing.T) {
+	d := fixtureDoc()
+	got := map[string]cases.Summary{}
+	for _, s := range d.Parsers {
+		got[s.Name] = s
+	}
+	want := map[string]cases.Summary{
+		"reference":  {Name: "reference", Version: "0.1.0", Checks: 10, Pass: 10, Conforms: true},
+		"temoto":     {Name: "temoto", Version: "v1.1.2", Checks: 10, Pass: 3, Deviations: 1, Violations: 1, Errors: 1, Skipped: 4},
+		"grobotstxt": {Name: "grobotstxt", Version: "v1.0.3", Checks: 10, Pass: 6, Deviations: 1, Violations: 1, Skipped: 2},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summaries (-want +got):\n%s", diff)
+	}
+	// Only cases with something other than pass or skipped are described.
+	var ids []string
+	for id := range d.Cases {
+		ids = append(ids, id)
+	}
+	wantIDs := []string{"cache/refetch-after-a-day", "http/redirect-cross-host", "match/tie-allow-wins", "merge/two-groups-same-agent"}
+	if diff := cmp.Diff(wantIDs, sortedKeys(d.Cases)); diff != "" {
+		t.Errorf("described cases (-want +got):\n%s", diff)
+	}
+	// Results are sorted by case, check, parser order.
+	for i := 1; i < len(d.Results); i++ {
+		a, b := d.Results[i-1], d.Results[i]
+		if a.Case > b.Case || a.Case == b.Case && a.Check > b.Check {
+			t.Fatalf("results out of order at %d: %s#%d before %s#%d", i, a.Case, a.Check, b.Case, b.Check)
+		}
+	}
+}
+
+func TestStrictJudgesDeviations(t *testing.T) {
+	cs := fixtureCases()
+	rs := fixtureResults(cs)
+	d := FromResults(Meta{Version: "x", Profile: "rfc9309", Strict: true}, nil, rs, nil)
+	for _, s := range d.Parsers {
+		if s.Name == "reference" && !s.Conforms {
+			t.Errorf("reference does not conform in a strict run")
+		}
+		if s.Name != "reference" && s.Conforms {
+			t.Errorf("%s conforms in a strict run despite %d deviations", s.Name, s.Deviations)
+		}
+	}
+	// Parsers known only from results are added in name order.
+	var names []string
+	for _, s := range d.Parsers {
+		names = append(names, s.Name)
+	}
+	if diff := cmp.Diff([]string{"grobotstxt", "reference", "temoto"}, names); diff != "" {
+		t.Errorf("parsers (-want +got):\n%s", diff)
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	d := fixtureDoc()
+	var buf bytes.Buffer
+	if err := d.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"tool": "reptest"`, `"profile": "rfc9309"`, `"parsers": [`, `"results": [`, `"outcome": "violation"`, `"cases": {`, `"findings": [`} {
+		if !strings.Contains(buf.String(), key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+	back, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatalf("ReadJSON: %v", err)
+	}
+	if diff := cmp.Diff(d, back); diff != "" {
+		t.Errorf("round trip (-wrote +read):\n%s", diff)
+	}
+}
+
+func TestReadJSONRejects(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"not json", `{"tool":`, "reading JSON"},
+		{"other tool", `{"tool":"h2spec","results":[]}`, "not a reptest results document"},
+		{"unknown outcome", `{"tool":"reptest","results":[{"case":"a","check":0,"parser":"p","outcome":"maybe"}]}`, `unknown outcome "maybe"`},
+		{"duplicate", `{"tool":"reptest","results":[{"case":"a","check":0,"parser":"p","outcome":"pass"},{"case":"a","check":0,"parser":"p","outcome":"pass"}]}`, "appears twice"},
+		{"no parser", `{"tool":"reptest","results":[{"case":"a","check":0,"outcome":"pass"}]}`, "no parser"},
+		{"trailing", `{"tool":"reptest"} {}`, "data after the document"},
+		{"null case", `{"tool":"reptest","cases":{"a":null}}`, `case "a" has no data`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadJSON(strings.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ReadJSON error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestCaseDataDecidingLines(t *testing.T) {
+	data := CaseData(fixtureCases())
+	type line struct{ Step, Response, Line int }
+	tests := []struct {
+		id   string
+		want []line
+	}{
+		// Plain case: lines 8 and 2 decide; the third check matches no rule.
+		{"merge/two-groups-same-agent", []line{{0, 0, 8}, {0, 0, 2}, {0, 0, 0}}},
+		// Allow wins the tie at line 3 (CRLF line ends).
+		{"match/tie-allow-wins", []line{{0, 0, 3}}},
+		// Through the redirect, line 2 of the second response decides;
+		// /public matches nothing.
+		{"http/redirect-cross-host", []line{{0, 2, 2}, {0, 0, 0}}},
+		// Step 1 decides by its own body; at 25h the file is fetched again
+		// and step 2's body decides /b.
+		{"cache/refetch-after-a-day", []line{{1, 1, 2}, {2, 0, 0}, {2, 2, 2}}},
+	}
+	for _, tc := range tests {
+		ci := data[tc.id]
+		if ci == nil {
+			t.Fatalf("no data for %s", tc.id)
+		}
+		var got []line
+		for _, c := range ci.Checks {
+			got = append(got, line{c.Step, c.Response, c.Line})
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s deciding lines (-want +got):\n%s", tc.id, diff)
+		}
+		for i, c := range ci.Checks {
+			if c.Trace == "" {
+				t.Errorf("%s check %d has no trace", tc.id, i)
+			}
+		}
+	}
+}
+
+func TestCaseDataLongBody(t *testing.T) {
+	body := "User-agent: *\n" + strings.Repeat("# padding padding padding padding\n", 3000) + "Disallow: /late\n"
+	c := cases.Case{ID: "lim/late-rule", Level: cases.MUST, Req: []string{"LIM-1"}, Robots: []byte(body),
+		Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/late", Expect: cases.Disallow}}}
+	ci := CaseData([]cases.Case{c})[c.ID]
+	if !ci.Robots.Partial() || ci.Robots.Size != len(body) || len(ci.Robots.Bytes()) > storedHead {
+		t.Fatalf("long body stored as %d of %d bytes (partial %v)", len(ci.Robots.Bytes()), ci.Robots.Size, ci.Robots.Partial())
+	}
+	if got := ci.Robots.Bytes(); got[len(got)-1] != '\n' {
+		t.Errorf("stored head does not end at a line end")
+	}
+	chk := ci.Checks[0]
+	if chk.Line != 3002 || chk.LineText != "Disallow: /late" {
+		t.Errorf("deciding line = %d %q, want 3002 %q", chk.Line, chk.LineText, "Disallow: /late")
+	}
+}
+
+func TestCaseDataGeneratedBody(t *testing.T) {
+	g := &cases.Generator{Prefix: "User-agent: *\n", Repeat: "# pad pad pad pad pad pad\n", UntilBytes: 600 << 10, Suffix: "Disallow: /late\n"}
+	c := cases.Case{ID: "lim/generated", Level: cases.MUST, Req: []string{"LIM-2"},
+		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: g}},
+		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/late", Expect: cases.Allow}}}
+	ci := CaseData([]cases.Case{c})[c.ID]
+	s := ci.Fetch[0]
+	if s.Body == nil || s.Body.Generated == "" || s.Body.Size < 600<<10 || !strings.HasPrefix(s.Body.Text, "User-agent: *\n# pad") {
+		t.Fatalf("generated body stored as %+v", s.Body)
+	}
+	// The rule sits past 500 KiB: the reference ignores it.
+	if ci.Checks[0].Line != 0 || !strings.Contains(ci.Checks[0].Trace, "allow") {
+		t.Errorf("check = %+v, want no deciding line", ci.Checks[0])
+	}
+}
+
+func TestGeneratedReader(t *testing.T) {
+	g := &cases.Generator{Prefix: "P\n", Repeat: "r\n", UntilBytes: 10, Suffix: "S\n"}
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(genReader(g)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), "P\nr\nr\nr\nr\nS\n"; got != want {
+		t.Errorf("generated %q, want %q", got, want)
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	got := splitLines([]byte("a\r\nb\rc\n\nd"))
+	var s []string
+	for _, l := range got {
+		s = append(s, string(l))
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c", "", "d"}, s); diff != "" {
+		t.Errorf("splitLines (-want +got):\n%s", diff)
+	}
+	if n := len(splitLines([]byte("a\n"))); n != 1 {
+		t.Errorf("a final line end adds a line: %d lines", n)
+	}
+}
+
+func TestMemServerFaults(t *testing.T) {
+	c := cases.Case{ID: "http/reset", Level: cases.MUST, Req: []string{"ACC-7"},
+		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Fault: "reset"}},
+		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/x", Expect: cases.Disallow}}}
+	ci := CaseData([]cases.Case{c})[c.ID]
+	if ci.Checks[0].Line != 0 || !strings.Contains(ci.Checks[0].Trace, "unreachable") {
+		t.Errorf("reset: %+v", ci.Checks[0])
+	}
+}
