@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
 )
 
 // VerdictError is the verdict recorded when a parser fails to answer
@@ -42,8 +43,8 @@ type Finding struct {
 func (f *Finding) Disagrees() bool { return Signature(f.Verdicts) != "" }
 
 // Key returns the key findings are grouped by: the signature and the
-// requirement IDs.
-func (f *Finding) Key() string { return f.Signature + " " + strings.Join(f.Req, ",") }
+// primary requirement ID (see Primary).
+func (f *Finding) Key() string { return f.Signature + " " + Primary(f.Req) }
 
 // Signature is a canonical description of how parsers split on an input:
 // the parsers are partitioned by verdict, each block is written as its
@@ -153,4 +154,29 @@ func Compare(ctx context.Context, in Input, parsers []cases.Parser) (Finding, er
 func SameVerdicts(f Finding) func(Finding) bool {
 	want := maps.Clone(f.Verdicts)
 	return func(g Finding) bool { return maps.Equal(want, g.Verdicts) }
+}
+
+// SameCause returns a keep function for Minimize that holds when a
+// candidate has exactly the verdicts of f and the reference (under the
+// input's profile) decides it for the same kind of reason (a matching
+// rule, no matching rule, no group, the implicit /robots.txt). It stops a
+// minimisation from sliding from one disagreement to another that happens
+// to give the same verdicts, such as from "/robots.txt is always allowed"
+// to "the file has no group".
+func SameCause(f Finding) func(Finding) bool {
+	same := SameVerdicts(f)
+	reason, ok := reasonOf(f.Input)
+	return func(g Finding) bool {
+		if !same(g) {
+			return false
+		}
+		r, ok2 := reasonOf(g.Input)
+		return ok == ok2 && r == reason
+	}
+}
+
+// reasonOf returns the kind of reason the reference gives for its verdict.
+func reasonOf(in Input) (reference.Reason, bool) {
+	d, err := parseFor(in).Decide(in.Agent, in.URL)
+	return d.Reason, err == nil
 }

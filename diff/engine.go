@@ -237,9 +237,9 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 			key.WriteString(string(v))
 			key.WriteByte(',')
 		}
-		key.WriteString(pr.Kind + "," + strconv.Itoa(pr.Line))
+		key.WriteString(pr.Kind)
 		if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
-			fmt.Fprintf(&key, ",%d,%d,%s", d.Reason, d.Rule.Line, d.Group)
+			key.WriteString(causeKey(d))
 		}
 		if w, ok := byKey[key.String()]; ok {
 			waiting[w].probes++
@@ -248,6 +248,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		byKey[key.String()] = len(waiting)
 		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1})
 	}
+	memo := make(map[string]Finding)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
@@ -258,7 +259,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		in := w.in
 		if !opts.NoMinimize {
-			in = minimize(ctx, p, in, SameVerdicts(Finding{Verdicts: want}), opts.MaxTests)
+			in = minimizeMemo(ctx, p, in, SameCause(Finding{Input: in, Verdicts: want}), opts.MaxTests, memo)
 		}
 		fd := p.finding(ctx, in)
 		if fd.Signature == "" {
@@ -274,6 +275,26 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		res.findings = append(res.findings, fd)
 	}
 	return res
+}
+
+// causeKey describes the reference's decision coarsely: the reason, the
+// kind of group, and the shape of the deciding rule.
+func causeKey(d reference.Decision) string {
+	var b strings.Builder
+	b.WriteString("," + strconv.Itoa(int(d.Reason)))
+	switch d.Group {
+	case "":
+		b.WriteString(",none")
+	case "*":
+		b.WriteString(",star")
+	default:
+		b.WriteString(",named")
+	}
+	if d.Reason == reference.RuleMatched {
+		fmt.Fprintf(&b, ",%t,%t,%t,%t", d.Rule.Allow, strings.Contains(d.Rule.Pattern, "*"),
+			strings.HasSuffix(d.Rule.Pattern, "$"), strings.Contains(d.Rule.Pattern, "%"))
+	}
+	return b.String()
 }
 
 // traceOf returns the reference's explanation of its verdict on in.

@@ -40,24 +40,32 @@ type shrinker struct {
 	p     *panel
 	keep  func(Finding) bool
 	left  int // tests left
-	seen  map[string]bool
+	seen  map[string]bool    // keep's answer on each candidate tried
+	memo  map[string]Finding // the parsers' verdicts on small candidates
 	cur   Input
-	vbuf  []cases.Verdict
-	names []string
 }
 
 func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {
+	return minimizeMemo(ctx, p, in, keep, maxTests, make(map[string]Finding))
+}
+
+// memoBytes is the largest body whose verdicts are remembered.
+const memoBytes = 16 << 10
+
+// minimizeMemo is minimize with a memo of the parsers' verdicts on small
+// candidates, which minimisations of the same file share.
+func minimizeMemo(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int, memo map[string]Finding) Input {
 	if maxTests <= 0 {
 		maxTests = DefaultMaxTests
 	}
-	s := &shrinker{ctx: ctx, p: p, keep: keep, left: maxTests, seen: make(map[string]bool), cur: in}
+	s := &shrinker{ctx: ctx, p: p, keep: keep, left: maxTests, seen: make(map[string]bool), cur: in, memo: memo}
 	if !s.test(in) {
 		return in
 	}
 	for round := 0; round < 4; round++ {
 		before := s.cur
 		s.lines()
-		s.canonicalKeys()
+		s.canonicalLines()
 		s.chars()
 		s.lineEnds()
 		s.url()
@@ -76,11 +84,18 @@ func (s *shrinker) test(in Input) bool {
 	if ok, done := s.seen[key]; done {
 		return ok
 	}
-	if s.left <= 0 || s.ctx.Err() != nil {
-		return false
+	f, known := s.memo[key]
+	if !known {
+		if s.left <= 0 || s.ctx.Err() != nil {
+			return false
+		}
+		s.left--
+		f = s.p.finding(s.ctx, in)
+		if len(in.Robots) <= memoBytes {
+			s.memo[key] = f
+		}
 	}
-	s.left--
-	f := s.p.finding(s.ctx, in)
+	f.Input = in
 	ok := s.keep(f)
 	s.seen[key] = ok
 	if ok {
@@ -138,15 +153,37 @@ func (s *shrinker) traceLines(n int) map[int]bool {
 	return m
 }
 
-// chars removes characters of each line, line ends excepted.
+// chars removes characters of each line, line ends excepted: of the value
+// of a record, or of the whole text of any other line. A candidate line
+// must read as the same kind of line as before, under the RFC options and
+// under Google's, so that shrinking never turns "User-agent" into the
+// misspelling "Useragent" nor a rule into a line without a colon.
 func (s *shrinker) chars() {
 	lines := splitLines(string(s.cur.Robots))
+	info := lineInfo(s.cur.Robots, s.cur.Profile)
 	for i := range lines {
 		text, eol := cutEOL(lines[i])
-		units := splitUnits(text)
-		ddmin(units, true, func(c []string) bool {
+		before, part, after := "", text, ""
+		if l, ok := info[i+1]; ok && l.Key != "" {
+			k := strings.Index(text, l.Key)
+			v := -1
+			if k >= 0 {
+				v = strings.Index(text[k+len(l.Key):], l.Value)
+			}
+			if k < 0 || v < 0 {
+				continue
+			}
+			v += k + len(l.Key)
+			before, part, after = text[:v], l.Value, text[v+len(l.Value):]
+		}
+		kinds := kindsOf(text)
+		ddmin(splitUnits(part), true, func(c []string) bool {
+			t := before + strings.Join(c, "") + after
+			if kindsOf(t) != kinds {
+				return false
+			}
 			cand := slices.Clone(lines)
-			cand[i] = strings.Join(c, "") + eol
+			cand[i] = t + eol
 			if s.test(s.withBody(cand)) {
 				lines = cand
 				return true
@@ -156,8 +193,41 @@ func (s *shrinker) chars() {
 	}
 }
 
-// lineEnds tries LF for every line end, then no final line end.
+// lineInfo returns the lines of body, read under the profile's options,
+// by number.
+func lineInfo(body []byte, profile string) map[int]reference.Line {
+	m := make(map[int]reference.Line)
+	for _, l := range reference.Parse(body, optionsFor(profile)).Lines() {
+		m[l.Number] = l
+	}
+	return m
+}
+
+// kindsOf returns how one line of text reads under the RFC options and
+// under Google's.
+func kindsOf(text string) [2]reference.LineKind {
+	var k [2]reference.LineKind
+	for i, o := range [2]reference.Options{reference.RFC(), reference.Google()} {
+		o.SkipBOM = false
+		if ls := reference.ParseString(text, o).Lines(); len(ls) > 0 {
+			k[i] = ls[0].Kind
+		}
+	}
+	return k
+}
+
+// lineEnds tries LF for every line end, and the body without a leading
+// (partial) byte order mark.
 func (s *shrinker) lineEnds() {
+	if b := s.cur.Robots; len(b) > 0 && b[0] == 0xEF {
+		n := 1
+		for n < 3 && n < len(b) && b[n] == "\xEF\xBB\xBF"[n] {
+			n++
+		}
+		in := s.cur
+		in.Robots = b[n:]
+		s.test(in)
+	}
 	lines := splitLines(string(s.cur.Robots))
 	norm := make([]string, len(lines))
 	changed := false
@@ -207,29 +277,38 @@ func (s *shrinker) url() {
 	ddmin(splitUnits(body), true, func(c []string) bool { return try(lead + strings.Join(c, "")) })
 }
 
-// canonicalKeys tries writing record names as "User-agent", "Allow" and
-// "Disallow", all at once and then one by one, so that an example shows an
-// unusual spelling only when it matters.
-func (s *shrinker) canonicalKeys() {
+// canonicalLines tries writing records as "Name: value", with the
+// names "User-agent", "Allow" and "Disallow" spelt so, one space after the
+// colon and no comment: all lines at once, then one by one. An example
+// thus shows unusual spelling or spacing only when it matters.
+func (s *shrinker) canonicalLines() {
 	lines := splitLines(string(s.cur.Robots))
 	var at []int
 	canon := slices.Clone(lines)
 	for _, l := range reference.Parse(s.cur.Robots, optionsFor(s.cur.Profile)).Lines() {
-		want := ""
-		switch l.Kind {
-		case reference.UserAgent:
-			want = "User-agent"
-		case reference.Allow:
-			want = "Allow"
-		case reference.Disallow:
-			want = "Disallow"
-		}
 		n := l.Number - 1
-		if want == "" || l.Key == want || n >= len(lines) {
+		if l.Key == "" || n >= len(lines) {
 			continue
 		}
-		if k := strings.Index(lines[n], l.Key); k >= 0 {
-			canon[n] = lines[n][:k] + want + lines[n][k+len(l.Key):]
+		key := l.Key
+		switch l.Kind {
+		case reference.UserAgent:
+			key = "User-agent"
+		case reference.Allow:
+			key = "Allow"
+		case reference.Disallow:
+			key = "Disallow"
+		}
+		text, eol := cutEOL(lines[n])
+		c := key + ": " + l.Value
+		if l.Value == "" {
+			c = key + ":"
+		}
+		if n == 0 && strings.HasPrefix(text, "\xEF") {
+			continue // keep a byte order mark and its line as they are
+		}
+		if c != text && kindsOf(c) == kindsOf(text) {
+			canon[n] = c + eol
 			at = append(at, n)
 		}
 	}
@@ -245,27 +324,47 @@ func (s *shrinker) canonicalKeys() {
 	}
 }
 
-// agent tries the agent as the file spells it, then removes characters of
-// it; a product token is never empty.
+// agent tries the agent as the file spells it; or, when no user-agent
+// line names it, the short token "FooBot". Characters are not removed:
+// an example reads better with a word for the agent.
 func (s *shrinker) agent() {
-	for _, l := range reference.Parse(s.cur.Robots, optionsFor(s.cur.Profile)).Lines() {
+	opts := optionsFor(s.cur.Profile)
+	named := false
+	var spelt []string
+	for _, l := range reference.Parse(s.cur.Robots, opts).Lines() {
 		if l.Kind != reference.UserAgent {
 			continue
 		}
-		if name := agentName(l.Value, optionsFor(s.cur.Profile)); name != s.cur.Agent && isToken(name) && strings.EqualFold(name, s.cur.Agent) {
-			in := s.cur
-			in.Agent = name
-			if s.test(in) {
-				break
+		for _, name := range []string{l.Value, agentName(l.Value, reference.Google())} {
+			if strings.EqualFold(name, s.cur.Agent) {
+				named = true
+				if name != s.cur.Agent && isToken(name) {
+					spelt = append(spelt, name)
+				}
+			}
+			if strings.EqualFold(name, placeholderAgent) {
+				named = true // FooBot would be named
 			}
 		}
 	}
-	ddmin(splitUnits(s.cur.Agent), false, func(c []string) bool {
+	try := func(a string) bool {
 		in := s.cur
-		in.Agent = strings.Join(c, "")
+		in.Agent = a
 		return s.test(in)
-	})
+	}
+	for _, a := range spelt {
+		if try(a) {
+			return
+		}
+	}
+	if !named && s.cur.Agent != placeholderAgent {
+		try(placeholderAgent)
+	}
 }
+
+// placeholderAgent is the agent an example gets when the file does not
+// name its agent.
+const placeholderAgent = "FooBot"
 
 // ddmin removes items while test holds (Zeller's delta debugging, with the
 // complement steps only): chunks of halving size, down to single items.

@@ -38,8 +38,8 @@ type derivedGroup struct {
 // final "$" ("dollar"), with a literal "*" ("star-literal"), case-flipped
 // ("case"), percent-encoded with upper- and lower-case hex ("pct-enc",
 // "pct-enc-lower"), with its escapes decoded or their hex case flipped
-// ("pct-dec", "pct-case"), and with and without a query ("query",
-// "no-query"). Every agent is also asked about "/" ("root") and
+// ("pct-dec", "pct-case"), with and without a query ("query",
+// "no-query"), and below a further segment "/x" ("nested"). Every agent is also asked about "/" ("root") and
 // "/robots.txt" ("robots"), and a named agent about its group's first rule
 // in flipped case ("agent-case"). Named agents are asked about the rules of
 // their own groups, the unnamed agent about the "*" group's rules and the
@@ -262,6 +262,13 @@ func pathVariants(pattern string) []variant {
 			variant{1, "dollar", exact + "x"},
 			variant{1, "dollar", exact + "?q=1"},
 		)
+	}
+	// The pattern's match one segment deeper, which only a parser that
+	// does not anchor patterns at the start of the path would match.
+	if strings.ContainsAny(pattern, "*$") {
+		vs = append(vs, variant{1, "nested", "/x" + rooted(strings.ReplaceAll(base, "*", ""))})
+	} else {
+		vs = append(vs, variant{2, "nested", "/x" + lit})
 	}
 	if f := flipCase(lit); f != lit {
 		vs = append(vs, variant{2, "case", f})

@@ -53,10 +53,13 @@ func (p *PairStat) share() {
 	}
 }
 
-// Group is the findings that share a signature and requirement IDs.
+// Group is the findings that share a signature and a primary requirement
+// ID (Finding.Key).
 type Group struct {
-	Signature string   `json:"signature"`
-	Req       []string `json:"req"`
+	Signature string `json:"signature"`
+	Primary   string `json:"primary"`
+	// Req holds every requirement ID of the group's findings, sorted.
+	Req []string `json:"req"`
 	// Findings counts distinct findings, Probes the disagreeing probes
 	// they stand for, Files the distinct files they came from.
 	Findings int `json:"findings"`
@@ -79,7 +82,7 @@ func GroupFindings(findings []Finding) []Group {
 		if !ok {
 			i = len(groups)
 			at[k] = i
-			groups = append(groups, Group{Signature: f.Signature, Req: f.Req, Example: f})
+			groups = append(groups, Group{Signature: f.Signature, Primary: Primary(f.Req), Example: f})
 			files = append(files, make(map[string]bool))
 		}
 		g := &groups[i]
@@ -88,12 +91,18 @@ func GroupFindings(findings []Finding) []Group {
 		for _, s := range f.Sources {
 			files[i][s] = true
 		}
+		for _, r := range f.Req {
+			if !slices.Contains(g.Req, r) {
+				g.Req = append(g.Req, r)
+			}
+		}
 		if smaller(f, g.Example) {
 			g.Example = f
 		}
 	}
 	for i := range groups {
 		groups[i].Files = len(files[i])
+		slices.Sort(groups[i].Req)
 	}
 	slices.SortStableFunc(groups, func(a, b Group) int {
 		if a.Files != b.Files {
@@ -102,7 +111,7 @@ func GroupFindings(findings []Finding) []Group {
 		if a.Probes != b.Probes {
 			return b.Probes - a.Probes
 		}
-		return strings.Compare(a.Signature+" "+strings.Join(a.Req, ","), b.Signature+" "+strings.Join(b.Req, ","))
+		return strings.Compare(a.Signature+" "+a.Primary, b.Signature+" "+b.Primary)
 	})
 	return groups
 }
@@ -142,7 +151,7 @@ func WriteText(w io.Writer, s *Summary, top int) error {
 		ew.printf("\ntop groups (of %d):\n", len(s.Groups))
 	}
 	for i, g := range groups {
-		ew.printf("\n%d. %s  [%s]  %d files, %d probes, %d findings\n", i+1, g.Signature, strings.Join(g.Req, " "), g.Files, g.Probes, g.Findings)
+		ew.printf("\n%d. %s  %s  (%d files, %d probes, %d findings; req %s)\n", i+1, g.Signature, g.Primary, g.Files, g.Probes, g.Findings, strings.Join(g.Example.Req, " "))
 		writeExample(ew, &g.Example)
 	}
 	return ew.err

@@ -157,11 +157,11 @@ func (t *textWriter) details(fs []cases.Result) {
 		}
 		r := fs[i]
 		ci := t.d.Cases[r.Case]
-		t.printf("\n%s── %s · check %d · %s %s%s", p.bold, visible(r.Case, 200), r.Check, visible(string(r.Level), 20), visible(strings.Join(r.Req, " "), 200), p.reset)
+		t.printf("\n%s── %s · check %d · %s %s", p.bold, visible(r.Case, 200), r.Check, visible(string(r.Level), 20), visible(strings.Join(r.Req, " "), 200))
 		if r.Step != "" {
 			t.printf(" · at %s", visible(r.Step, 20))
 		}
-		t.printf("\n")
+		t.printf("%s\n", p.reset)
 		if title := r.Title; title != "" {
 			t.printf("   %s\n", visible(title, 300))
 		} else if ci != nil && ci.Title != "" {
@@ -305,11 +305,11 @@ func (t *textWriter) listing(b *Body, mark int, markText string) {
 }
 
 func (t *textWriter) line(n int, text string, marked bool) {
-	m := "  "
 	if marked {
-		m = t.p.bold + "> "
+		t.printf("    %s> %4d │ %s%s\n", t.p.bold, n, visible(text, 200), t.p.reset)
+		return
 	}
-	t.printf("    %s%4d │ %s%s\n", m, n, visible(text, 200), t.p.reset)
+	t.printf("      %4d │ %s\n", n, visible(text, 200))
 }
 
 func (t *textWriter) unexpected() {

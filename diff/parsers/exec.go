@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -93,6 +94,10 @@ type Exec struct {
 	opts    ExecOptions
 	info    cases.Info
 
+	// tail is the standard error of the running program; it is read
+	// without mu, so that a report never waits for a stuck check.
+	tail atomic.Pointer[tailBuffer]
+
 	mu          sync.Mutex
 	proc        *process // nil when no program runs
 	nextID      uint64
@@ -103,9 +108,9 @@ type Exec struct {
 }
 
 // NewExec starts command and reads its hello, bounded by ctx and the
-// start timeout; ctx is not used after NewExec returns. It returns an error when
-// the program does not start or does not answer the hello. Close the
-// parser to stop the program.
+// start timeout; ctx is not used after NewExec returns. It returns an
+// error when the program does not start or does not answer the hello.
+// Close the parser to stop the program.
 func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("exec: empty command")
@@ -115,7 +120,8 @@ func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, erro
 	if err != nil {
 		return nil, err
 	}
-	e.proc, e.info = p, info
+	e.setProc(p)
+	e.info = info
 	return e, nil
 }
 
@@ -131,12 +137,21 @@ func (e *Exec) Info() cases.Info {
 // that was stopped after a failure is in that check's error instead, so it
 // is reported once.
 func (e *Exec) StderrTail() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.proc == nil {
-		return ""
+	if t := e.tail.Load(); t != nil {
+		return t.String()
 	}
-	return e.proc.stderr.String()
+	return ""
+}
+
+// setProc makes p (nil: none) the running program. The caller holds mu,
+// or is NewExec.
+func (e *Exec) setProc(p *process) {
+	e.proc = p
+	if p == nil {
+		e.tail.Store(nil)
+		return
+	}
+	e.tail.Store(p.stderr)
 }
 
 // Close stops the program: it closes its standard input, gives it a moment
@@ -148,7 +163,7 @@ func (e *Exec) Close() error {
 	e.closed = true
 	if e.proc != nil {
 		e.proc.close()
-		e.proc = nil
+		e.setProc(nil)
 	}
 	return nil
 }
@@ -200,7 +215,7 @@ func (e *Exec) Check(ctx context.Context, req cases.Request) (cases.Verdict, err
 		if err != nil {
 			return "", err
 		}
-		e.proc = p
+		e.setProc(p)
 	}
 	e.nextID++
 	id := strconv.FormatUint(e.nextID, 10)
@@ -252,7 +267,7 @@ func answerID(raw json.RawMessage) (string, bool) {
 // error with the end of the program's standard error.
 func (e *Exec) fail(what string, err error) error {
 	tail := e.proc.kill()
-	e.proc = nil
+	e.setProc(nil)
 	return fmt.Errorf("%s: %s: %w%s", e.info.Name, what, err, stderrNote(tail))
 }
 

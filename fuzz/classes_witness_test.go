@@ -1,0 +1,87 @@
+package fuzz
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jimsmart/grobotstxt"
+	"github.com/reptest/reptest/reference"
+)
+
+// TestKnownClasses shows that every known class exists: for each, a
+// witness input on which the peer disagrees with the reference and the
+// class's predicate fires. A class without a witness would filter nothing
+// real; a witness on which the peers agree means a peer changed.
+func TestKnownClasses(t *testing.T) {
+	padded := "User-agent: *\n" + strings.Repeat("# padding padding padding padding padding padding\n", reference.KiB500/50+1) + "Disallow: /late\n"
+	tests := []struct {
+		class             string
+		body, agent, url string
+	}{
+		{"grobotstxt/url-parse-failure", "User-agent: *\nAllow: /\n", "FooBot", "/%zz"},
+		{"grobotstxt/url-reencoding", "User-agent: *\nDisallow: /a%20b\n", "FooBot", "/a b"},
+		{"grobotstxt/agent-token-chars", "User-agent: FooBot.1\nDisallow: /\n", "FooBot", "/x"},
+		{"grobotstxt/star-space-byte", "User-agent: *\xa0x\nDisallow: /\n", "FooBot", "/x"},
+		{"grobotstxt/lowercase-hex", "User-agent: *\nDisallow: /a%2fb\n", "FooBot", "/a%2Fb"},
+		{"grobotstxt/unicode-space", "User-agent: *\nDisallow: /x\u00a0\n", "FooBot", "/x"},
+		{"grobotstxt/no-parse-limit", padded, "FooBot", "/late"},
+
+		{"temoto/reject-rule-before-user-agent", "Disallow: /x\nUser-agent: *\nDisallow: /y\n", "FooBot", "/y"},
+		{"temoto/reject-crawl-delay", "User-agent: *\nCrawl-delay: soon\nDisallow: /y\n", "FooBot", "/y"},
+		{"temoto/no-implicit-robots-txt", "User-agent: *\nDisallow: /\n", "FooBot", "/robots.txt"},
+		{"temoto/partial-bom", "\xefUser-agent: *\nUser-agent: FooBot\nDisallow: /\n", "BarBot", "/x"},
+		{"temoto/invalid-utf8", "User-agent: *\nDisallow: /a\xff\n", "FooBot", "/a\xff"},
+		{"temoto/word-pairs", "User-agent: *\nDisallow: /a b\n", "FooBot", "/a"},
+		{"temoto/record-name", "User-agent: *\nDisallow /x\n", "FooBot", "/x"},
+		{"temoto/record-value", "User-agent: *\nDisallow: /a#b\n", "FooBot", "/ax"},
+		{"temoto/agent-prefix-match", "User-agent: Foo\nDisallow: /\n", "FooBot", "/x"},
+		{"temoto/crawl-delay-ends-group", "User-agent: BarBot\nCrawl-delay: 1\nUser-agent: FooBot\nDisallow: /\n", "BarBot", "/x"},
+		{"temoto/no-parse-limit", padded, "FooBot", "/late"},
+		{"temoto/no-percent-normalisation", "User-agent: *\nDisallow: /%7Efoo\n", "FooBot", "/~foo"},
+		{"temoto/slash-prepended", "User-agent: *\nDisallow: foo\n", "FooBot", "/foo"},
+		{"temoto/trailing-star-trimmed", "User-agent: *\nDisallow: *\n", "FooBot", "/x"},
+		{"temoto/dollar-anywhere", "User-agent: *\nDisallow: /a$b\n", "FooBot", "/a$b"},
+		{"temoto/unanchored-wildcard", "User-agent: *\nDisallow: /a*b\n", "FooBot", "/x/ab"},
+		{"temoto/longest-match-and-ties", "User-agent: *\nDisallow: /a\nAllow: /a\n", "FooBot", "/a"},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		seen[tt.class] = true
+		t.Run(tt.class, func(t *testing.T) {
+			body := []byte(tt.body)
+			var d *divergence
+			var classes []knownClass
+			if strings.HasPrefix(tt.class, "grobotstxt/") {
+				ref, _ := reference.Parse(body, reference.Google()).Allowed(tt.agent, tt.url)
+				got := grobotstxt.AgentAllowed(tt.body, tt.agent, tt.url)
+				d = &divergence{peer: "grobotstxt", body: body, agent: tt.agent, url: tt.url,
+					ref: verdictOf(ref), got: verdictOf(got), opts: reference.Google()}
+				classes = grobotClasses
+			} else {
+				ref, _ := reference.Parse(body, reference.RFC()).Allowed(tt.agent, tt.url)
+				got, err := temotoVerdict(body, tt.agent, tt.url)
+				d = &divergence{peer: "temoto", body: body, agent: tt.agent, url: tt.url,
+					ref: verdictOf(ref), got: got, opts: reference.RFC(), temotoErr: err}
+				classes = temotoClasses
+			}
+			if d.ref == d.got {
+				t.Fatalf("%s and the reference agree (%s) on the witness", d.peer, d.ref)
+			}
+			for _, c := range classes {
+				if c.name == tt.class {
+					if !c.shows(d) {
+						t.Fatalf("the predicate does not fire on its witness (reference %s, %s %s)", d.ref, d.peer, d.got)
+					}
+					t.Logf("reference %s, %s %s; first class: %s", d.ref, d.peer, d.got, explain(classes, d))
+					return
+				}
+			}
+			t.Fatalf("no class named %s", tt.class)
+		})
+	}
+	for _, c := range append(append([]knownClass{}, grobotClasses...), temotoClasses...) {
+		if !seen[c.name] {
+			t.Errorf("class %s has no witness", c.name)
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestTextSummary(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, fixtureDoc(), TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"reptest 0.1.0  profile rfc9309, 30 results",
+		"reference   0.1.0            10     10     0     0     0     0     0  yes",
+		"temoto      v1.1.2           10      3     0     1     1     1     4  NO",
+		"grobotstxt  v1.0.3           10      6     0     1     1     0     2  NO",
+		"5 failing checks",
+		"2 differential findings in 1 groups",
+		"2× temoto≠reference  [SPC-1]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Errorf("colour without Color")
+	}
+}
+
+func TestTextVerbose(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, fixtureDoc(), TextOptions{Verbose: true, Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"── merge/two-groups-same-agent · check 0 · MUST UA-3",
+		"agent ExampleBot  url https://example.com/baz",
+		"expected disallow (deciding rule at line 8)",
+		"temoto         allow     \x1b[31mVIOLATION",
+		`reference: disallow "/baz": line 8 disallow: /baz`,
+		"\x1b[1m>    8 │ Disallow: /baz",
+		"GET http://a.test/robots.txt → 301  Location: http://b.test/rules.txt",
+		"stderr: panic: index out of range",
+		"── cache/refetch-after-a-day · check 2 · SHOULD CACHE-2 · at 25h0m0s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verbose output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestTextEscapesTerminalControls(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Text(&buf, hostileDoc(), TextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for i, r := range out {
+		if r == 0x1b || r == 0 || r == 0x7f || r == '\u202E' || r == '\u2066' || r == '\r' {
+			t.Fatalf("raw %U at %d: %q", r, i, out[max(0, i-30):min(len(out), i+30)])
+		}
+	}
+	if !strings.Contains(out, `\x1B[31m`) || !strings.Contains(out, `\u202E`) {
+		t.Errorf("controls are not shown as escapes")
+	}
+	if len(out) > 200<<10 {
+		t.Errorf("verbose output is %d bytes: long values are not cut", len(out))
+	}
+}
+
+func TestIsTerminal(t *testing.T) {
+	if IsTerminal(&bytes.Buffer{}) {
+		t.Error("a buffer is a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if IsTerminal(f) {
+		t.Error("a regular file is a terminal")
+	}
+	if IsTerminal((*os.File)(nil)) {
+		t.Error("a nil file is a terminal")
+	}
+}
+
+// fakeClock is a clock the test moves by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func TestProgress(t *testing.T) {
+	var buf bytes.Buffer
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	p := NewProgress(&buf)
+	p.enabled, p.now = true, clk.now
+	p.Start(10)
+	p.Step()
+	clk.add(500 * time.Millisecond)
+	p.Step()
+	if buf.Len() != 0 {
+		t.Fatalf("drew within the first second: %q", buf.String())
+	}
+	clk.add(600 * time.Millisecond)
+	p.Step()
+	if got := buf.String(); !strings.Contains(got, "\r[=========                     ] 3/10  30% 1s") {
+		t.Fatalf("bar = %q", got)
+	}
+	n := buf.Len()
+	p.Step() // within 100ms of the last draw: nothing
+	if buf.Len() != n {
+		t.Errorf("redrew too soon")
+	}
+	clk.add(time.Second)
+	for i := 0; i < 6; i++ {
+		p.Step()
+	}
+	if !strings.Contains(buf.String(), "10/10 100%") {
+		t.Errorf("the last step is not drawn: %q", buf.String())
+	}
+	p.Done()
+	if !strings.HasSuffix(buf.String(), "\r\x1b[K") {
+		t.Errorf("Done does not erase the bar: %q", buf.String())
+	}
+
+	// Not a terminal: nothing at all.
+	var quiet bytes.Buffer
+	q := NewProgress(&quiet)
+	q.now = clk.now
+	q.Start(2)
+	clk.add(5 * time.Second)
+	q.Step()
+	q.Step()
+	q.Done()
+	if quiet.Len() != 0 {
+		t.Errorf("drew on a non-terminal: %q", quiet.String())
+	}
+
+	// A nil progress does nothing.
+	var np *Progress
+	np.Start(1)
+	np.Step()
+	np.Done()
+}
+
+func TestProgressConcurrent(t *testing.T) {
+	var buf bytes.Buffer
+	p := NewProgress(&buf)
+	p.enabled = true
+	p.delay = 0
+	p.Start(1000)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 125; i++ {
+				p.Step()
+			}
+		}()
+	}
+	wg.Wait()
+	p.Done()
+	if p.done != 1000 {
+		t.Errorf("counted %d steps, want 1000", p.done)
+	}
+}
