@@ -36,13 +36,13 @@ func Minimize(ctx context.Context, in Input, parsers []cases.Parser, keep func(F
 
 // shrinker holds the state of one minimisation.
 type shrinker struct {
-	ctx   context.Context
-	p     *panel
-	keep  func(Finding) bool
-	left  int // tests left
-	seen  map[string]bool    // keep's answer on each candidate tried
-	memo  map[string]Finding // the parsers' verdicts on small candidates
-	cur   Input
+	ctx  context.Context
+	p    *panel
+	keep func(Finding) bool
+	left int                // tests left
+	seen map[string]bool    // keep's answer on each candidate tried
+	memo map[string]Finding // the parsers' verdicts on small candidates
+	cur  Input
 }
 
 func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {

@@ -28,5 +28,5 @@ func TestRealworldProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diff.WriteText(os.Stdout, &rep.Summary, 5)
+	diff.WriteText(os.Stdout, &rep.Summary, 0)
 }

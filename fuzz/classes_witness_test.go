@@ -15,11 +15,12 @@ import (
 func TestKnownClasses(t *testing.T) {
 	padded := "User-agent: *\n" + strings.Repeat("# padding padding padding padding padding padding\n", reference.KiB500/50+1) + "Disallow: /late\n"
 	tests := []struct {
-		class             string
+		class            string
 		body, agent, url string
 	}{
 		{"grobotstxt/url-parse-failure", "User-agent: *\nAllow: /\n", "FooBot", "/%zz"},
 		{"grobotstxt/url-reencoding", "User-agent: *\nDisallow: /a%20b\n", "FooBot", "/a b"},
+		{"grobotstxt/path-of-relative-uri", "UserAgent *\nDisAlow *x", "FooBot", "x"},
 		{"grobotstxt/agent-token-chars", "User-agent: FooBot.1\nDisallow: /\n", "FooBot", "/x"},
 		{"grobotstxt/star-space-byte", "User-agent: *\xa0x\nDisallow: /\n", "FooBot", "/x"},
 		{"grobotstxt/lowercase-hex", "User-agent: *\nDisallow: /a%2fb\n", "FooBot", "/a%2Fb"},

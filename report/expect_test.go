@@ -75,7 +75,6 @@ func TestApplyExpectations(t *testing.T) {
 	}
 }
 
-
 func TestReadExpectationsErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"unknown key", "temoto:\n  - cases: [a]\n    reason: r\n    bug: 1\n", "expect.yaml:2:5: "},

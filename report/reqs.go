@@ -89,13 +89,14 @@ func SectionURL(section string) string {
 // googleDoc documents the google profile's requirements.
 const googleDoc = "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt"
 
-// requirementURL links a requirement to its RFC section, or to Google's
+// requirementURL links a requirement to its RFC section (the given one
+// when it is a section number, else SectionOf's), or to Google's
 // documentation for G-* requirements.
 func requirementURL(id, section string) string {
-	if section == "" {
-		section = SectionOf(id)
-	}
 	if u := SectionURL(section); u != "" {
+		return u
+	}
+	if u := SectionURL(SectionOf(id)); u != "" {
 		return u
 	}
 	if AreaOf(id) == "G" {

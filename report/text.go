@@ -243,15 +243,24 @@ func (t *textWriter) caseBody(ci *CaseInfo, check int) {
 			}
 			t.printf("   %sat %s:", marker, visible(s.At, 20))
 			t.served(s.Response)
-			if info.Response == i+1 && s.Response.Body != nil {
-				t.listing(s.Response.Body, info.Line, info.LineText)
+			show := info.Response == i+1 || info.Response == 0 && info.Step == i+1
+			if show && s.Response.Body != nil {
+				line := 0
+				if info.Response == i+1 {
+					line = info.Line
+				}
+				t.listing(s.Response.Body, line, info.LineText)
 			}
 		}
 	}
 }
 
 func (t *textWriter) served(s Served) {
-	t.printf("   GET %s → ", visible(s.URL, 300))
+	if s.URL != "" {
+		t.printf("   GET %s → ", visible(s.URL, 300))
+	} else {
+		t.printf(" ")
+	}
 	switch {
 	case s.Fault != "":
 		t.printf("fault %s\n", visible(s.Fault, 40))

@@ -1,0 +1,63 @@
+package report_test
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/report"
+)
+
+// A site owner checks what a file with a named group means: the named
+// group replaces the "*" group, so its crawler may fetch /go/.
+func ExampleBuildMatrix() {
+	body := []byte("User-agent: ExampleBot\nAllow: /\n\nUser-agent: *\nDisallow: /go/\n")
+	m, err := report.BuildMatrix(body, report.MatrixOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i, a := range m.Agents {
+		fmt.Printf("%s /go/ allowed: %v\n", a, m.Cells[i][1].Allowed)
+	}
+	for _, w := range m.Warnings {
+		fmt.Printf("line %d: %s\n", w.Line, w.Kind)
+	}
+	// Output:
+	// ExampleBot /go/ allowed: true
+	// UnlistedBot /go/ allowed: false
+	// line 1: star-rules-not-inherited
+}
+
+// The runner builds the document of a run and prints the terminal
+// summary; the same document renders as JSON, HTML, JUnit and badges.
+func ExampleFromResults() {
+	results := []cases.Result{
+		{Case: "ua/star-fallback", Check: 0, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+			Expect: cases.Disallow, Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"UA-4"}},
+		{Case: "match/tie", Check: 0, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/page",
+			Expect: cases.Allow, Verdict: cases.Disallow, Outcome: cases.Deviation, Level: cases.SHOULD, Req: []string{"MATCH-5"}},
+	}
+	doc := report.FromResults(report.Meta{Version: "0.1.0", Profile: cases.ProfileRFC},
+		[]cases.Summary{{Name: "mybot", Version: "1.0"}}, results, nil)
+	if err := report.Text(os.Stdout, doc, report.TextOptions{}); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(report.BadgeFor(doc, "mybot").Message)
+	// Output:
+	// reptest 0.1.0  profile rfc9309, 2 results
+	//
+	// parser  version      checks   pass  note   dev  viol   err  skip  conforms
+	// mybot   1.0               2      1     0     1     0     0     0  yes
+	//
+	// 1 failing checks (deviations, violations, errors); the verbose form lists each.
+	// 1/1 MUST
+}
+
+func ExampleGlob() {
+	fmt.Println(report.Glob("pct/*", "pct/upper/hex"))
+	fmt.Println(report.Glob("pct/?", "pct/ab"))
+	// Output:
+	// true
+	// false
+}
