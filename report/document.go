@@ -98,7 +98,70 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 			d.Cases = CaseData(sel)
 		}
 	}
+	d.validUTF8()
 	return d
+}
+
+// validUTF8 writes each invalid UTF-8 byte in the document's text as the
+// text \xNN, so that JSON does not turn it into U+FFFD and a report
+// rendered from the document and one rendered from its saved JSON are
+// the same. Bodies keep their exact bytes (Body stores them in base64).
+func (d *Document) validUTF8() {
+	for i := range d.Results {
+		r := &d.Results[i]
+		for _, p := range []*string{&r.Case, &r.Parser, &r.Agent, &r.URL, &r.Profile, &r.Title, &r.Detail, &r.Trace, &r.Step} {
+			*p = validText(*p)
+		}
+		for j := range r.Req {
+			r.Req[j] = validText(r.Req[j])
+		}
+	}
+	for _, c := range d.Cases {
+		for _, p := range []*string{&c.Title, &c.Source, &c.Profile} {
+			*p = validText(*p)
+		}
+		for j := range c.Checks {
+			k := &c.Checks[j]
+			for _, p := range []*string{&k.Agent, &k.URL, &k.Source, &k.LineText, &k.Trace} {
+				*p = validText(*p)
+			}
+		}
+		fix := func(s *Served) {
+			s.URL, s.Fault = validText(s.URL), validText(s.Fault)
+			if len(s.Headers) > 0 {
+				h := make(map[string]string, len(s.Headers))
+				for k, v := range s.Headers {
+					h[validText(k)] = validText(v)
+				}
+				s.Headers = h
+			}
+		}
+		for j := range c.Fetch {
+			fix(&c.Fetch[j])
+		}
+		for j := range c.Timeline {
+			fix(&c.Timeline[j].Response)
+		}
+	}
+}
+
+// validText writes each byte of s that is not part of valid UTF-8 as the
+// four characters \xNN.
+func validText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02X`, s[i])
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // parserOrder maps each parser name to its position in d.Parsers.

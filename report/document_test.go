@@ -84,6 +84,43 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
+// A report rendered from saved results equals the one rendered during the
+// run, also when parsers and traces produced invalid UTF-8.
+func TestRenderFromSavedJSON(t *testing.T) {
+	cs := fixtureCases()
+	cs[0].Robots = append(cs[0].Robots, "Disallow: /\xff\xfe\n"...)
+	rs := fixtureResults(cs)
+	for i := range rs {
+		rs[i].Detail = "stderr: \xff\xc3("
+		rs[i].URL += "\xff"
+	}
+	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, nil, rs, cs)
+	var js bytes.Buffer
+	if err := d.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(&js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []func(*Document) string{
+		func(d *Document) string { return renderHTML(t, d, HTMLOptions{}) },
+		func(d *Document) string { var b bytes.Buffer; _ = JUnit(&b, d); return b.String() },
+		func(d *Document) string {
+			var b bytes.Buffer
+			_ = Text(&b, d, TextOptions{Verbose: true})
+			return b.String()
+		},
+	} {
+		if diff := cmp.Diff(f(d), f(back)); diff != "" {
+			t.Errorf("rendering differs after a JSON round trip (-run +saved):\n%s", diff)
+		}
+	}
+	if got := validText("a\xffb\xc3("); got != `a\xFFb\xC3(` {
+		t.Errorf("validText = %q", got)
+	}
+}
+
 func TestReadJSONRejects(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"not json", `{"tool":`, "reading JSON"},

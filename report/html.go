@@ -500,7 +500,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 		}
 		return strings.Compare(a, b)
 	})
-	const left, plotW, rowH, top = 190, 480, 30, 24
+	const left, plotW, rowH, top = 200, 700, 30, 24
 	c := chartView{Left: left, W: left + plotW + 30, Legend: ps}
 	for p := 0; p <= 100; p += 25 {
 		c.Ticks = append(c.Ticks, tick{X: float64(left) + float64(plotW)*float64(p)/100, Label: fmt.Sprintf("%d%%", p)})
@@ -680,8 +680,12 @@ func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
 	}
 	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
 	cv.LevelKey = fk.levels.key(string(r.Level))
-	if r.Rule != nil {
-		cv.ExpectedRule = fmt.Sprint(*r.Rule)
+	switch {
+	case r.Rule == nil:
+	case *r.Rule == 0:
+		cv.ExpectedRule = "no rule should match"
+	default:
+		cv.ExpectedRule = fmt.Sprintf("deciding rule at line %d", *r.Rule)
 	}
 	if ci := d.Cases[r.Case]; ci != nil && r.Check >= 0 && r.Check < len(ci.Checks) {
 		info := ci.Checks[r.Check]

@@ -338,6 +338,9 @@ func runChromium(t *testing.T, bin string, extra ...string) (stdout, log string)
 var selftestRE = regexp.MustCompile(`selftest rows=(\d+) checks=(\d+) expect=(-?\d+) errors=(\d+)([^<]*)`)
 
 func TestHTMLInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("headless browser test skipped in -short mode")
+	}
 	bin := chromium(t)
 	d := fixtureDoc()
 	dir := t.TempDir()

@@ -428,7 +428,7 @@ func (m *Matrix) WriteText(w io.Writer, color bool) error {
 		fmt.Fprintln(bw, "\nNo warnings.")
 		return bw.Flush()
 	}
-	fmt.Fprintf(bw, "\n%s%d warnings:%s\n", p.yellow, len(m.Warnings), p.reset)
+	fmt.Fprintf(bw, "\n%s%s:%s\n", p.yellow, plural(len(m.Warnings), "warning"), p.reset)
 	for _, wn := range m.Warnings {
 		where := "file"
 		if wn.Line > 0 {

@@ -15,6 +15,7 @@ type ConflictError struct {
 	Conflicts []string
 }
 
+// Error lists the first conflicts.
 func (e *ConflictError) Error() string {
 	const show = 10
 	msg := fmt.Sprintf("report: %d conflicts between shards: %s", len(e.Conflicts), strings.Join(e.Conflicts[:min(show, len(e.Conflicts))], "; "))

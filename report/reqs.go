@@ -14,7 +14,7 @@ type Area struct {
 	Section string // RFC 9309 section; empty for the google profile
 }
 
-// Areas lists the requirement areas of REQUIREMENTS.md in the RFC's order.
+// areas lists the requirement areas of REQUIREMENTS.md in the RFC's order.
 var areas = []Area{
 	{"SYN", "Syntax and groups", "2.2"},
 	{"UA", "User-agent", "2.2.1"},

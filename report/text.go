@@ -72,7 +72,7 @@ func Text(w io.Writer, d *Document, o TextOptions) error {
 	if o.Verbose {
 		t.details(failures)
 	} else if len(failures) > 0 {
-		t.printf("\n%d failing checks (deviations, violations, errors); the verbose form lists each.\n", len(failures))
+		t.printf("\n%s (deviations, violations, errors); the verbose form lists each.\n", plural(len(failures), "failing check"))
 	}
 	t.unexpected()
 	t.findings(o.Verbose)
@@ -175,7 +175,11 @@ func (t *textWriter) details(fs []cases.Result) {
 		for _, a := range r.Accept {
 			want += " or " + string(a)
 		}
-		if r.Rule != nil {
+		switch {
+		case r.Rule == nil:
+		case *r.Rule == 0:
+			want += " (no rule should match)"
+		default:
 			want += fmt.Sprintf(" (deciding rule at line %d)", *r.Rule)
 		}
 		t.printf("   expected %s\n", visible(want, 100))
@@ -344,7 +348,7 @@ func (t *textWriter) findings(verbose bool) {
 		return
 	}
 	gs := GroupFindings(t.d.Findings)
-	t.printf("\n%d differential findings in %d groups:\n", len(t.d.Findings), len(gs))
+	t.printf("\n%s in %s:\n", plural(len(t.d.Findings), "differential finding"), plural(len(gs), "group"))
 	for i, g := range gs {
 		if !verbose && i == 10 {
 			t.printf("  … %d more groups\n", len(gs)-i)
@@ -370,4 +374,12 @@ func (t *textWriter) findings(verbose bool) {
 			}
 		}
 	}
+}
+
+// plural writes a count with its noun, adding "s" unless the count is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -21,7 +21,7 @@ func TestTextSummary(t *testing.T) {
 		"temoto      v1.1.2           10      3     0     1     1     1     4  NO",
 		"grobotstxt  v1.0.3           10      6     0     1     1     0     2  NO",
 		"5 failing checks",
-		"2 differential findings in 1 groups",
+		"2 differential findings in 1 group:",
 		"2× temoto≠reference  [SPC-1]",
 	} {
 		if !strings.Contains(out, want) {

@@ -35,7 +35,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
-	top := fs.Int("top", 12, "groups shown in the summary (0: all)")
+	top := fs.Int("top", 15, "groups shown in the summary (0: all)")
 	noMin := fs.Bool("no-minimize", false, "report disagreements as found, without minimising them")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
 	quiet := fs.Bool("quiet", false, "no progress and no summary, only errors")

@@ -20,9 +20,8 @@ const maxMatrixInput = 64 << 20
 // paths, with warnings: reptest matrix FILE [--agent A]... [--path P]...
 // [--fail-on warn] [--profile rfc9309|google] [--json].
 func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("reptest matrix", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var agents, paths stringList
+	fs := newFlags("matrix", stderr)
+	var agents, paths multi
 	fs.Var(&agents, "agent", "product `TOKEN` to show (repeatable; default: every agent the file names plus one it does not)")
 	fs.Var(&paths, "path", "URL `PATH` to show (repeatable; default: / and one path per rule)")
 	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")

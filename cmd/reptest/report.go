@@ -8,16 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/reptest/reptest/report"
 )
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // parseInterleaved parses flags that may come before, between or after
 // the positional arguments ("reptest report a.json --html out.html
@@ -64,8 +57,7 @@ func writeFileWith(path string, stdout io.Writer, fn func(io.Writer) error) erro
 // cmdReport renders saved results: reptest report FILE.json... [flags].
 // Several files (the shards of one run) are merged first.
 func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("reptest report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("report", stderr)
 	var (
 		htmlOut  = fs.String("html", "", "write the HTML report to `FILE`")
 		junitOut = fs.String("junit", "", "write JUnit XML to `FILE`")
@@ -75,7 +67,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		title    = fs.String("title", "", "title of the HTML report")
 		verbose  = fs.Bool("v", false, "list every failing check")
 		quiet    = fs.Bool("quiet", false, "print no summary")
-		findings stringList
+		findings multi
 	)
 	fs.Var(&findings, "findings", "add differential findings (JSON lines) from `FILE`; repeatable")
 	fs.Usage = func() {
@@ -103,6 +95,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		docs = append(docs, d)
 	}
 	doc := docs[0]
+	doc.Recount() // the counts always follow the results
 	if len(docs) > 1 {
 		if doc, err = report.Merge(docs...); err != nil {
 			fmt.Fprintf(stderr, "reptest report: merging %d files: %v\n", len(docs), err)

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/report"
+)
+
+// shardFile writes a results document holding one check per case id.
+func shardFile(t *testing.T, dir, name string, outcomes map[string]cases.Outcome) string {
+	t.Helper()
+	var rs []cases.Result
+	for id, o := range outcomes {
+		v := cases.Disallow
+		if o != cases.Pass {
+			v = cases.Allow
+		}
+		rs = append(rs, cases.Result{Case: id, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+			Expect: cases.Disallow, Verdict: v, Outcome: o, Level: cases.MUST, Req: []string{"UA-4"}})
+	}
+	d := report.FromResults(report.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot", Version: "1"}}, rs, nil)
+	var buf bytes.Buffer
+	if err := d.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	a := shardFile(t, dir, "a.json", map[string]cases.Outcome{"ua/one": cases.Pass, "ua/two": cases.Violation})
+	b := shardFile(t, dir, "b.json", map[string]cases.Outcome{"ua/three": cases.Pass})
+	expect := writeTemp(t, "expect.yaml", "mybot:\n  - case: ua/two\n    reason: known bug\n    link: https://example.com/bug/1\n")
+	html := filepath.Join(dir, "out.html")
+	junit := filepath.Join(dir, "out.xml")
+	merged := filepath.Join(dir, "merged.json")
+	badges := filepath.Join(dir, "badges")
+
+	run := func(args ...string) (int, string, string) {
+		var stdout, stderr bytes.Buffer
+		code := dispatch(context.Background(), append([]string{"report"}, args...), &stdout, &stderr)
+		return code, stdout.String(), stderr.String()
+	}
+
+	code, out, errs := run(a, "--html", html, b, "--junit", junit, "--badge", badges, "--merge-out", merged)
+	if code != 1 {
+		t.Errorf("nonconforming results: exit %d, want 1; stderr %s", code, errs)
+	}
+	if !strings.Contains(out, "mybot   1                 3      2     0     0     1     0     0  NO") {
+		t.Errorf("summary of the merged shards:\n%s", out)
+	}
+	for _, p := range []string{html, junit, merged, filepath.Join(badges, "mybot.json")} {
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", p, err)
+		}
+	}
+	xmlBytes, _ := os.ReadFile(junit)
+	var js struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+	}
+	if err := xml.Unmarshal(xmlBytes, &js); err != nil || js.Tests != 3 || js.Failures != 1 {
+		t.Errorf("JUnit: %+v, %v", js, err)
+	}
+	f, err := os.Open(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := report.ReadJSON(f)
+	f.Close()
+	if err != nil || len(d.Results) != 3 {
+		t.Fatalf("merged JSON: %v, %d results", err, len(d.Results))
+	}
+
+	// The known failure is forgiven: exit 0.
+	if code, out, errs := run(merged, "--expect", expect, "-v"); code != 0 {
+		t.Errorf("with --expect: exit %d, want 0\n%s%s", code, out, errs)
+	} else if !strings.Contains(out, "expected failure: known bug https://example.com/bug/1") {
+		t.Errorf("verbose output does not flag the expected failure:\n%s", out)
+	}
+
+	// Conflicting shards are a load error.
+	c := shardFile(t, dir, "c.json", map[string]cases.Outcome{"ua/one": cases.Violation})
+	if code, _, errs := run(a, c); code != 2 || !strings.Contains(errs, "conflicts between shards") {
+		t.Errorf("conflicting shards: exit %d, stderr %q", code, errs)
+	}
+	if code, _, _ := run(); code != 2 {
+		t.Errorf("no files: exit %d, want 2", code)
+	}
+	bad := writeTemp(t, "bad.json", `{"tool":"other"}`)
+	if code, _, errs := run(bad); code != 2 || !strings.Contains(errs, "not a reptest results document") {
+		t.Errorf("bad file: exit %d, stderr %q", code, errs)
+	}
+	if code, _, _ := run(b, "--quiet"); code != 0 {
+		t.Errorf("conforming results: exit %d, want 0", code)
+	}
+}
+
+func TestParseInterleaved(t *testing.T) {
+	fs := newFlags("x", &bytes.Buffer{})
+	h := fs.String("html", "", "")
+	v := fs.Bool("v", false, "")
+	pos, err := parseInterleaved(fs, []string{"a.json", "--html", "o.html", "b.json", "-v", "--", "--c.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(pos, " ") != "a.json b.json --c.json" || *h != "o.html" || !*v {
+		t.Errorf("pos %q html %q v %v", pos, *h, *v)
+	}
+}
