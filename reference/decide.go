@@ -145,8 +145,8 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 	case best != nil:
 		d.Allowed = best.allow
 		d.Reason = RuleMatched
-		d.Rule = RuleRef{Line: int(best.line), Allow: best.allow, Pattern: best.raw,
-			Length: best.pat.length, Normalized: best.pat.text, Anchored: best.pat.anchored}
+		d.Rule = RuleRef{Line: int(best.line), Allow: best.allow, Pattern: r.str(best.raw),
+			Length: int(best.pat.length), Normalized: r.text(&best.pat), Anchored: best.pat.anchored}
 	case sel != selNone && r.isRobotsTxt(path):
 		d.Reason = RobotsTxt
 	case sel != selNone:
@@ -193,7 +193,7 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 		if r.isRobotsTxt(path) {
 			return nil, selOrphan, nil
 		}
-		return firstMatch(r.orphan, path), selOrphan, nil
+		return r.firstMatch(r.orphan, path), selOrphan, nil
 	default:
 		return nil, selNone, nil
 	}
@@ -202,7 +202,8 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 	}
 	var best *rule
 	for _, gi := range groups {
-		m := firstMatch(r.groups[gi].rules, path)
+		g := r.groups[gi].rules
+		m := r.firstMatch(r.rules[g[0]:g[1]], path)
 		if m != nil && (best == nil || r.beats(m, best)) {
 			best = m
 		}
@@ -213,10 +214,10 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 // firstMatch returns the first rule of rs that matches path; rs is sorted
 // so that this is the longest (see sortRules). An empty path in a rule
 // matches nothing (PAT-2).
-func firstMatch(rs []rule, path []byte) *rule {
+func (r *Robots) firstMatch(rs []rule, path []byte) *rule {
 	for i := range rs {
 		p := &rs[i].pat
-		if (p.text != "" || p.anchored) && p.matches(path) {
+		if (p.end > p.start || p.anchored) && p.matches(r.text(p), path) {
 			return &rs[i]
 		}
 	}

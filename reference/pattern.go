@@ -188,25 +188,30 @@ func upper(c byte) byte {
 	return c
 }
 
-// pattern is a compiled rule path.
+// pattern is a compiled rule path. It holds no pointers, so that a parsed
+// file of many rules is cheap for the garbage collector: its text is a span
+// of the body or, when normalisation changed it, of Robots.extra.
 type pattern struct {
-	// text is the normalised path with "*" as the only special octet;
-	// runs of "*" are collapsed to one.
-	text string
+	// start and end delimit the text: the normalised path with "*" as the
+	// only special octet, runs of "*" collapsed to one.
+	start, end int32
+	// lit is the length of the literal prefix before the first "*".
+	lit int32
+	// length is the rule's length in octets for longest-match: the
+	// normalised path with every "*" and "$" counted (MATCH-4, MATCH-10).
+	length int32
 	// anchored is set when the rule ended in "$" (SPC-2): the pattern must
 	// match the whole path, not only a prefix of it.
 	anchored bool
-	// lit is the length of the literal prefix before the first "*".
-	lit int
-	// length is the rule's length in octets for longest-match: the
-	// normalised path with every "*" and "$" counted (MATCH-4, MATCH-10).
-	length int
+	// inExtra says the text is in Robots.extra rather than the body.
+	inExtra bool
 }
 
-// compilePattern turns a rule's value into a pattern. Compilation is a
-// pure function of the value and the options; the returned text shares
-// memory with value when no octet has to change.
-func compilePattern(value string, o *Options) pattern {
+// compilePattern turns a rule's value into a pattern and its text.
+// Compilation is a pure function of the value and the options; the text
+// shares memory with value when no octet has to change. The returned
+// pattern's span is not set.
+func compilePattern(value string, o *Options) (pattern, string) {
 	if o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*' {
 		value = "/" + value
 	}
@@ -236,7 +241,7 @@ func compilePattern(value string, o *Options) pattern {
 	}
 	// A literal "$" inside the pattern is stored as "%24" but is one octet
 	// of the rule as written.
-	p.length = len(text) - 2*midDollars
+	p.length = int32(len(text) - 2*midDollars)
 	if p.anchored {
 		p.length++
 	}
@@ -253,29 +258,29 @@ func compilePattern(value string, o *Options) pattern {
 		}
 		text = b.String()
 	}
-	p.text = text
-	p.lit = strings.IndexByte(text, '*')
-	if p.lit < 0 {
-		p.lit = len(text)
+	lit := strings.IndexByte(text, '*')
+	if lit < 0 {
+		lit = len(text)
 	}
-	return p
+	p.lit = int32(lit)
+	return p, text
 }
 
-// matches reports whether the pattern matches path (§2.2.2): a prefix of
+// matches reports whether the pattern, whose text is t, matches path (§2.2.2): a prefix of
 // path when the pattern is not anchored, all of it when it is. "*" matches
 // any run of octets, with backtracking (SPC-1). The loop keeps one
 // backtracking point, the last "*" seen, which suffices for patterns whose
 // only wildcard is "*": the time is O(len(path)·len(pattern)) in the worst
 // case and nothing is allocated.
-func (p *pattern) matches(path []byte) bool {
-	t := p.text
-	if len(path) < p.lit || string(path[:p.lit]) != t[:p.lit] {
+func (p *pattern) matches(t string, path []byte) bool {
+	lit := int(p.lit)
+	if len(path) < lit || string(path[:lit]) != t[:lit] {
 		return false
 	}
-	if p.lit == len(t) {
-		return !p.anchored || len(path) == p.lit
+	if lit == len(t) {
+		return !p.anchored || len(path) == lit
 	}
-	pi, si := p.lit, p.lit
+	pi, si := lit, lit
 	star, mark := -1, 0
 	for {
 		if pi == len(t) {

@@ -7,12 +7,19 @@ import (
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
 // concurrent use.
+//
+// Apart from the body itself, a parsed file holds no pointers to strings:
+// rules, names and records are offsets into the body (or into extra, for
+// rule paths that normalisation changed). Parsing a large file then costs
+// the garbage collector almost nothing.
 type Robots struct {
 	opts      Options
 	body      string // the parsed part of the body, after the limit
+	extra     string // normalised rule paths that differ from the body
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
+	rules      []rule  // every rule; each group holds a span, sorted
 	groups     []group
 	agentLines []int32 // user-agent line numbers; each group holds a span
 	names      []name  // the product tokens the file names
@@ -22,27 +29,36 @@ type Robots struct {
 	index  map[string]int32
 	global []int32 // groups that name "*"
 	orphan []rule  // rules before any user-agent line
-	others []Record
+	others []record
 }
+
+// span is a half-open range of offsets or indexes.
+type span [2]int32
 
 // group is one group of §2.1: user-agent lines followed by rules.
 type group struct {
-	agents [2]int32 // span of agentLines
-	rules  []rule   // longest first; see sortRules
+	agents span // of agentLines
+	rules  span // of rules, longest first; see sortRules
 }
 
 // name is a product token named by one or more groups.
 type name struct {
-	token  string   // as written (after AgentMatch), compared case-insensitively
-	groups [2]int32 // span of nameGroups
+	token  span // in body, compared case-insensitively
+	groups span // of nameGroups
 }
 
 // rule is one allow or disallow line.
 type rule struct {
 	pat   pattern
-	raw   string // the value as written
+	raw   span // the value as written, in body
 	line  int32
 	allow bool
+}
+
+// record is a record the protocol does not define: key and value in body.
+type record struct {
+	line       int32
+	key, value span
 }
 
 // Parse reads a robots.txt body (RFC 9309 §2.1–2.2) under the given
@@ -82,30 +98,33 @@ func (r *Robots) build() {
 	} else {
 		// Small files: one line count bounds everything.
 		n := strings.Count(r.body, "\n") + 2
-		nUA, nRules, nOther = n, n, 4
+		nUA, nRules, nOther = n, n, n
 	}
 	all := make([]rule, 0, nRules)
 	r.groups = make([]group, 0, nUA)
 	r.agentLines = make([]int32, 0, nUA)
 	type pair struct {
-		token string
+		token span
 		group int32
 	}
 	var pairBuf [16]pair
 	pairs := pairBuf[:0]
 	if nOther > 0 {
-		r.others = make([]Record, 0, nOther)
+		r.others = make([]record, 0, nOther)
 	}
+	var extra strings.Builder
 	open := false // the current group still takes user-agent lines
 	ruleStart := 0
-	scanLines(r.body, o, func(n int, text string) {
-		kind, key, value, _ := classify(text, o)
+	scanLines(r.body, o, func(n, at int, text string) {
+		kind, ks, ke, vs, ve, _ := classifySpan(text, o)
+		value := text[vs:ve]
 		switch kind {
 		case UserAgent:
 			if !open {
 				r.closeGroup(all, ruleStart)
 				ruleStart = len(all)
-				r.groups = append(r.groups, group{agents: [2]int32{int32(len(r.agentLines)), int32(len(r.agentLines))}})
+				k := int32(len(r.agentLines))
+				r.groups = append(r.groups, group{agents: span{k, k}})
 				open = true
 			}
 			gi := int32(len(r.groups) - 1)
@@ -118,24 +137,29 @@ func (r *Robots) build() {
 					r.global = append(r.global, gi)
 				}
 			case token != "":
-				pairs = append(pairs, pair{token, gi})
+				// The token is a prefix of the value.
+				pairs = append(pairs, pair{span{int32(at + vs), int32(at + vs + len(token))}, gi})
 			}
 		case Allow, Disallow:
-			ru := rule{pat: compilePattern(value, o), line: int32(n), allow: kind == Allow, raw: value}
+			ru := rule{line: int32(n), allow: kind == Allow, raw: span{int32(at + vs), int32(at + ve)}}
+			ru.pat = r.compile(value, at+vs, &extra)
 			if len(r.groups) == 0 {
 				if o.OrphanRulesApply {
-					r.orphan = r.appendRule(r.orphan, ru)
+					r.orphan = r.appendRule(r.orphan, ru, &extra)
 				}
 				return
 			}
 			open = false
-			all = r.appendRule(all, ru)
+			all = r.appendRule(all, ru, &extra)
 		case Other:
-			r.others = append(r.others, Record{Line: n, Key: key, Value: value})
+			r.others = append(r.others, record{line: int32(n),
+				key: span{int32(at + ks), int32(at + ke)}, value: span{int32(at + vs), int32(at + ve)}})
 		}
 	})
 	r.closeGroup(all, ruleStart)
+	r.rules = all
 	r.sortRules(r.orphan)
+	r.extra = extra.String()
 
 	// Gather the groups of each token (UA-3: they are merged).
 	var idBuf [16]int32
@@ -145,12 +169,13 @@ func (r *Robots) build() {
 	}
 	r.names = make([]name, 0, len(pairs))
 	for _, p := range pairs {
-		id := r.lookupName(p.token)
+		token := r.str(p.token)
+		id := r.lookupName(token)
 		if id < 0 {
 			id = int32(len(r.names))
 			r.names = append(r.names, name{token: p.token})
 			if r.index != nil {
-				r.index[lowerASCIIString(p.token)] = id
+				r.index[lowerASCIIString(token)] = id
 			}
 		}
 		ids = append(ids, id)
@@ -159,7 +184,7 @@ func (r *Robots) build() {
 	next := int32(0)
 	for i := range r.names {
 		n := r.names[i].groups[1]
-		r.names[i].groups = [2]int32{next, next}
+		r.names[i].groups = span{next, next}
 		next += n
 	}
 	r.nameGroups = make([]int32, next)
@@ -173,21 +198,47 @@ func (r *Robots) build() {
 	}
 }
 
+// str returns the text of a span of the body.
+func (r *Robots) str(s span) string { return r.body[s[0]:s[1]] }
+
+// text returns a pattern's text.
+func (r *Robots) text(p *pattern) string {
+	if p.inExtra {
+		return r.extra[p.start:p.end]
+	}
+	return r.body[p.start:p.end]
+}
+
+// compile compiles a rule path that stands at offset at in the body (or
+// nowhere, at < 0), placing its text in the body when normalisation left
+// it as written and in extra otherwise.
+func (r *Robots) compile(value string, at int, extra *strings.Builder) pattern {
+	p, text := compilePattern(value, &r.opts)
+	if at >= 0 && len(text) <= len(value) && text == value[:len(text)] {
+		p.start, p.end = int32(at), int32(at+len(text))
+		return p
+	}
+	p.inExtra = true
+	p.start = int32(extra.Len())
+	extra.WriteString(text)
+	p.end = int32(extra.Len())
+	return p
+}
+
 // closeGroup gives the last group its rules, all[start:], sorted.
 func (r *Robots) closeGroup(all []rule, start int) {
 	if len(r.groups) == 0 {
 		return
 	}
-	rs := all[start:len(all):len(all)]
-	r.sortRules(rs)
-	r.groups[len(r.groups)-1].rules = rs
+	r.sortRules(all[start:])
+	r.groups[len(r.groups)-1].rules = span{int32(start), int32(len(all))}
 }
 
 // lookupName returns the index of token among the file's names, or -1.
 func (r *Robots) lookupName(token string) int32 {
 	if r.index == nil {
 		for i := range r.names {
-			if equalFold(r.names[i].token, token) {
+			if equalFold(r.str(r.names[i].token), token) {
 				return int32(i)
 			}
 		}
@@ -258,16 +309,19 @@ func countKinds(body string) (ua, rules, other int) {
 // appendRule appends the rule, and with Options.IndexHTML also the rule
 // Google derives from an allow of ".../index.htm*": the directory itself,
 // anchored (G-INDEX).
-func (r *Robots) appendRule(dst []rule, ru rule) []rule {
+func (r *Robots) appendRule(dst []rule, ru rule, extra *strings.Builder) []rule {
 	dst = append(dst, ru)
 	if !r.opts.IndexHTML || !ru.allow {
 		return dst
 	}
-	slash := strings.LastIndexByte(ru.raw, '/')
-	if slash < 0 || !strings.HasPrefix(ru.raw[slash:], "/index.htm") {
+	raw := r.str(ru.raw)
+	slash := strings.LastIndexByte(raw, '/')
+	if slash < 0 || !strings.HasPrefix(raw[slash:], "/index.htm") {
 		return dst
 	}
-	return append(dst, rule{pat: compilePattern(ru.raw[:slash+1]+"$", &r.opts), line: ru.line, allow: true, raw: ru.raw})
+	dir := ru
+	dir.pat = r.compile(raw[:slash+1]+"$", -1, extra)
+	return append(dst, dir)
 }
 
 // sortRules orders rules so that the first match is the deciding one:
@@ -309,7 +363,7 @@ func (r *Robots) sortRules(rs []rule) {
 // keeps only what decisions need.
 func (r *Robots) Lines() []Line {
 	var lines []Line
-	scanLines(r.body, &r.opts, func(n int, text string) {
+	scanLines(r.body, &r.opts, func(n, _ int, text string) {
 		kind, key, value, reason := classify(text, &r.opts)
 		lines = append(lines, Line{Number: n, Kind: kind, Key: key, Value: value, Reason: reason})
 	})
@@ -318,14 +372,21 @@ func (r *Robots) Lines() []Line {
 
 // Records returns the records the protocol does not define, in file order
 // (§2.2.4): Sitemap, Crawl-delay, Host and any other.
-func (r *Robots) Records() []Record { return slices.Clone(r.others) }
+func (r *Robots) Records() []Record {
+	out := make([]Record, len(r.others))
+	for i, rec := range r.others {
+		out[i] = Record{Line: int(rec.line), Key: r.str(rec.key), Value: r.str(rec.value)}
+	}
+	return out
+}
 
 // Sitemaps returns the values of the file's Sitemap records.
 func (r *Robots) Sitemaps() []string {
 	var s []string
 	for _, rec := range r.others {
-		if equalFold(rec.Key, "sitemap") || r.opts.GoogleKeys && (hasPrefixFold(rec.Key, "sitemap") || hasPrefixFold(rec.Key, "site-map")) {
-			s = append(s, rec.Value)
+		key := r.str(rec.key)
+		if equalFold(key, "sitemap") || r.opts.GoogleKeys && (hasPrefixFold(key, "sitemap") || hasPrefixFold(key, "site-map")) {
+			s = append(s, r.str(rec.value))
 		}
 	}
 	return s
@@ -336,7 +397,7 @@ func (r *Robots) Sitemaps() []string {
 func (r *Robots) Agents() []string {
 	s := make([]string, 0, len(r.names))
 	for _, n := range r.names {
-		s = append(s, lowerASCIIString(n.token))
+		s = append(s, lowerASCIIString(r.str(n.token)))
 	}
 	slices.Sort(s)
 	return slices.Compact(s)

@@ -60,10 +60,10 @@ type Record struct {
 }
 
 // scanLines calls fn for each line of body (after any byte order mark) with
-// its number and its text. It returns the number of bytes the lines cover.
+// its number, the offset of its first byte and its text. It returns the number of bytes the lines cover.
 // A line ends at CR, LF or CRLF (§2.2, SYN-3); the text passed to fn holds
 // no line-end characters and is cut to o.MaxLineBytes.
-func scanLines(body string, o *Options, fn func(n int, text string)) {
+func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 	i := 0
 	if o.SkipBOM {
 		const bom = "\xEF\xBB\xBF"
@@ -94,11 +94,11 @@ func scanLines(body string, o *Options, fn func(n int, text string)) {
 			// The last line: skip it when empty, so that a final line end
 			// does not count as one more (blank) line.
 			if len(text) > 0 {
-				fn(n, text)
+				fn(n, i, text)
 			}
 			return
 		}
-		fn(n, text)
+		fn(n, i, text)
 		i = end + 1
 		if body[end] == '\r' && i < len(body) && body[i] == '\n' {
 			i++
@@ -130,50 +130,74 @@ func limitBody(body string, max int) (string, bool) {
 //
 // The returned key and value are substrings of text.
 func classify(text string, o *Options) (kind LineKind, key, value, reason string) {
+	kind, ks, ke, vs, ve, reason := classifySpan(text, o)
+	return kind, text[ks:ke], text[vs:ve], reason
+}
+
+// classifySpan is classify giving the key and value as offsets in text, so
+// that parsing can keep offsets rather than strings.
+func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, reason string) {
 	hadComment := false
+	end := len(text)
 	if k := strings.IndexByte(text, '#'); k >= 0 {
-		text = text[:k]
+		end = k
 		hadComment = true
 	}
-	text = o.trim(text)
-	if text == "" {
+	start, end := o.trimSpan(text, 0, end)
+	if start == end {
 		if hadComment {
-			return Comment, "", "", ""
+			return Comment, 0, 0, 0, 0, ""
 		}
-		return Blank, "", "", ""
+		return Blank, 0, 0, 0, 0, ""
 	}
-	sep := strings.IndexByte(text, ':')
-	if sep < 0 {
+	sep := strings.IndexByte(text[start:end], ':')
+	if sep >= 0 {
+		sep += start
+	} else {
 		if !o.MissingColon {
-			return Invalid, "", "", "no colon after the record name"
+			return Invalid, 0, 0, 0, 0, "no colon after the record name"
 		}
 		// Google accepts white space as the separator when the line has
 		// exactly two words.
-		sep = strings.IndexAny(text, " \t")
-		if sep < 0 || strings.ContainsAny(o.trim(text[sep:]), " \t") {
-			return Invalid, "", "", "no colon after the record name"
+		sep = strings.IndexAny(text[start:end], " \t")
+		if sep < 0 {
+			return Invalid, 0, 0, 0, 0, "no colon after the record name"
+		}
+		sep += start
+		if a, b := o.trimSpan(text, sep, end); strings.ContainsAny(text[a:b], " \t") {
+			return Invalid, 0, 0, 0, 0, "no colon after the record name"
 		}
 	}
-	key = o.trim(text[:sep])
-	value = o.trim(text[sep+1:])
-	if key == "" {
-		return Invalid, "", "", "empty record name"
+	ks, ke = o.trimSpan(text, start, sep)
+	vs, ve = o.trimSpan(text, sep+1, end)
+	if ks == ke {
+		return Invalid, 0, 0, 0, 0, "empty record name"
 	}
-	return o.keyKind(key), key, value, ""
+	return o.keyKind(text[ks:ke]), ks, ke, vs, ve, ""
+}
+
+// trimSpan narrows s[i:j] by the white space the options allow around
+// names and values: SP and HTAB (the RFC's WS), or all ASCII white space
+// (Google's parser).
+func (o *Options) trimSpan(s string, i, j int) (int, int) {
+	for i < j && o.isWS(s[i]) {
+		i++
+	}
+	for j > i && o.isWS(s[j-1]) {
+		j--
+	}
+	return i, j
+}
+
+func (o *Options) isWS(c byte) bool {
+	if o.GoogleSpace {
+		return isSpaceByte(c)
+	}
+	return c == ' ' || c == '\t'
 }
 
 func (o *Options) trim(s string) string {
-	if o.GoogleSpace {
-		// Google's parser trims ASCII white space only.
-		return strings.Trim(s, " \t\n\v\f\r")
-	}
-	i, j := 0, len(s)
-	for i < j && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
-		j--
-	}
+	i, j := o.trimSpan(s, 0, len(s))
 	return s[i:j]
 }
 
