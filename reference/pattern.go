@@ -134,9 +134,13 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 // isCanonical reports whether appendCanonical would return s unchanged, so
 // that the common case needs no copy.
 func isCanonical(s string, uri bool) bool {
+	class := &classes[0]
+	if uri {
+		class = &classes[1]
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch canonicalClass(c, uri) {
+		switch class[c] {
 		case keep:
 			if !uri && c == '$' {
 				return false
@@ -208,20 +212,19 @@ type pattern struct {
 }
 
 // compilePattern turns a rule's value into a pattern and its text.
-// Compilation is a pure function of the value and the options; the text
-// shares memory with value when no octet has to change. The returned
-// pattern's span is not set.
-func compilePattern(value string, o *Options) (pattern, string) {
+// Compilation is a pure function of the value and the options. When no
+// octet had to change, changed is false and text is a prefix of value.
+// The returned pattern's span is not set.
+func compilePattern(value string, o *Options) (p pattern, text string, changed bool) {
 	if o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*' {
 		value = "/" + value
+		changed = true
 	}
-	var p pattern
 	body := value
 	if strings.HasSuffix(body, "$") {
 		p.anchored = true
 		body = body[:len(body)-1]
 	}
-	var text string
 	midDollars := 0
 	if o.NormalizeURI {
 		if isCanonical(body, false) {
@@ -229,12 +232,14 @@ func compilePattern(value string, o *Options) (pattern, string) {
 		} else {
 			midDollars = strings.Count(body, "$")
 			text = string(appendCanonical(make([]byte, 0, len(body)+8), body, false))
+			changed = true
 		}
 	} else {
 		text = body
 		for i := 0; i < len(body); i++ {
 			if body[i] >= 0x80 || body[i] == '%' {
 				text = string(appendGoogleEscape(make([]byte, 0, len(body)+8), body))
+				changed = text != body
 				break
 			}
 		}
@@ -246,9 +251,12 @@ func compilePattern(value string, o *Options) (pattern, string) {
 		p.length++
 	}
 	if o.CaseInsensitivePaths {
-		text = lowerASCIIString(text)
+		lower := lowerASCIIString(text)
+		changed = changed || lower != text
+		text = lower
 	}
 	if strings.Contains(text, "**") {
+		changed = true
 		var b strings.Builder
 		for i := 0; i < len(text); i++ {
 			if text[i] == '*' && i > 0 && text[i-1] == '*' {
@@ -263,7 +271,7 @@ func compilePattern(value string, o *Options) (pattern, string) {
 		lit = len(text)
 	}
 	p.lit = int32(lit)
-	return p, text
+	return p, text, changed
 }
 
 // matches reports whether the pattern, whose text is t, matches path (§2.2.2): a prefix of

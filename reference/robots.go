@@ -19,7 +19,7 @@ type Robots struct {
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	rules      []rule  // every rule; each group holds a span, sorted
+	rules      []rule // every rule; each group holds a span, sorted
 	groups     []group
 	agentLines []int32 // user-agent line numbers; each group holds a span
 	names      []name  // the product tokens the file names
@@ -92,14 +92,7 @@ const linearNames = 8
 
 func (r *Robots) build() {
 	o := &r.opts
-	var nUA, nRules, nOther int
-	if len(r.body) > 4096 {
-		nUA, nRules, nOther = countKinds(r.body)
-	} else {
-		// Small files: one line count bounds everything.
-		n := strings.Count(r.body, "\n") + 2
-		nUA, nRules, nOther = n, n, n
-	}
+	nUA, nRules, nOther := countKinds(r.body)
 	all := make([]rule, 0, nRules)
 	r.groups = make([]group, 0, nUA)
 	r.agentLines = make([]int32, 0, nUA)
@@ -213,8 +206,8 @@ func (r *Robots) text(p *pattern) string {
 // nowhere, at < 0), placing its text in the body when normalisation left
 // it as written and in extra otherwise.
 func (r *Robots) compile(value string, at int, extra *strings.Builder) pattern {
-	p, text := compilePattern(value, &r.opts)
-	if at >= 0 && len(text) <= len(value) && text == value[:len(text)] {
+	p, text, changed := compilePattern(value, &r.opts)
+	if at >= 0 && !changed {
 		p.start, p.end = int32(at), int32(at+len(text))
 		return p
 	}
