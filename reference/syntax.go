@@ -77,13 +77,21 @@ func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 	}
 	n := 0
 	for i <= len(body) {
-		// Find the line end: the first CR or LF.
-		end := len(body)
-		if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
-			end = i + j
+		// Find the line end: the first CR or LF. Lines are short, so a
+		// plain loop beats the vectorised search's call overhead; a long
+		// line switches to it.
+		end := i
+		for end < len(body) && end-i < 64 && body[end] != '\n' && body[end] != '\r' {
+			end++
 		}
-		if k := strings.IndexByte(body[i:end], '\r'); k >= 0 {
-			end = i + k
+		if end-i == 64 {
+			end = len(body)
+			if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
+				end = i + j
+			}
+			if k := strings.IndexByte(body[i:end], '\r'); k >= 0 {
+				end = i + k
+			}
 		}
 		text := body[i:end]
 		if o.MaxLineBytes > 0 && len(text) > o.MaxLineBytes {
@@ -137,11 +145,16 @@ func classify(text string, o *Options) (kind LineKind, key, value, reason string
 // classifySpan is classify giving the key and value as offsets in text, so
 // that parsing can keep offsets rather than strings.
 func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, reason string) {
+	// One pass finds the comment and the first colon before it.
 	hadComment := false
-	end := len(text)
-	if k := strings.IndexByte(text, '#'); k >= 0 {
-		end = k
-		hadComment = true
+	end, sep := len(text), -1
+	for k := 0; k < len(text); k++ {
+		if c := text[k]; c == '#' {
+			end, hadComment = k, true
+			break
+		} else if c == ':' && sep < 0 {
+			sep = k
+		}
 	}
 	start, end := o.trimSpan(text, 0, end)
 	if start == end {
@@ -150,10 +163,7 @@ func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, r
 		}
 		return Blank, 0, 0, 0, 0, ""
 	}
-	sep := strings.IndexByte(text[start:end], ':')
-	if sep >= 0 {
-		sep += start
-	} else {
+	if sep < 0 {
 		if !o.MissingColon {
 			return Invalid, 0, 0, 0, 0, "no colon after the record name"
 		}
