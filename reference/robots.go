@@ -95,7 +95,12 @@ func (r *Robots) build() {
 	nUA, nRules, nOther := countKinds(r.body)
 	all := make([]rule, 0, nRules)
 	r.groups = make([]group, 0, nUA)
-	r.agentLines = make([]int32, 0, nUA)
+	// One allocation for the three lists of int32 that each hold at most
+	// one entry per user-agent line.
+	ints := make([]int32, 3*nUA)
+	r.agentLines = ints[0:0:nUA]
+	r.global = ints[nUA : nUA : 2*nUA]
+	spare := ints[2*nUA:]
 	type pair struct {
 		token span
 		group int32
@@ -180,7 +185,11 @@ func (r *Robots) build() {
 		r.names[i].groups = span{next, next}
 		next += n
 	}
-	r.nameGroups = make([]int32, next)
+	if int(next) <= len(spare) {
+		r.nameGroups = spare[:next:next]
+	} else {
+		r.nameGroups = make([]int32, next)
+	}
 	for i, p := range pairs {
 		g := &r.names[ids[i]].groups
 		if g[1] > g[0] && r.nameGroups[g[1]-1] == p.group {
