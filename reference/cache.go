@@ -25,8 +25,11 @@ type Fetcher struct {
 	cache map[string]*entry
 }
 
-// entry is what the cache knows of one authority's robots.txt.
+// entry is what the cache knows of one authority's robots.txt. Its mutex
+// is held across a fetch, so that one authority is fetched once at a time
+// while others proceed.
 type entry struct {
+	mu     sync.Mutex
 	good   *Result   // the last Success or NotAvailable result
 	goodAt time.Time // when it was fetched
 	// outage is when the file was first found unreachable since the last
@@ -50,8 +53,6 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 		return nil, err
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	now := f.now()
 	if f.cache == nil {
 		f.cache = make(map[string]*entry)
 	}
@@ -60,6 +61,10 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 		e = &entry{}
 		f.cache[robotsURL] = e
 	}
+	f.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	now := f.now()
 	if e.good != nil && now.Sub(e.goodAt) < f.Options.CacheTTL {
 		return e.cached(now, "cached copy is fresh"), nil
 	}

@@ -153,3 +153,33 @@ func TestFetcherCache(t *testing.T) {
 		}
 	}
 }
+
+// A slow authority does not hold up decisions for another.
+func TestFetcherConcurrentAuthorities(t *testing.T) {
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		fmt.Fprint(w, "User-agent: *\nDisallow: /\n")
+	}))
+	defer slow.Close()
+	defer close(release)
+	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "User-agent: *\nDisallow: /x\n")
+	}))
+	defer fast.Close()
+	f := &reference.Fetcher{Options: reference.RFC()}
+	go f.Decide(context.Background(), "FooBot", slow.URL+"/a")
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Decide(context.Background(), "FooBot", fast.URL+"/x")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a fetch from one authority waited for another's")
+	}
+}
