@@ -91,8 +91,8 @@ type Response struct {
 	Status  int
 	Headers map[string]string
 	Body    []byte
-	// BodySize, when non-zero, is the length of a generated body that is
-	// streamed rather than held (see Generator).
+	// Gen, when set, generates a large body that is streamed rather than
+	// held (body_generate).
 	Gen *Generator
 	// Fault is "", "reset", "timeout" or "truncated".
 	Fault string
