@@ -108,7 +108,7 @@ func (r *Robots) Allowed(agent, url string) (bool, error) {
 		return false, ErrInvalidToken
 	}
 	var buf [512]byte
-	path := r.opts.appendPath(buf[:0], PathQuery(url))
+	path := r.opts.appendPath(buf[:0], url)
 	best, _, _ := r.decide(agent, path)
 	if best == nil {
 		return true, nil
@@ -122,7 +122,7 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 		return Decision{}, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
 	}
 	var buf [512]byte
-	path := r.opts.appendPath(buf[:0], PathQuery(url))
+	path := r.opts.appendPath(buf[:0], url)
 	d := Decision{Allowed: true, Path: string(path)}
 	best, sel, groups := r.decide(agent, path)
 	switch sel {

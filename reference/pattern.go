@@ -314,12 +314,17 @@ func (p *pattern) matches(t string, path []byte) bool {
 }
 
 // appendPath appends the path that rules are matched against: the URI's
-// path and query (MATCH-11), normalised when o.NormalizeURI is set.
-func (o *Options) appendPath(dst []byte, pathQuery string) []byte {
+// path and query (MATCH-11, see PathQuery), normalised when o.NormalizeURI
+// is set.
+func (o *Options) appendPath(dst []byte, uri string) []byte {
+	pq, slash := pathQuery(uri)
+	if slash {
+		dst = append(dst, '/')
+	}
 	if o.NormalizeURI {
-		dst = appendCanonical(dst, pathQuery, true)
+		dst = appendCanonical(dst, pq, true)
 	} else {
-		dst = append(dst, pathQuery...)
+		dst = append(dst, pq...)
 	}
 	if o.CaseInsensitivePaths {
 		for i, c := range dst {

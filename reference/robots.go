@@ -298,14 +298,14 @@ func countKinds(body string) (ua, rules, other int) {
 				other++
 			}
 		}
-		j := strings.IndexByte(body[i:], '\n')
-		if j < 0 {
-			break
+		// Skip to the next line end, CR or LF; every byte is looked at
+		// once, whatever the line ends are.
+		for i < len(body) && body[i] != '\n' && body[i] != '\r' {
+			i++
 		}
-		i += j + 1
+		i++
 	}
-	// Bare CR line ends hide lines from the count; append copes.
-	return ua, rules + rules/8, other
+	return ua, rules, other
 }
 
 // appendRule appends the rule, and with Options.IndexHTML also the rule

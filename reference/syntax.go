@@ -85,12 +85,11 @@ func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 			end++
 		}
 		if end-i == 64 {
+			// One search for whichever line end comes first: searching
+			// for LF alone would cross a whole CR-only file per line.
 			end = len(body)
-			if j := strings.IndexByte(body[i:], '\n'); j >= 0 {
+			if j := strings.IndexAny(body[i:], "\r\n"); j >= 0 {
 				end = i + j
-			}
-			if k := strings.IndexByte(body[i:end], '\r'); k >= 0 {
-				end = i + k
 			}
 		}
 		text := body[i:end]

@@ -18,7 +18,17 @@ var ErrNotHTTP = errors.New("reference: not an http or https URL")
 // anything, including URIs that net/url would refuse, so that a verdict
 // never depends on a URL parser's strictness.
 func PathQuery(uri string) string {
-	rest := uri
+	rest, slash := pathQuery(uri)
+	if slash {
+		return "/" + rest
+	}
+	return rest
+}
+
+// pathQuery is PathQuery without the allocation: it returns the path and
+// query, and whether a "/" must be put before them.
+func pathQuery(uri string) (rest string, slash bool) {
+	rest = uri
 	if strings.HasPrefix(rest, "//") {
 		// A network-path reference: an authority follows.
 		rest = skipAuthority(rest[2:])
@@ -28,13 +38,7 @@ func PathQuery(uri string) string {
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest = rest[:i]
 	}
-	switch {
-	case rest == "":
-		return "/"
-	case rest[0] != '/':
-		return "/" + rest
-	}
-	return rest
+	return rest, rest == "" || rest[0] != '/'
 }
 
 // skipAuthority returns s from the first "/", "?" or ";" on, or "" when the
