@@ -27,6 +27,7 @@ var grobotClasses = []knownClass{
 	{"grobotstxt/path-of-relative-uri", grobotRelativeURIPath},
 	{"grobotstxt/agent-token-chars", grobotAgentTokenChars},
 	{"grobotstxt/star-space-byte", grobotStarSpaceByte},
+	{"grobotstxt/extra-typo", grobotExtraTypo},
 	{"grobotstxt/lowercase-hex", grobotLowercaseHex},
 	{"grobotstxt/unicode-space", grobotUnicodeSpace},
 	{"grobotstxt/no-parse-limit", grobotNoParseLimit},
@@ -44,6 +45,8 @@ var temotoClasses = []knownClass{
 	{"temoto/record-name", temotoRecordName},
 	{"temoto/record-value", temotoRecordValue},
 	{"temoto/agent-prefix-match", temotoAgentPrefix},
+	{"temoto/unicode-case-folding", temotoUnicodeFolding},
+	{"temoto/rule-less-group", temotoRulelessGroup},
 	{"temoto/crawl-delay-ends-group", temotoCrawlDelayEndsGroup},
 	{"temoto/no-parse-limit", temotoNoParseLimit},
 	{"temoto/slash-prepended", temotoSlashPrefix},
@@ -60,6 +63,8 @@ var temotoClasses = []knownClass{
 // for any URL that net/url.Parse refuses, such as one with a bad escape
 // ("/%zz") or a control octet; the reference reads the path of any string
 // (MATCH-1, MATCH-11).
+//
+// Corpus cases: google/url-stray-percent.
 func grobotURLParseFailure(d *divergence) bool {
 	_, err := url.Parse(d.url)
 	return err != nil && d.got == disallow
@@ -70,6 +75,8 @@ func grobotURLParseFailure(d *divergence) bool {
 // other octets; Google's parser, and the reference's Google options,
 // compare the URI as given (PCT-1, G-*). The predicate holds when the
 // reference, given the re-written URL, agrees with grobotstxt.
+//
+// Corpus cases: google/url-compared-as-given, encoding/non-ascii-rule-raw.
 func grobotURLReencoding(d *divergence) bool {
 	u, err := url.Parse(d.url)
 	if err != nil {
@@ -87,6 +94,8 @@ func grobotURLReencoding(d *divergence) bool {
 // checks resolve URLs against the case's host, so no case can show this;
 // it concerns callers of the library with relative URIs. The predicate
 // holds when the reference, given grobotstxt's path, agrees with it.
+//
+// Corpus cases: none possible; fuzz finding testdata/fuzz/FuzzDifferential/7a9ea43b114fa986.
 func grobotRelativeURIPath(d *divergence) bool {
 	u, err := url.Parse(d.url)
 	if err != nil {
@@ -139,6 +148,8 @@ func googlePathQuery(uri string) string {
 // "#$%'*+.^`|~" stay in the name ("FooBot.1" does not name FooBot);
 // Google's parser and the reference cut at the first octet outside
 // [a-zA-Z_-] (UA-7, G-UA).
+//
+// Corpus cases: google/ua-digits-end-the-token.
 func grobotAgentTokenChars(d *divergence) bool {
 	for _, l := range d.refLines() {
 		if l.Kind != reference.UserAgent {
@@ -157,9 +168,25 @@ func grobotAgentTokenChars(d *divergence) bool {
 // "*" with unicode.IsSpace(rune(octet)), so the single octets 0x85 and 0xA0
 // count as space; Google's parser and the reference test ASCII white space
 // (UA-4, G-UA).
+//
+// Corpus cases: google/ua-star-then-nbsp.
 func grobotStarSpaceByte(d *divergence) bool {
 	for _, l := range d.refLines() {
-		if len(l.Value) >= 2 && l.Value[0] == '*' && (l.Value[1] == 0x85 || l.Value[1] == 0xA0) {
+		if l.Kind == reference.UserAgent && len(l.Value) >= 2 && l.Value[0] == '*' && (l.Value[1] == 0x85 || l.Value[1] == 0xA0) {
+			return true
+		}
+	}
+	return false
+}
+
+// grobotExtraTypo: grobotstxt accepts "diaslow" as a misspelling of
+// "disallow"; Google's parser, whose list of accepted misspellings the
+// reference's Google options follow, does not (OTH-2, G-TYPO).
+//
+// Corpus cases: google/typo-outside-the-list.
+func grobotExtraTypo(d *divergence) bool {
+	for _, l := range d.refLines() {
+		if l.Kind == reference.Other && len(l.Key) >= len("diaslow") && strings.EqualFold(l.Key[:len("diaslow")], "diaslow") {
 			return true
 		}
 	}
@@ -170,6 +197,8 @@ func grobotStarSpaceByte(d *divergence) bool {
 // grobotstxt clears bit 0x20 of both digits, which also turns a decimal
 // digit into a control octet ("%2f" becomes "%\x12F"), so a rule holding
 // any lower-case escape matches differently (PCT-3).
+//
+// Corpus cases: google/url-hex-case-in-rule, encoding/hex-case-rule-lower.
 func grobotLowercaseHex(d *divergence) bool {
 	for _, l := range d.refLines() {
 		if l.Kind != reference.Allow && l.Kind != reference.Disallow {
@@ -190,6 +219,8 @@ func grobotLowercaseHex(d *divergence) bool {
 // strings.TrimSpace, which also removes non-ASCII white space (U+0085,
 // U+00A0, U+2000..., U+3000); Google's parser, and the reference's Google
 // options, trim ASCII white space only (SYN-2).
+//
+// Corpus cases: syntax/unicode-spaces-are-not-ws.
 func grobotUnicodeSpace(d *divergence) bool {
 	for _, line := range splitLines(d.body) {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
@@ -211,6 +242,8 @@ func grobotUnicodeSpace(d *divergence) bool {
 // grobotNoParseLimit: grobotstxt reads the whole body; the reference, as
 // Google does, ignores content past 500 KiB (LIM-1, LIM-2, G-SIZE). The
 // predicate holds when the reference without a limit agrees.
+//
+// Corpus cases: google/size-rule-past-500kib-ignored.
 func grobotNoParseLimit(d *divergence) bool {
 	if len(d.body) <= reference.KiB500 {
 		return false
@@ -234,6 +267,8 @@ func temotoParseErrors(d *divergence) []error {
 // temotoRejectOrphanRule: temoto refuses the whole file when an allow or
 // disallow line comes before the first user-agent line; the RFC ignores
 // such a line and keeps the others (SYN-8, SYN-9).
+//
+// Corpus cases: groups/rules-before-first-agent.
 func temotoRejectOrphanRule(d *divergence) bool {
 	for _, err := range temotoParseErrors(d) {
 		if msg := err.Error(); strings.Contains(msg, "llow before User-agent") {
@@ -247,6 +282,8 @@ func temotoRejectOrphanRule(d *divergence) bool {
 // line that is not a non-negative number or that comes before the first
 // user-agent line; the RFC ignores records it does not define and keeps
 // the rules (SYN-9, OTH-3).
+//
+// Corpus cases: google/crawl-delay-malformed-value.
 func temotoRejectCrawlDelay(d *divergence) bool {
 	for _, err := range temotoParseErrors(d) {
 		var ne *strconv.NumError
@@ -259,6 +296,8 @@ func temotoRejectCrawlDelay(d *divergence) bool {
 
 // temotoRobotsTxt: temoto applies the rules to "/robots.txt", which the
 // RFC always allows (MATCH-7).
+//
+// Corpus cases: matching/robots-txt-implicitly-allowed.
 func temotoRobotsTxt(d *divergence) bool {
 	dec, err := reference.Parse(d.body, d.opts).Decide(d.agent, d.url)
 	return err == nil && dec.Reason == reference.RobotsTxt
@@ -267,6 +306,8 @@ func temotoRobotsTxt(d *divergence) bool {
 // temotoPartialBOM: temoto skips a whole UTF-8 byte order mark only; the
 // reference also skips a leading part of one (EF, or EF BB), as Google's
 // parser does, so the first line still counts (SYN-10).
+//
+// Corpus cases: syntax/bom-partial-ef.
 func temotoPartialBOM(d *divergence) bool {
 	b := d.body
 	return len(b) > 0 && b[0] == 0xEF && !(len(b) >= 3 && b[1] == 0xBB && b[2] == 0xBF)
@@ -275,6 +316,8 @@ func temotoPartialBOM(d *divergence) bool {
 // temotoInvalidUTF8: temoto decodes the file as UTF-8 and replaces each
 // invalid octet of a record with U+FFFD, which changes user-agent names
 // and rule paths; the RFC compares octets (SYN-9, PCT-1).
+//
+// Corpus cases: encoding/invalid-utf8-in-rule.
 func temotoInvalidUTF8(d *divergence) bool {
 	for _, l := range d.temotoLines() {
 		if l.kind != "" && l.kind != "other" && !utf8.ValidString(l.text) {
@@ -289,6 +332,8 @@ func temotoInvalidUTF8(d *divergence) bool {
 // is read as several records ("Disallow: /a b" disallows "/a"; "x y
 // Disallow: /z" holds a rule); the RFC reads one record per line, its
 // value up to the end of the line (SYN-2, SYN-9, UA-7).
+//
+// Corpus cases: user-agent/two-word-value, syntax/space-around-colon.
 func temotoWordPairs(d *divergence) bool {
 	for _, l := range d.temotoLines() {
 		if len(l.words) > 2 {
@@ -304,6 +349,8 @@ func temotoWordPairs(d *divergence) bool {
 // the space; the RFC requires "name:" with optional white space around the
 // colon and recognises only the three names it defines (SYN-1, SYN-2,
 // OTH-2).
+//
+// Corpus cases: syntax/colonless-rule, other-records/misspelt-user-agent.
 func temotoRecordName(d *divergence) bool {
 	ref := refKinds(d)
 	for _, l := range d.temotoLines() {
@@ -325,6 +372,8 @@ func temotoRecordName(d *divergence) bool {
 // does not start a comment for temoto ("/a#b"), when a vertical tab
 // separates words, or when white space stands before the colon (SYN-2,
 // SYN-4).
+//
+// Corpus cases: syntax/unicode-spaces-are-not-ws.
 func temotoRecordValue(d *divergence) bool {
 	ref := map[int]reference.Line{}
 	for _, l := range d.refLines() {
@@ -349,6 +398,8 @@ func temotoRecordValue(d *divergence) bool {
 // temotoAgentPrefix: temoto picks the group whose name is the longest
 // prefix of the crawler's token ("User-agent: Foo" binds FooBot); the RFC
 // matches whole tokens only (UA-2).
+//
+// Corpus cases: user-agent/no-prefix-match.
 func temotoAgentPrefix(d *divergence) bool {
 	agent := strings.ToLower(d.agent)
 	for _, l := range d.temotoLines() {
@@ -363,9 +414,46 @@ func temotoAgentPrefix(d *divergence) bool {
 	return false
 }
 
+// temotoUnicodeFolding: temoto lower-cases user-agent names with
+// strings.ToLower, which maps some non-ASCII letters to ASCII ones (the
+// Kelvin sign to "k"), so "User-agent: \u212aelbot" names Kelbot; the
+// ABNF's case-insensitive matching covers ASCII letters only (UA-1, UA-2).
+//
+// Corpus cases: user-agent/non-ascii-case-fold.
+func temotoUnicodeFolding(d *divergence) bool {
+	agent := strings.ToLower(d.agent)
+	for _, l := range d.temotoLines() {
+		if l.kind != "user-agent" {
+			continue
+		}
+		v := l.value()
+		if name := strings.ToLower(v); name != lowerASCII(v) && name != "" && strings.HasPrefix(agent, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// temotoRulelessGroup: temoto records a group only when a rule (or a
+// Crawl-delay) follows its user-agent lines, so a group without rules
+// names nobody and its agents fall back to "*"; for the RFC such a group
+// applies to its agents and allows everything (SYN-7, UA-6). The predicate
+// holds when the groups the reference applies have no rules.
+//
+// Corpus cases: groups/empty-trailing-group, rfc-examples/section-5-1-quxbot.
+func temotoRulelessGroup(d *divergence) bool {
+	dec, err := reference.Parse(d.body, d.opts).Decide(d.agent, d.url)
+	if err != nil || dec.Group == "" || dec.Group == "*" {
+		return false
+	}
+	return len(appliedRules(d, dec)) == 0
+}
+
 // temotoCrawlDelayEndsGroup: for temoto a Crawl-delay line belongs to the
 // group, so a user-agent line after it starts a new group; for the RFC
 // other records never end a run of user-agent lines (OTH-3, SYN-6).
+//
+// Corpus cases: other-records/crawl-delay-between-agents.
 func temotoCrawlDelayEndsGroup(d *divergence) bool {
 	prev, sawDelay := "", false
 	for _, l := range d.temotoLines() {
@@ -387,6 +475,8 @@ func temotoCrawlDelayEndsGroup(d *divergence) bool {
 // temotoNoParseLimit: temoto reads the whole body; the reference ignores
 // content past 500 KiB (LIM-1, LIM-2). The predicate holds when the
 // reference without a limit agrees.
+//
+// Corpus cases: limits/rule-after-520000.
 func temotoNoParseLimit(d *divergence) bool {
 	if len(d.body) <= reference.KiB500 {
 		return false
@@ -401,6 +491,8 @@ func temotoNoParseLimit(d *divergence) bool {
 // escapes of unreserved characters on both sides, and a literal "*" or "$"
 // in the URI equals "%2A"/"%24" in a rule (PCT-1, PCT-2, PCT-3, SPC-4).
 // The predicate holds when normalisation changes the URI's path or a rule.
+//
+// Corpus cases: encoding/unreserved-decoded-in-uri, rfc-examples/table-1-raw-utf8.
 func temotoPercentEncoding(d *divergence) bool {
 	path := reference.PathQuery(d.url)
 	if string(render(rfcUnits(path, false))) != path {
@@ -417,10 +509,30 @@ func temotoPercentEncoding(d *divergence) bool {
 
 // temotoSlashPrefix: temoto puts a "/" before a rule path that starts with
 // neither "/" nor "*" ("Disallow: foo" blocks "/foo"); the reference
-// compares such a path as written, so it matches nothing (PAT-1).
+// compares such a path as written, so it matches nothing (PAT-1). The
+// predicate holds when such a rule, with the "/", matches the path.
+//
+// Corpus cases: wildcards/pattern-without-slash.
 func temotoSlashPrefix(d *divergence) bool {
+	path := []byte(reference.PathQuery(d.url))
 	for _, v := range ruleValues(d) {
-		if v != "" && v[0] != '/' && v[0] != '*' {
+		if v != "" && v[0] != '/' && v[0] != '*' && rawMatches("/"+v, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// rawMatches reports whether rule v matches path octet for octet, "*" as
+// a wildcard and a final "$" as the anchor, at the start of the path or,
+// as temoto's regular expressions do for rules with "*" or "$", anywhere.
+func rawMatches(v string, path []byte) bool {
+	p := oraclePattern{octets: []byte(strings.TrimSuffix(v, "$")), anchored: strings.HasSuffix(v, "$"), empty: v == ""}
+	if !strings.ContainsAny(v, "*$") {
+		return p.matches(path)
+	}
+	for i := 0; i <= len(path); i++ {
+		if p.matches(path[i:]) {
 			return true
 		}
 	}
@@ -430,6 +542,8 @@ func temotoSlashPrefix(d *divergence) bool {
 // temotoTrailingStar: temoto removes trailing "*" from a rule path, which
 // shortens the rule for longest-match and turns "Disallow: *" into a rule
 // that matches nothing (SPC-1, MATCH-10).
+//
+// Corpus cases: wildcards/star-alone.
 func temotoTrailingStar(d *divergence) bool {
 	for _, v := range ruleValues(d) {
 		if strings.HasSuffix(v, "*") {
@@ -442,6 +556,8 @@ func temotoTrailingStar(d *divergence) bool {
 // temotoDollarAnywhere: temoto turns every "$" of a rule into an end
 // anchor; the RFC makes only a final "$" special, and the reference reads
 // any other "$" as a literal (SPC-2, SPC-3).
+//
+// Corpus cases: wildcards/dollar-in-middle.
 func temotoDollarAnywhere(d *divergence) bool {
 	for _, v := range ruleValues(d) {
 		if i := strings.IndexByte(v, '$'); i >= 0 && i < len(v)-1 {
@@ -456,6 +572,8 @@ func temotoDollarAnywhere(d *divergence) bool {
 // "/x/a"); the RFC anchors every rule at the first octet (MATCH-3). The
 // predicate holds when such a rule matches the path somewhere but not at
 // its start, or the other way round.
+//
+// Corpus cases: wildcards/inner-star-stays-anchored.
 func temotoUnanchoredWildcard(d *divergence) bool {
 	path := []byte(reference.PathQuery(d.url))
 	for _, v := range ruleValues(d) {
@@ -463,11 +581,7 @@ func temotoUnanchoredWildcard(d *divergence) bool {
 			continue
 		}
 		p := oraclePattern{octets: []byte(strings.TrimSuffix(v, "$")), anchored: strings.HasSuffix(v, "$"), empty: v == ""}
-		found := false
-		for i := 0; i <= len(path) && !found; i++ {
-			found = p.matches(path[i:])
-		}
-		if found != p.matches(path) {
+		if rawMatches(v, path) != p.matches(path) {
 			return true
 		}
 	}
@@ -479,16 +593,35 @@ func temotoUnanchoredWildcard(d *divergence) bool {
 // expression text (escapes and ".*" included) for rules with wildcards,
 // and lets the earlier rule win a tie; the RFC counts the octets of the
 // rule and lets allow win a tie (MATCH-4, MATCH-5, MATCH-10).
+//
+// Corpus cases: matching/tie-allow-wins, wildcards/short-wildcard-allow-loses.
 func temotoConflict(d *divergence) bool {
 	dec, err := reference.Parse(d.body, d.opts).Decide(d.agent, d.url)
 	if err != nil {
 		return false
 	}
+	var allows, disallows int
+	for _, l := range appliedRules(d, dec) {
+		if !singleRuleMatches(l, d) {
+			continue
+		}
+		if l.Kind == reference.Allow {
+			allows++
+		} else {
+			disallows++
+		}
+	}
+	return allows > 0 && disallows > 0
+}
+
+// appliedRules returns the rule lines of the groups that the decision
+// applied: the groups one of whose user-agent lines is in GroupLines.
+func appliedRules(d *divergence, dec reference.Decision) []reference.Line {
 	applied := map[int]bool{}
 	for _, n := range dec.GroupLines {
 		applied[n] = true
 	}
-	var allows, disallows int
+	var rules []reference.Line
 	inGroup, afterRule := false, true
 	for _, l := range d.refLines() {
 		switch l.Kind {
@@ -499,17 +632,12 @@ func temotoConflict(d *divergence) bool {
 			inGroup = inGroup || applied[l.Number]
 		case reference.Allow, reference.Disallow:
 			afterRule = true
-			if !inGroup || !singleRuleMatches(l, d) {
-				continue
-			}
-			if l.Kind == reference.Allow {
-				allows++
-			} else {
-				disallows++
+			if inGroup {
+				rules = append(rules, l)
 			}
 		}
 	}
-	return allows > 0 && disallows > 0
+	return rules
 }
 
 // singleRuleMatches reports whether the rule alone matches the URL, by
@@ -684,6 +812,17 @@ func isTokenOctet(c byte) bool {
 // "tchar" of RFC 7231 §3.2.6, without "!" and "&").
 func isGrobotAgentOctet(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("#$%'*+-.^_`|~", c) >= 0
+}
+
+// lowerASCII lowers ASCII letters only.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 func isHexOctet(c byte) bool {

@@ -196,7 +196,10 @@ func yamlCase(d *divergence) string {
 		fmt.Fprintf(&b, "    robots_base64: %s\n", base64.StdEncoding.EncodeToString(d.body))
 	}
 	b.WriteString("    checks:\n")
-	fmt.Fprintf(&b, "      - {agent: %s, url: %q, expect: %s}\n", d.agent, d.url, d.ref)
+	if !utf8.ValidString(d.url) {
+		b.WriteString("      # the URL is not valid UTF-8, which a YAML string cannot hold exactly\n")
+	}
+	fmt.Fprintf(&b, "      - {agent: %q, url: %q, expect: %s}\n", d.agent, d.url, d.ref)
 	return b.String()
 }
 

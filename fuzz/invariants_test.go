@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,6 +113,26 @@ func generate(s *byteSource) genFile {
 		}
 		g.rules = genRules(s, invariantMaxRule)
 	}
+	return f.joinRuleless()
+}
+
+// joinRuleless moves the agents of a group without rules into the group
+// after it, as the text does: user-agent lines with no rule between them
+// are one group. Without this, a property that changes the later group
+// (splitting it, say) would treat the two as separate.
+func (f genFile) joinRuleless() genFile {
+	var groups []genGroup
+	var pending []string
+	for i, g := range f.groups {
+		if len(g.rules) == 0 && i < len(f.groups)-1 {
+			pending = append(pending, g.agents...)
+			continue
+		}
+		g.agents = append(pending, g.agents...)
+		pending = nil
+		groups = append(groups, g)
+	}
+	f.groups = groups
 	return f
 }
 
@@ -245,22 +266,46 @@ func verdictWord(allow bool) string {
 	return "disallow"
 }
 
-// sameVerdicts fails the test when the two files give different verdicts
-// to any probe.
-func sameVerdicts(t *testing.T, what string, base, variant []byte, agents, urls []string) {
+// probes is a set of (agent, URL) probes with the base file's verdicts
+// on them, computed once per input.
+type probes struct {
+	agents, urls []string
+	base         []byte
+	want         []bool
+}
+
+func newProbes(t *testing.T, base []byte, agents, urls []string) *probes {
 	t.Helper()
-	want := verdicts(t, base, agents, urls)
+	return &probes{agents: agents, urls: urls, base: base, want: verdicts(t, base, agents, urls)}
+}
+
+// sameVerdicts fails the test when variant gives any probe another verdict
+// than the base file.
+func (p *probes) sameVerdicts(t *testing.T, what string, variant []byte) {
+	t.Helper()
+	sameVerdicts(t, what, p.base, variant, p.agents, p.urls, p.want)
+}
+
+// sameVerdicts fails the test when the two files give different verdicts
+// to any probe; want, when not nil, holds the base file's verdicts.
+func sameVerdicts(t *testing.T, what string, base, variant []byte, agents, urls []string, want []bool) {
+	t.Helper()
+	if want == nil {
+		want = verdicts(t, base, agents, urls)
+	}
 	got := verdicts(t, variant, agents, urls)
-	var diffs []string
-	for i := range want {
-		if want[i] != got[i] {
-			diffs = append(diffs, fmt.Sprintf("%s: %s, now %s", probeName(i, agents, urls), verdictWord(want[i]), verdictWord(got[i])))
+	if slices.Equal(want, got) {
+		return
+	}
+	words := func(vs []bool) []string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = probeName(i, agents, urls) + ": " + verdictWord(v)
 		}
+		return out
 	}
-	if len(diffs) > 0 {
-		t.Errorf("%s changed verdicts:\n%s\nbase file:\n%q\ntransformed file:\n%q",
-			what, cmp.Diff([]string(nil), diffs), base, variant)
-	}
+	t.Errorf("%s changed verdicts (-base +transformed):\n%s\nbase file:\n%q\ntransformed file:\n%q",
+		what, cmp.Diff(words(want), words(got)), base, variant)
 }
 
 // FuzzInvariants checks metamorphic properties of the reference (RFC and
@@ -274,6 +319,7 @@ func FuzzInvariants(f *testing.F) {
 		urls := genURLs(s, file)
 		base := file.render(renderOptions{})
 		agents := invariantAgents
+		all := newProbes(t, base, agents, urls)
 
 		property(t, "rule-order", func(t *testing.T) {
 			// MATCH-4: the order of rules within a group does not matter.
@@ -285,7 +331,7 @@ func FuzzInvariants(f *testing.F) {
 					rs[i], rs[j] = rs[j], rs[i]
 				}
 			}
-			sameVerdicts(t, "reordering rules", base, v.render(renderOptions{}), agents, urls)
+			all.sameVerdicts(t, "reordering rules", v.render(renderOptions{}))
 		})
 
 		property(t, "split-group", func(t *testing.T) {
@@ -305,7 +351,7 @@ func FuzzInvariants(f *testing.F) {
 			groups := append([]genGroup{}, v.groups[:gi]...)
 			groups = append(groups, first, second)
 			v.groups = append(groups, v.groups[gi+1:]...)
-			sameVerdicts(t, "splitting a group", base, v.render(renderOptions{}), agents, urls)
+			all.sameVerdicts(t, "splitting a group", v.render(renderOptions{}))
 		})
 
 		property(t, "noise-lines", func(t *testing.T) {
@@ -320,7 +366,7 @@ func FuzzInvariants(f *testing.F) {
 			for k := s.intn(3); k > 0; k-- {
 				o.trailing[s.intn(n+1)] = pick(s, "# note", "#", "#Disallow: /")
 			}
-			sameVerdicts(t, "inserting noise lines", base, file.render(o), agents, urls)
+			all.sameVerdicts(t, "inserting noise lines", file.render(o))
 		})
 
 		property(t, "line-ends", func(t *testing.T) {
@@ -334,7 +380,7 @@ func FuzzInvariants(f *testing.F) {
 					}
 					o.eol = func(i int) string { return ends[i%len(ends)] }
 				}
-				sameVerdicts(t, fmt.Sprintf("line ends %q", end), base, file.render(o), agents, urls)
+				all.sameVerdicts(t, fmt.Sprintf("line ends %q", end), file.render(o))
 			}
 		})
 
@@ -356,12 +402,12 @@ func FuzzInvariants(f *testing.F) {
 				}
 				return string(k)
 			}}
-			sameVerdicts(t, "changing record-name case", base, file.render(o), agents, urls)
+			all.sameVerdicts(t, "changing record-name case", file.render(o))
 		})
 
 		property(t, "bom", func(t *testing.T) {
 			// SYN-10: a leading UTF-8 byte order mark is skipped.
-			sameVerdicts(t, "a leading BOM", base, file.render(renderOptions{bom: true}), agents, urls)
+			all.sameVerdicts(t, "a leading BOM", file.render(renderOptions{bom: true}))
 		})
 
 		property(t, "other-groups", func(t *testing.T) {
@@ -378,7 +424,7 @@ func FuzzInvariants(f *testing.F) {
 			at := places[s.intn(len(places))]
 			other := genGroup{agents: []string{otherAgent}, rules: append(genRules(s, 3), genRule{pattern: "/"})}
 			v.groups = append(v.groups[:at], append([]genGroup{other}, v.groups[at:]...)...)
-			sameVerdicts(t, "adding another agent's group", base, v.render(renderOptions{}), agents, urls)
+			all.sameVerdicts(t, "adding another agent's group", v.render(renderOptions{}))
 		})
 
 		property(t, "duplicate-rule", func(t *testing.T) {
@@ -392,7 +438,7 @@ func FuzzInvariants(f *testing.F) {
 			r := g.rules[s.intn(len(g.rules))]
 			at := s.intn(len(g.rules) + 1)
 			g.rules = append(g.rules[:at], append([]genRule{r}, g.rules[at:]...)...)
-			sameVerdicts(t, "duplicating a rule", base, v.render(renderOptions{}), agents, urls)
+			all.sameVerdicts(t, "duplicating a rule", v.render(renderOptions{}))
 		})
 
 		property(t, "star-group", func(t *testing.T) {
@@ -412,8 +458,9 @@ func FuzzInvariants(f *testing.F) {
 			with := without.clone()
 			star := genGroup{agents: []string{"*"}, rules: append(genRules(s, 3), genRule{pattern: "/"})}
 			with.groups = append([]genGroup{star}, with.groups...)
-			sameVerdicts(t, "renaming the * groups", base, without.render(renderOptions{}), named, urls)
-			sameVerdicts(t, "adding a * group", base, with.render(renderOptions{}), named, urls)
+			mine := newProbes(t, base, named, urls)
+			mine.sameVerdicts(t, "renaming the * groups", without.render(renderOptions{}))
+			mine.sameVerdicts(t, "adding a * group", with.render(renderOptions{}))
 		})
 
 		property(t, "allow-wins-tie", func(t *testing.T) {
@@ -430,7 +477,7 @@ func FuzzInvariants(f *testing.F) {
 			at := s.intn(len(gb.rules) + 1)
 			gb.rules = append(gb.rules[:at], append([]genRule{{pattern: p}}, gb.rules[at:]...)...)
 			sameVerdicts(t, fmt.Sprintf("adding Disallow: %s next to Allow: %s", p, p),
-				withAllow.render(renderOptions{}), withBoth.render(renderOptions{}), agents, urls)
+				withAllow.render(renderOptions{}), withBoth.render(renderOptions{}), agents, urls, nil)
 
 			pair := genFile{groups: []genGroup{{agents: []string{"*"}, rules: []genRule{{pattern: p}, {allow: true, pattern: p}}}}}
 			if s.intn(2) == 0 {
@@ -444,6 +491,21 @@ func FuzzInvariants(f *testing.F) {
 			}
 		})
 	})
+}
+
+// TestInvariantProbes shows that the probes tell files apart: inserting a
+// user-agent line into a run of them (which the properties never do)
+// changes verdicts, and sameVerdicts would report it.
+func TestInvariantProbes(t *testing.T) {
+	base := genFile{groups: []genGroup{{agents: []string{"a"}, rules: []genRule{{pattern: "/x"}}}}}
+	joined := base.clone()
+	joined.groups[0].agents = append(joined.groups[0].agents, "b")
+	urls := []string{"/x", "/y"}
+	want := verdicts(t, base.render(renderOptions{}), invariantAgents, urls)
+	got := verdicts(t, joined.render(renderOptions{}), invariantAgents, urls)
+	if slices.Equal(want, got) {
+		t.Errorf("adding agent b to the group changed no verdict: %v", got)
+	}
 }
 
 // clone returns a deep copy of f.

@@ -15,10 +15,16 @@ func fuzzing() bool {
 	return fl != nil && fl.Value.String() != ""
 }
 
-// addDocSeeds adds the (robots.txt, agent, URL) seeds; small selects the
-// cut-down hostile inputs.
+// addDocSeeds adds the (robots.txt, agent, URL) seeds: the hand-written
+// ones and every check of the embedded corpus; small selects the cut-down
+// hostile inputs.
 func addDocSeeds(f *testing.F, small bool) {
-	for _, s := range docSeeds(small) {
+	f.Helper()
+	fromCorpus, err := corpusSeeds(small)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range append(docSeeds(small), fromCorpus...) {
 		f.Add(s.body, s.agent, s.url)
 	}
 }

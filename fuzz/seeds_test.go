@@ -14,7 +14,7 @@ import (
 // docSeed is a (robots.txt, agent, URL) seed of FuzzParse and
 // FuzzDifferential.
 type docSeed struct {
-	name  string
+	name  string // for the reader: f.Add takes no names
 	body  []byte
 	agent string
 	url   string
@@ -22,7 +22,7 @@ type docSeed struct {
 
 // matchSeed is a (pattern, path) seed of FuzzMatch.
 type matchSeed struct {
-	name    string
+	name    string // for the reader
 	pattern string
 	path    string
 }
@@ -60,6 +60,14 @@ func hostile(small bool) []docSeed {
 		{"wildcard-rules", []byte(rules.String()), "FooBot", "/12345x"},
 		{"long-line", []byte("User-agent: *\nDisallow: /" + strings.Repeat("a", sz.line) + "\nDisallow: /late\n"), "FooBot", "/late"},
 		{"nuls", make([]byte, sz.nuls), "FooBot", "/"},
+		// Bare CR line ends, which the reference's size estimate does not
+		// count, and Google's derived index.html rules: the most allocation
+		// per input byte known (about 22 bytes per byte).
+		{"cr-rules", []byte("user-agent:*\r" + strings.Repeat("allow:/\r", 3*sz.rules)), "FooBot", "/x"},
+		{"cr-index-html", []byte("user-agent:*\r" + strings.Repeat("allow:/index.htm\r", 3*sz.rules/2)), "FooBot", "/"},
+		// Lines of 65 bytes with bare CR line ends: a search for LF from
+		// each line start reads the rest of the file every time.
+		{"cr-long-lines", []byte("user-agent:*\r" + strings.Repeat("disallow:/"+strings.Repeat("a", 54)+"\r", 2*sz.rules/5)), "FooBot", "/x"},
 		{"invalid-utf8", []byte("\xef\xbbUser-agent: *\nDisallow: /\xff\xfe\xc3(\nAllow: /\xe2\x82\n#\xc0\xaf\n"), "FooBot", "/\xff\xfe\xc3("},
 	}
 }
