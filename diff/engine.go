@@ -68,10 +68,11 @@ type fileResult struct {
 // Run compares the parsers factory makes on every probe of every file and
 // returns the disagreements, minimised (unless opts.NoMinimize), tagged and
 // grouped. Files are compared in parallel; the result does not depend on
-// the number of workers. Disagreements within one file that the parsers
-// split on the same way, that the reference decides by the same rule and
-// that come from the same probe kind of the same rule are minimised once,
-// and counted in the finding's Probes.
+// the number of workers. Disagreements within one file that have the same
+// verdicts, come from the same kind of probe and that the reference decides
+// alike (the same reason, kind of group, and shape of deciding rule: allow
+// or disallow, with "*", "$" or "%" or not) are minimised once and counted
+// in the finding's Probes; minimised findings that are equal are merged.
 func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Report, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -14,6 +16,15 @@ import (
 // puts to the parsers.
 const DefaultMaxTests = 4000
 
+// MaxMinimizeBytes bounds the body bytes one minimisation puts to the
+// parsers, summed over its candidates, so that a disagreement that needs a
+// large body (the 500 KiB limit) costs seconds, not hours.
+const MaxMinimizeBytes = 16 << 20
+
+// bigBody is the size above which characters are removed only from the
+// values of records, not from comments and other lines.
+const bigBody = 64 << 10
+
 // Minimize shrinks in while keep holds for the parsers' verdicts on the
 // shrunk input, and returns the smallest input it found (in itself when
 // keep does not hold for in, or when the parsers' names are not distinct).
@@ -24,7 +35,7 @@ const DefaultMaxTests = 4000
 // trace names), characters of the remaining lines, line-end variety,
 // segments and characters of the URL's path and query, and characters of
 // the agent. It repeats until nothing more can go, at most DefaultMaxTests
-// candidates or until ctx is done. The parsers are called from the
+// candidates and MaxMinimizeBytes of bodies, or until ctx is done. The parsers are called from the
 // calling goroutine only.
 func Minimize(ctx context.Context, in Input, parsers []cases.Parser, keep func(Finding) bool) Input {
 	p, err := newPanel(parsers, 0)
@@ -36,21 +47,26 @@ func Minimize(ctx context.Context, in Input, parsers []cases.Parser, keep func(F
 
 // shrinker holds the state of one minimisation.
 type shrinker struct {
-	ctx  context.Context
-	p    *panel
-	keep func(Finding) bool
-	left int                // tests left
-	seen map[string]bool    // keep's answer on each candidate tried
-	memo map[string]Finding // the parsers' verdicts on small candidates
-	cur  Input
+	ctx   context.Context
+	p     *panel
+	keep  func(Finding) bool
+	left  int                // tests left
+	bytes int64              // body bytes left
+	seen  map[string]bool    // keep's answer on each candidate tried
+	memo  map[string]Finding // the parsers' verdicts on small candidates
+	cur   Input
 }
 
 func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {
 	return minimizeMemo(ctx, p, in, keep, maxTests, make(map[string]Finding))
 }
 
-// memoBytes is the largest body whose verdicts are remembered.
-const memoBytes = 16 << 10
+// memoBytes is the largest body remembered by its text; larger ones are
+// remembered by a digest, and their verdicts not at all.
+const memoBytes = 4 << 10
+
+// maxMemo bounds the verdicts remembered for one file.
+const maxMemo = 20000
 
 // minimizeMemo is minimize with a memo of the parsers' verdicts on small
 // candidates, which minimisations of the same file share.
@@ -58,7 +74,7 @@ func minimizeMemo(ctx context.Context, p *panel, in Input, keep func(Finding) bo
 	if maxTests <= 0 {
 		maxTests = DefaultMaxTests
 	}
-	s := &shrinker{ctx: ctx, p: p, keep: keep, left: maxTests, seen: make(map[string]bool), cur: in, memo: memo}
+	s := &shrinker{ctx: ctx, p: p, keep: keep, left: maxTests, bytes: MaxMinimizeBytes, seen: make(map[string]bool), cur: in, memo: memo}
 	if !s.test(in) {
 		return in
 	}
@@ -81,17 +97,23 @@ func minimizeMemo(ctx context.Context, p *panel, in Input, keep func(Finding) bo
 // when it does.
 func (s *shrinker) test(in Input) bool {
 	key := in.Agent + "\x00" + in.URL + "\x00" + string(in.Robots)
+	if len(in.Robots) > memoBytes {
+		// Remember large candidates by a digest, not by their text.
+		sum := sha256.Sum256([]byte(key))
+		key = string(sum[:])
+	}
 	if ok, done := s.seen[key]; done {
 		return ok
 	}
 	f, known := s.memo[key]
 	if !known {
-		if s.left <= 0 || s.ctx.Err() != nil {
+		if s.left <= 0 || s.bytes < 0 || s.ctx.Err() != nil {
 			return false
 		}
 		s.left--
+		s.bytes -= int64(len(in.Robots))
 		f = s.p.finding(s.ctx, in)
-		if len(in.Robots) <= memoBytes {
+		if len(in.Robots) <= memoBytes && len(s.memo) < maxMemo {
 			s.memo[key] = f
 		}
 	}
@@ -155,16 +177,26 @@ func (s *shrinker) traceLines(n int) map[int]bool {
 
 // chars removes characters of each line, line ends excepted: of the value
 // of a record, or of the whole text of any other line. A candidate line
-// must read as the same kind of line as before, under the RFC options and
-// under Google's, so that shrinking never turns "User-agent" into the
-// misspelling "Useragent" nor a rule into a line without a colon.
+// must keep its shape (see shapeOf), under the RFC options and under
+// Google's, so that shrinking never turns "User-agent" into the
+// misspelling "Useragent", a rule into a line without a colon, nor a
+// wildcard rule into a plain one: the minimised example shows the
+// disagreement that was found, not another one nearby. In a body larger
+// than 64 KiB only the values of records are shortened.
 func (s *shrinker) chars() {
 	lines := splitLines(string(s.cur.Robots))
 	info := lineInfo(s.cur.Robots, s.cur.Profile)
 	for i := range lines {
 		text, eol := cutEOL(lines[i])
 		before, part, after := "", text, ""
-		if l, ok := info[i+1]; ok && l.Key != "" {
+		l, ok := info[i+1]
+		if !ok && len(s.cur.Robots) > bigBody {
+			continue
+		}
+		if ok && l.Key == "" && len(s.cur.Robots) > bigBody {
+			continue
+		}
+		if ok && l.Key != "" {
 			k := strings.Index(text, l.Key)
 			v := -1
 			if k >= 0 {
@@ -176,10 +208,10 @@ func (s *shrinker) chars() {
 			v += k + len(l.Key)
 			before, part, after = text[:v], l.Value, text[v+len(l.Value):]
 		}
-		kinds := kindsOf(text)
+		shape := shapeOf(text)
 		ddmin(splitUnits(part), true, func(c []string) bool {
 			t := before + strings.Join(c, "") + after
-			if kindsOf(t) != kinds {
+			if shapeOf(t) != shape {
 				return false
 			}
 			cand := slices.Clone(lines)
@@ -203,17 +235,60 @@ func lineInfo(body []byte, profile string) map[int]reference.Line {
 	return m
 }
 
-// kindsOf returns how one line of text reads under the RFC options and
-// under Google's.
-func kindsOf(text string) [2]reference.LineKind {
-	var k [2]reference.LineKind
+// lineShape is how one line reads under the RFC options and under
+// Google's: its kind, and for a rule or user-agent line the features of
+// its value that decide how parsers treat it.
+type lineShape [2]struct {
+	kind  reference.LineKind
+	value string
+}
+
+// shapeOf returns the shape of one line of text. For rules it records the
+// first octet's class ("/", "*" or other), whether the value holds "*",
+// ends in "$", holds "$" elsewhere, holds a percent escape, non-ASCII
+// octets or a query; for user-agent lines whether the value is "*", a
+// product token, or starts with one.
+func shapeOf(text string) lineShape {
+	var sh lineShape
 	for i, o := range [2]reference.Options{reference.RFC(), reference.Google()} {
 		o.SkipBOM = false
-		if ls := reference.ParseString(text, o).Lines(); len(ls) > 0 {
-			k[i] = ls[0].Kind
+		ls := reference.ParseString(text, o).Lines()
+		if len(ls) == 0 {
+			continue
+		}
+		l := ls[0]
+		sh[i].kind = l.Kind
+		v := l.Value
+		switch l.Kind {
+		case reference.Allow, reference.Disallow:
+			first := "-"
+			if v != "" {
+				switch v[0] {
+				case '/', '*':
+					first = v[:1]
+				default:
+					first = "a"
+				}
+			}
+			body, anchored := strings.CutSuffix(v, "$")
+			nonASCII := strings.IndexFunc(v, func(r rune) bool { return r >= 0x80 }) >= 0
+			sh[i].value = fmt.Sprint(first, strings.Contains(v, "*"), anchored, strings.Contains(body, "$"),
+				hasEscape(v), nonASCII, strings.Contains(v, "?"))
+		case reference.UserAgent:
+			sh[i].value = fmt.Sprint(v == "*", isToken(v), agentName(v, reference.Google()) != "")
 		}
 	}
-	return k
+	return sh
+}
+
+// hasEscape reports whether s holds a %XX escape.
+func hasEscape(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] == '%' && isHexByte(s[i+1]) && isHexByte(s[i+2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineEnds tries LF for every line end, and the body without a leading
@@ -307,7 +382,7 @@ func (s *shrinker) canonicalLines() {
 		if n == 0 && strings.HasPrefix(text, "\xEF") {
 			continue // keep a byte order mark and its line as they are
 		}
-		if c != text && kindsOf(c) == kindsOf(text) {
+		if c != text && shapeOf(c) == shapeOf(text) {
 			canon[n] = c + eol
 			at = append(at, n)
 		}
@@ -366,10 +441,15 @@ func (s *shrinker) agent() {
 // name its agent.
 const placeholderAgent = "FooBot"
 
+// maxParts bounds how finely ddmin cuts: a sequence longer than this is
+// not reduced item by item, which would take a number of tests quadratic
+// in its length (a 20 KiB line).
+const maxParts = 256
+
 // ddmin removes items while test holds (Zeller's delta debugging, with the
-// complement steps only): chunks of halving size, down to single items.
-// It returns the reduced slice. With empty false it never tries the empty
-// slice.
+// complement steps only): chunks of halving size, down to single items or
+// to maxParts chunks. It returns the reduced slice. With empty false it
+// never tries the empty slice.
 func ddmin[T any](items []T, empty bool, test func([]T) bool) []T {
 	if len(items) == 0 {
 		return items
@@ -379,9 +459,7 @@ func ddmin[T any](items []T, empty bool, test func([]T) bool) []T {
 	}
 	n := 2
 	for len(items) >= 2 {
-		if n > len(items) {
-			n = len(items)
-		}
+		n = min(n, len(items))
 		size := (len(items) + n - 1) / n
 		removed := false
 		for start := 0; start < len(items); {
@@ -398,10 +476,10 @@ func ddmin[T any](items []T, empty bool, test func([]T) bool) []T {
 		switch {
 		case removed:
 			n = max(n-1, 2)
-		case n >= len(items):
+		case n >= min(len(items), maxParts):
 			return items
 		default:
-			n = min(2*n, len(items))
+			n = min(2*n, len(items), maxParts)
 		}
 	}
 	return items

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -21,6 +22,7 @@ var unnamedAgents = [...]string{"ReptestBot", "UnlistedCrawler", "ZzzProbeBot"}
 type derivedRule struct {
 	line    int
 	pattern string
+	allow   bool
 	group   int // index into groups; -1 before the first user-agent line
 }
 
@@ -41,7 +43,9 @@ type derivedGroup struct {
 // ("pct-dec", "pct-case"), with and without a query ("query",
 // "no-query"), and below a further segment "/x" ("nested"). Every agent is also asked about "/" ("root") and
 // "/robots.txt" ("robots"), and a named agent about its group's first rule
-// in flipped case ("agent-case"). Named agents are asked about the rules of
+// in flipped case ("agent-case"). An agent whose groups are those of an
+// agent named before it gets only "root", "robots" and the "prefix" of its
+// first two rules: the rest would repeat the other agent's questions. Named agents are asked about the rules of
 // their own groups, the unnamed agent about the "*" group's rules and the
 // rules before any group; then each agent about the first probe of the
 // groups it does not own ("cross").
@@ -63,6 +67,12 @@ func DeriveProbes(body []byte, max int) []Probe {
 	var agents []string
 	owned := make(map[string][]int) // lower-case agent → rule indices
 	seen := make(map[string]bool)
+	byGroup := make([][]int, len(groups))
+	for ri, r := range rules {
+		if r.group >= 0 {
+			byGroup[r.group] = append(byGroup[r.group], ri)
+		}
+	}
 	for gi, g := range groups {
 		for _, a := range g.agents {
 			la := strings.ToLower(a)
@@ -70,10 +80,8 @@ func DeriveProbes(body []byte, max int) []Probe {
 				seen[la] = true
 				agents = append(agents, a)
 			}
-			for ri, r := range rules {
-				if r.group == gi && !containsInt(owned[la], ri) {
-					owned[la] = append(owned[la], ri)
-				}
+			if len(byGroup[gi]) > 0 && !containsInt(owned[la], byGroup[gi][0]) {
+				owned[la] = append(owned[la], byGroup[gi]...)
 			}
 		}
 	}
@@ -98,41 +106,74 @@ func DeriveProbes(body []byte, max int) []Probe {
 		}
 		tiers[t] = append(tiers[t], Probe{Agent: agent, URL: ProbeHost + path, Line: line, Kind: kind})
 	}
-	own := func(agent string, ris []int) {
+	own := func(agent string, ris []int, full bool) {
 		add(0, agent, "/", 0, "root")
-		for _, ri := range ris {
+		for k, ri := range ris {
 			r := rules[ri]
 			for _, v := range pathVariants(r.pattern) {
-				add(v.tier, agent, v.path, r.line, v.kind)
+				if full || k < 2 && v.tier == 0 {
+					add(v.tier, agent, v.path, r.line, v.kind)
+				}
 			}
 		}
 		add(2, agent, "/robots.txt", 0, "robots")
 	}
+	// An agent whose rules are those of an agent before it gets only a
+	// few probes of its own: the parsers treat the rules the same way.
+	sets := make(map[string]bool)
 	for _, a := range agents {
 		ris := owned[strings.ToLower(a)]
-		own(a, ris)
-		if len(ris) > 0 {
+		set := fmt.Sprint(ris)
+		full := !sets[set]
+		own(a, ris, full)
+		sets[set] = true
+		if full && len(ris) > 0 {
 			if f := flipCase(a); f != a {
 				r := rules[ris[0]]
 				add(2, f, literalPath(r.pattern), r.line, "agent-case")
 			}
 		}
 	}
-	own(unnamed, starRules)
-	// Cross probes: each agent against the first rule of every group that
-	// is not its own, so that a parser choosing another group shows.
+	own(unnamed, starRules, !sets[fmt.Sprint(starRules)])
+	// Ties: paths that match an allow and a disallow rule of the same
+	// group and the same length.
+	for _, p := range tieProbes(groups, rules) {
+		for _, a := range agentsOf(groups[rules[p.rule].group], agents, unnamed) {
+			add(1, a, p.path, rules[p.rule].line, "tie")
+		}
+	}
+	// Cross probes: each agent against the first rule of a few groups that
+	// are not its own, so that a parser choosing another group shows. The
+	// "*" groups come first, then groups at even intervals.
 	all := append(append([]string(nil), agents...), unnamed)
-	for _, a := range all {
-		for gi := range groups {
-			if groupNames(groups[gi], a) {
+	first := make([]int, len(groups)) // first rule with a path, per group
+	for gi := range first {
+		first[gi] = -1
+	}
+	for ri := len(rules) - 1; ri >= 0; ri-- {
+		if g := rules[ri].group; g >= 0 && rules[ri].pattern != "" {
+			first[g] = ri
+		}
+	}
+	var stars []int
+	for gi, g := range groups {
+		if g.star {
+			stars = append(stars, gi)
+		}
+	}
+	for ai, a := range all {
+		picks := stars[:len(stars):len(stars)]
+		for k := 0; k < 3 && len(groups) > 0; k++ {
+			picks = append(picks, (ai+1+k*len(groups)/3)%len(groups))
+		}
+		done := make(map[int]bool)
+		for _, gi := range picks {
+			if done[gi] || first[gi] < 0 || groupNames(groups[gi], a) {
 				continue
 			}
-			for _, r := range rules {
-				if r.group == gi && r.pattern != "" {
-					add(3, a, literalPath(r.pattern), r.line, "cross")
-					break
-				}
-			}
+			done[gi] = true
+			r := rules[first[gi]]
+			add(3, a, literalPath(r.pattern), r.line, "cross")
 		}
 	}
 
@@ -202,7 +243,7 @@ func readGroups(body []byte) ([]derivedGroup, []derivedRule) {
 			}
 		case reference.Allow, reference.Disallow:
 			open = false
-			rules = append(rules, derivedRule{line: l.Number, pattern: l.Value, group: cur})
+			rules = append(rules, derivedRule{line: l.Number, pattern: l.Value, allow: l.Kind == reference.Allow, group: cur})
 		}
 	}
 	return groups, rules
@@ -325,7 +366,7 @@ func flipCase(s string) string {
 }
 
 // encodeOne percent-encodes every non-ASCII octet of p and its first
-// letter or digit, in lower- or upper-case hex.
+// letter or digit outside an escape, in lower- or upper-case hex.
 func encodeOne(p string, lower bool) string {
 	hex := "0123456789ABCDEF"
 	if lower {
@@ -335,6 +376,11 @@ func encodeOne(p string, lower bool) string {
 	done := false
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		if c == '%' && i+2 < len(p) && isHexByte(p[i+1]) && isHexByte(p[i+2]) {
+			b.WriteString(p[i : i+3]) // an escape stays as it is
+			i += 2
+			continue
+		}
 		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 		if c >= 0x80 || alnum && !done {
 			if alnum {
@@ -381,4 +427,87 @@ func flipHexCase(p string) string {
 		}
 	}
 	return string(b)
+}
+
+// tieProbe is a path that an allow and a disallow rule both match.
+type tieProbe struct {
+	rule int // the disallow rule
+	path string
+}
+
+// maxTiePairs bounds the rule pairs tieProbes looks at per file.
+const maxTiePairs = 400
+
+// tieProbes returns paths that an allow rule and a disallow rule of the
+// same group, of the same length as written, both match under the
+// reference (the two rules alone in a file): the literal of one followed
+// by what comes after the last "*" of the other, and each expanded alone.
+func tieProbes(groups []derivedGroup, rules []derivedRule) []tieProbe {
+	type key struct{ group, length int }
+	allows := make(map[key][]int)
+	for ri, r := range rules {
+		if r.allow && r.group >= 0 && r.pattern != "" {
+			k := key{r.group, len(r.pattern)}
+			allows[k] = append(allows[k], ri)
+		}
+	}
+	var out []tieProbe
+	pairs := 0
+	opts := reference.RFC()
+	for di, d := range rules {
+		if d.allow || d.group < 0 || d.pattern == "" {
+			continue
+		}
+		for _, ai := range allows[key{d.group, len(d.pattern)}] {
+			if pairs++; pairs > maxTiePairs {
+				return out
+			}
+			a := rules[ai]
+			cands := []string{
+				expandStars(d.pattern), expandStars(a.pattern),
+				literalPath(d.pattern) + tailOf(a.pattern), literalPath(a.pattern) + tailOf(d.pattern),
+			}
+			for _, c := range cands {
+				if ok, _ := ruleMatches(opts, "x", false, d.pattern, ProbeHost+c); !ok {
+					continue
+				}
+				if ok, _ := ruleMatches(opts, "x", true, a.pattern, ProbeHost+c); ok {
+					out = append(out, tieProbe{rule: di, path: c})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// expandStars is the pattern with every "*" matching nothing, as a path.
+func expandStars(pattern string) string {
+	base, _ := strings.CutSuffix(pattern, "$")
+	return rooted(strings.ReplaceAll(base, "*", ""))
+}
+
+// tailOf is what follows the pattern's last "*", without a final "$".
+func tailOf(pattern string) string {
+	base, _ := strings.CutSuffix(pattern, "$")
+	if i := strings.LastIndexByte(base, '*'); i >= 0 {
+		return base[i+1:]
+	}
+	return ""
+}
+
+// agentsOf returns the agents that a group applies to: its names among
+// agents, or the unnamed agent for a "*" group.
+func agentsOf(g derivedGroup, agents []string, unnamed string) []string {
+	var out []string
+	for _, a := range agents {
+		if groupNames(g, a) {
+			out = append(out, a)
+			break // one is enough
+		}
+	}
+	if g.star {
+		out = append(out, unnamed)
+	}
+	return out
 }

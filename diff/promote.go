@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,11 +43,20 @@ type Draft struct {
 // requirement IDs, and the id is "draft/diff-" and a hash of the input.
 // from names where the input came from for the title ("a differential
 // finding", "fuzz corpus file X"); tags are added after "needs-review".
+// It fails when the agent is not a product token, or when the URL is one
+// the case format cannot hold (net/url refuses it, e.g. "%zz").
 func NewDraft(f Finding, from string, tags ...string) (Draft, error) {
 	in := f.Input
 	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
 		return Draft{}, fmt.Errorf("diff: cannot promote (agent %q): %w", in.Agent, err)
+	}
+	abs := in.URL
+	if strings.HasPrefix(abs, "/") && !strings.HasPrefix(abs, "//") {
+		abs = ProbeHost + abs
+	}
+	if u, err := url.Parse(abs); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Draft{}, fmt.Errorf("diff: cannot promote: the case format needs an http(s) URL that net/url accepts, not %q", in.URL)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", in.Profile, in.Agent, in.URL)

@@ -3,16 +3,22 @@ package diff_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
 )
 
-// TestRealworldProfile runs the realworld comparison when
-// REPTEST_REALWORLD names the directory; it is for profiling.
-func TestRealworldProfile(t *testing.T) {
+// TestRealworld compares the reference with grobotstxt and temoto on a
+// collection of real robots.txt files and checks that the run finds, on
+// its own, the peers' known differences. It is slow (tens of seconds), so
+// it runs only when REPTEST_REALWORLD names the collection's directory:
+//
+//	REPTEST_REALWORLD=../shared/realworld go test ./diff/ -run Realworld -v
+func TestRealworld(t *testing.T) {
 	dir := os.Getenv("REPTEST_REALWORLD")
 	if dir == "" {
 		t.Skip("REPTEST_REALWORLD is not set")
@@ -21,12 +27,45 @@ func TestRealworldProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	factory := func(ctx context.Context) ([]cases.Parser, error) {
+	factory := func(context.Context) ([]cases.Parser, error) {
 		return []cases.Parser{parsers.NewReference(), parsers.NewGrobotstxt(), parsers.NewTemoto()}, nil
 	}
-	rep, err := diff.Run(context.Background(), files, factory, diff.Options{Workers: 1})
+	start := time.Now()
+	rep, err := diff.Run(context.Background(), files, factory, diff.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	diff.WriteText(os.Stdout, &rep.Summary, 0)
+	t.Logf("%d files, %d probes, %d disagreeing, %d findings in %d groups, %v",
+		rep.Summary.Files, rep.Summary.Probes, rep.Summary.Disagreements, rep.Summary.Findings, len(rep.Summary.Groups), time.Since(start))
+
+	// Each known difference, as the signature and primary requirement of
+	// a group.
+	known := []struct {
+		what, signature, primary string
+	}{
+		{"both peers do not decode the URI's escapes", "grobotstxt,temoto=allow≠reference=disallow", "PCT-2"},
+		{"temoto matches wildcard rules anywhere in the path", "grobotstxt,reference=allow≠temoto=disallow", "SPC-1"},
+		{"temoto matches $-anchored rules anywhere in the path", "grobotstxt,reference=allow≠temoto=disallow", "SPC-2"},
+		{"temoto breaks ties by file order and regexp length", "grobotstxt,reference=allow≠temoto=disallow", "MATCH-5"},
+		{"temoto rejects whole files", "grobotstxt,reference=allow≠temoto=reject", "SYN-9"},
+		{"grobotstxt mangles lower-case hex escapes in rules", "grobotstxt=allow≠reference,temoto=disallow", "PCT-3"},
+		{"both peers disallow /robots.txt", "grobotstxt,temoto=disallow≠reference=allow", "MATCH-7"},
+	}
+	for _, k := range known {
+		found := false
+		for _, g := range rep.Summary.Groups {
+			if g.Signature == k.signature && g.Primary == k.primary {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no group %s %s: %s", k.signature, k.primary, k.what)
+		}
+	}
+	for _, g := range rep.Summary.Groups {
+		body := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(g.Example.Robots))
+		if n := len(strings.Split(strings.TrimSuffix(body, "\n"), "\n")); n > diff.MaxExampleLines {
+			t.Errorf("example of %s %s has %d lines:\n%s", g.Signature, g.Primary, n, g.Example.Robots)
+		}
+	}
 }

@@ -143,18 +143,42 @@ func WriteText(w io.Writer, s *Summary, top int) error {
 			p.Files, p.FileDisagreements, pct(p.FileDisagreements, p.Files))
 	}
 	tw.Flush()
-	groups := s.Groups
-	if top > 0 && len(groups) > top {
-		groups = groups[:top]
+	groups := diverse(s.Groups)
+	shown := groups
+	if top > 0 && len(shown) > top {
+		shown = shown[:top]
 	}
-	if len(groups) > 0 {
-		ew.printf("\ntop groups (of %d):\n", len(s.Groups))
+	if len(shown) > 0 {
+		ew.printf("\ntop groups (%d of %d; the largest group of each primary requirement first):\n", len(shown), len(groups))
 	}
-	for i, g := range groups {
+	for i, g := range shown {
 		ew.printf("\n%d. %s  %s  (%d files, %d probes, %d findings; req %s)\n", i+1, g.Signature, g.Primary, g.Files, g.Probes, g.Findings, strings.Join(g.Example.Req, " "))
 		writeExample(ew, &g.Example)
 	}
+	if rest := groups[len(shown):]; len(rest) > 0 {
+		ew.printf("\nother groups:\n")
+		for i, g := range rest {
+			ew.printf("%d. %s  %s  (%d files, %d probes, %d findings)\n", len(shown)+i+1, g.Signature, g.Primary, g.Files, g.Probes, g.Findings)
+		}
+	}
 	return ew.err
+}
+
+// diverse orders groups for reading: the largest group of each primary
+// requirement first, then the others, each part in the given order.
+func diverse(groups []Group) []Group {
+	out := make([]Group, 0, len(groups))
+	var rest []Group
+	seen := make(map[string]bool)
+	for _, g := range groups {
+		if seen[g.Primary] {
+			rest = append(rest, g)
+			continue
+		}
+		seen[g.Primary] = true
+		out = append(out, g)
+	}
+	return append(out, rest...)
 }
 
 func writeExample(ew *errWriter, f *Finding) {

@@ -26,9 +26,9 @@ import (
 //	a rule pattern holds "*"                       SPC-1
 //	a rule pattern ends in "$" / has "$" inside    SPC-2 / SPC-3
 //	"%2A"/"%24" in a rule, "*"/"$" in the URL      SPC-4
-//	non-ASCII or unsafe octets (rule or URL)       PCT-1
+//	non-ASCII or unsafe octets, or a "%" that starts no escape (rule or URL)   PCT-1
 //	an escape of an unreserved or reserved octet   PCT-2
-//	an escape with lower-case hex digits           PCT-3
+//	lower-case hex in a rule's escape, or in a URL's escape of a reserved octet   PCT-3
 //	a pattern not starting with "/" or "*"         PAT-1
 //	an empty pattern                               PAT-2
 //	two matching rules, allow and disallow, equal length   MATCH-5
@@ -140,7 +140,9 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 	type rl struct {
 		allow   bool
 		pattern string
+		group   int
 	}
+	var groupNames []map[string]bool // names (lower case, "*") of each group
 	var rules []rl
 	groups := 0
 	lastWasRule := false
@@ -187,12 +189,18 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 		case reference.UserAgent:
 			if !sawUA || lastWasRule {
 				groups++
+				groupNames = append(groupNames, make(map[string]bool))
 				groupHasRules = false
 				countedThisGroup = false
 			}
 			sawUA = true
 			lastWasRule = false
 			v := l.Value
+			name := strings.ToLower(agentName(v, opts))
+			if v == "*" {
+				name = "*"
+			}
+			groupNames[len(groupNames)-1][name] = true
 			if v != "*" && !isToken(v) {
 				set["UA-7"] = true
 				set["G-UA"] = true
@@ -210,7 +218,7 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 			}
 			lastWasRule = true
 			groupHasRules = true
-			rules = append(rules, rl{l.Kind == reference.Allow, l.Value})
+			rules = append(rules, rl{l.Kind == reference.Allow, l.Value, groups - 1})
 		}
 	}
 	if groups > 1 {
@@ -228,6 +236,23 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 	type match struct {
 		allow  bool
 		length int
+		group  int
+	}
+	// together reports whether two groups' rules can be compared: the same
+	// group, or groups that share a name (merged, UA-3).
+	together := func(a, b int) bool {
+		if a == b {
+			return true
+		}
+		if a < 0 || b < 0 {
+			return false
+		}
+		for n := range groupNames[a] {
+			if groupNames[b][n] {
+				return true
+			}
+		}
+		return false
 	}
 	var matched []match
 	for _, ru := range rules {
@@ -255,9 +280,9 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 		tagEncoding(set, p, false)
 		ok, length := ruleMatches(opts, in.Agent, ru.allow, p, in.URL)
 		if ok {
-			matched = append(matched, match{ru.allow, length})
+			matched = append(matched, match{ru.allow, length, ru.group})
 		} else {
-			if lok, _ := ruleMatches(opts, in.Agent, ru.allow, strings.ToLower(p), strings.ToLower(pq)); lok {
+			if lok, _ := ruleMatches(opts, in.Agent, ru.allow, strings.ToLower(p), ProbeHost+strings.ToLower(pq)); lok {
 				set["MATCH-2"] = true
 			}
 			lit := p
@@ -269,14 +294,14 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 			}
 		}
 		if hasQuery {
-			if qok, _ := ruleMatches(opts, in.Agent, ru.allow, p, noQuery); qok != ok {
+			if qok, _ := ruleMatches(opts, in.Agent, ru.allow, p, ProbeHost+noQuery); qok != ok {
 				set["MATCH-11"] = true
 			}
 		}
 	}
 	for i, a := range matched {
 		for _, b := range matched[i+1:] {
-			if a.allow != b.allow {
+			if a.allow != b.allow && together(a.group, b.group) {
 				if a.length == b.length {
 					set["MATCH-5"] = true
 				} else {
@@ -316,7 +341,9 @@ func agentName(v string, opts reference.Options) string {
 }
 
 // tagEncoding tags the percent-encoding features of a rule path or a URI's
-// path and query.
+// path and query. Lower-case hex digits count for PCT-3 only where they
+// matter to a parser that compares escapes as written: in a rule, or in a
+// URI escape of a reserved octet (an unreserved one is decoded, PCT-2).
 func tagEncoding(set map[string]bool, s string, uri bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -333,10 +360,13 @@ func tagEncoding(set map[string]bool, s string, uri bool) {
 			default:
 				set["PCT-2"] = true
 			}
-			if isLowerHex(s[i+1]) || isLowerHex(s[i+2]) {
+			unreserved := 'a' <= v && v <= 'z' || 'A' <= v && v <= 'Z' || '0' <= v && v <= '9' || v == '-' || v == '.' || v == '_' || v == '~'
+			if (isLowerHex(s[i+1]) || isLowerHex(s[i+2])) && (!uri || !unreserved) {
 				set["PCT-3"] = true
 			}
 			i += 2
+		case c == '%':
+			set["PCT-1"] = true // a "%" that starts no escape stands for "%25"
 		}
 	}
 }
@@ -386,13 +416,13 @@ func sortedKeys(set map[string]bool) []string {
 // primaryOrder ranks requirement IDs from the most telling about a
 // disagreement to the least: the context a finding is set in (which group
 // applied, how many groups there are) comes last.
-const primaryOrder = " SYN-9 MATCH-7 PCT-2 PCT-3 PCT-1 SPC-4 SPC-3 SPC-2 SPC-1 MATCH-5 MATCH-4 MATCH-11 MATCH-2 MATCH-3" +
-	" PAT-1 PAT-2 G-INDEX OTH-2 G-TYPO UA-7 G-UA UA-3 UA-2 UA-1 SYN-10 SYN-3 SYN-8 SYN-2 SYN-1 SYN-4 SYN-5 LIM-1" +
+const primaryOrder = " SYN-9 MATCH-7 MATCH-5 PCT-3 PCT-2 PCT-1 SPC-4 SPC-3 SPC-2 SPC-1 MATCH-4 MATCH-11 MATCH-2 MATCH-3" +
+	" PAT-1 G-INDEX OTH-2 G-TYPO UA-7 G-UA UA-3 UA-2 UA-1 SYN-10 SYN-3 SYN-8 SYN-2 SYN-1 SYN-4 SYN-5 PAT-2 LIM-1" +
 	" OTH-3 SYN-7 SYN-6 UA-6 UA-5 UA-4 MATCH-6 MATCH-9 MATCH-1 "
 
 // Primary returns the most telling of a finding's requirement IDs, by a
 // fixed ranking that puts what decided over where it happened: SYN-9
-// (a rejected file), MATCH-7, the percent-encoding and special-character
+// (a rejected file), MATCH-7, a tie (MATCH-5), the percent-encoding and special-character
 // requirements, longest match, then syntax, then group selection. IDs the
 // ranking does not know come last, in sorted order.
 func Primary(req []string) string {

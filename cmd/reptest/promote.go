@@ -18,6 +18,8 @@ const maxPromoteInput = 64 << 20
 
 // cmdPromote turns differential findings (JSON lines) and Go fuzz corpus
 // files into YAML case drafts whose expectation is the reference's verdict.
+// It exits 1 when some inputs could not be promoted (each is named on
+// stderr), 2 for a usage error or an unreadable file.
 func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("promote", stderr)
 	out := fs.String("out", "", "write one YAML file per draft into `DIR` (default: all drafts to stdout)")
@@ -42,6 +44,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 	var drafts []diff.Draft
 	seen := make(map[string]bool)
+	skipped := 0
 	for _, name := range fs.Args() {
 		data, err := readLimited(name)
 		if err != nil {
@@ -65,11 +68,14 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
 			return 2
 		}
-		for _, f := range found {
+		for i, f := range found {
 			d, err := diff.NewDraft(f, from, tag)
 			if err != nil {
-				fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
-				return 2
+				// One input the case format cannot hold does not stop
+				// the others.
+				fmt.Fprintf(stderr, "reptest promote: %s: input %d skipped: %v\n", name, i+1, err)
+				skipped++
+				continue
 			}
 			if !seen[d.ID] {
 				seen[d.ID] = true
@@ -88,7 +94,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			fmt.Fprintln(stderr, "reptest promote:", err)
 			return 2
 		}
-		return 0
+		return status(skipped)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "reptest promote:", err)
@@ -106,6 +112,14 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return 2
 		}
 		fmt.Fprintln(stdout, path)
+	}
+	return status(skipped)
+}
+
+// status is 1 when some inputs could not be promoted.
+func status(skipped int) int {
+	if skipped > 0 {
+		return 1
 	}
 	return 0
 }

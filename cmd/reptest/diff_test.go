@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
+)
+
+// diff on generated files writes findings that promote turns into drafts
+// the loader accepts.
+func TestDiffThenPromote(t *testing.T) {
+	dir := t.TempDir()
+	findings := filepath.Join(dir, "findings.jsonl")
+	summary := filepath.Join(dir, "summary.json")
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"diff", "--parser", "reference", "--parser", "reference-google",
+		"--generate", "8", "--seed", "5", "--json", findings, "--summary", summary, "--top", "3"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("diff: exit %d\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"2 parsers (reference, reference-google), 8 files", "reference  reference-google", "top groups"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	f, err := os.Open(findings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := diff.ReadFindings(f)
+	f.Close()
+	if err != nil || len(fs) == 0 {
+		t.Fatalf("findings: %d, %v", len(fs), err)
+	}
+	var s diff.Summary
+	if b, err := os.ReadFile(summary); err != nil || json.Unmarshal(b, &s) != nil || s.Findings != len(fs) {
+		t.Errorf("summary %+v (%v), want %d findings", s, err, len(fs))
+	}
+
+	out := filepath.Join(dir, "drafts")
+	stdout.Reset()
+	stderr.Reset()
+	code = dispatch(context.Background(), []string{"promote", "--out", out, findings}, &stdout, &stderr)
+	if code != 0 && code != 1 {
+		t.Fatalf("promote: exit %d\n%s", code, stderr.String())
+	}
+	written := strings.Fields(stdout.String())
+	if len(written) == 0 {
+		t.Fatalf("no drafts written; stderr:\n%s", stderr.String())
+	}
+	cs, err := cases.LoadDirs(out)
+	if err != nil {
+		t.Fatalf("drafts do not load: %v", err)
+	}
+	if len(cs) != len(written) {
+		t.Errorf("%d cases loaded from %d files", len(cs), len(written))
+	}
+}
+
+func TestPromoteFuzzFile(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "0123abcd")
+	body := "go test fuzz v1\n[]byte(\"\\xef\\xbb\\xbfUser-agent: *\\r\\nDisallow: /a\\r\\n\")\nstring(\"FooBot\")\nstring(\"/a/b\")\n"
+	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"promote", name}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	for _, want := range []string{"robots_base64: 77u/", "tags: [needs-review, from-fuzz]", "expect: disallow", "fuzz corpus file 0123abcd"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("draft lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+func TestDiffPromoteUsage(t *testing.T) {
+	dir := t.TempDir()
+	notFindings := filepath.Join(dir, "x.jsonl")
+	os.WriteFile(notFindings, []byte("{\"agent\":\n"), 0o644)
+	for _, args := range [][]string{
+		{"diff", "--shard", "0/2", "--generate", "1"},
+		{"diff", "--parser", "no-such-parser", "--generate", "1"},
+		{"diff", "--generate", "1", "extra"},
+		{"diff", "--generate", "-1"},
+		{"diff", "--inputs", filepath.Join(dir, "missing")},
+		{"promote"},
+		{"promote", filepath.Join(dir, "missing")},
+		{"promote", notFindings},
+		{"promote", "--profile", "bogus", notFindings},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(context.Background(), args, &stdout, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("%v: no message", args)
+		}
+	}
+}
