@@ -20,9 +20,16 @@ try {
   process.exit(3);
 }
 
+// The differential engine asks many questions of one body in a row, so the
+// last parsed file is kept, per robots.txt URL.
+let last = { body: null, robotsURL: null, rules: null };
+
 function check(robots, agent, url) {
   const robotsURL = new URL('/robots.txt', url).href;
-  const rules = robotsParser(robotsURL, robots.toString('utf8'));
+  if (last.body === null || last.robotsURL !== robotsURL || !last.body.equals(robots)) {
+    last = { body: robots, robotsURL, rules: robotsParser(robotsURL, robots.toString('utf8')) };
+  }
+  const rules = last.rules;
   const allowed = rules.isAllowed(url, agent);
   if (allowed === undefined) {
     throw new Error('isAllowed answered undefined: the URL is not governed by ' + robotsURL);

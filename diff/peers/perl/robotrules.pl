@@ -26,12 +26,21 @@ $| = 1;
 
 my $json = JSON::PP->new->utf8->canonical;
 
+# The differential engine asks many questions of one body in a row, so the
+# last parsed file is kept, per agent and robots.txt URL.
+my ($last_key, $last_rules);
+
 sub check {
     my ($robots, $agent, $url) = @_;
     my $page = URI->new($url);
     my $robots_url = URI->new_abs('/robots.txt', $page);
-    my $rules = WWW::RobotRules->new($agent);
-    $rules->parse($robots_url, $robots);
+    my $key = join("\0", $agent, $robots_url->as_string, $robots);
+    if (!defined $last_key || $last_key ne $key) {
+        $last_rules = WWW::RobotRules->new($agent);
+        $last_rules->parse($robots_url, $robots);
+        $last_key = $key;
+    }
+    my $rules = $last_rules;
     my $ok = $rules->allowed($page);
     return 'allow' if $ok eq '1';
     return 'disallow' if $ok eq '0';

@@ -23,8 +23,16 @@ def version():
         return "unknown"
 
 
+# The differential engine asks many questions of one body in a row, so the
+# last parsed file is kept.
+_last = {"body": None, "rules": None}
+
+
 def check(robots, agent, url, status):
-    rules = Protego.parse(robots.decode("utf-8", errors="replace"))
+    if _last["body"] != robots:
+        _last["rules"] = Protego.parse(robots.decode("utf-8", errors="replace"))
+        _last["body"] = robots
+    rules = _last["rules"]
     return "allow" if rules.can_fetch(url, agent) else "disallow"
 
 

@@ -18,7 +18,23 @@ import urllib.robotparser
 from reptest_peer import serve
 
 
+# The differential engine asks many questions of one body in a row, so the
+# last parsed file is kept.
+_last = {"key": None, "parser": None}
+
+
 def check(robots, agent, url, status):
+    key = (robots, status)
+    if _last["key"] != key:
+        _last["parser"] = _parse(robots, status)
+        _last["key"] = key
+    parser = _last["parser"]
+    if parser is None:
+        return "reject"
+    return "allow" if parser.can_fetch(agent, url) else "disallow"
+
+
+def _parse(robots, status):
     def urlopen(target, *args, **kwargs):
         if status is None or 200 <= status < 300:
             return io.BytesIO(robots)
@@ -30,10 +46,10 @@ def check(robots, agent, url, status):
     try:
         parser.read()
     except UnicodeDecodeError:
-        return "reject"
+        return None
     finally:
         urllib.request.urlopen = real
-    return "allow" if parser.can_fetch(agent, url) else "disallow"
+    return parser
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ $stdout.sync = true
 
 CAPABILITIES = %w[parse status].freeze
 
+# The differential engine asks many questions of one body in a row, so the
+# last robot (which caches the parsed file per site) is kept.
+$last = { key: nil, bot: nil }
+
 def check(robots, agent, url, status)
   body =
     if status.nil? || (200..299).cover?(status)
@@ -32,7 +36,11 @@ def check(robots, agent, url, status)
     elsif (400..499).cover?(status)
       ''
     end
-  bot = WebRobots.new(agent, http_get: ->(_uri) { body }, crawl_delay: :ignore)
+  key = [robots, agent, status]
+  if $last[:key] != key
+    $last = { key: key, bot: WebRobots.new(agent, http_get: ->(_uri) { body }, crawl_delay: :ignore) }
+  end
+  bot = $last[:bot]
   allowed = bot.allowed?(url)
   return 'reject' if bot.error(url).is_a?(WebRobots::ParseError)
 
