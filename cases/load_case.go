@@ -534,7 +534,7 @@ func (r *reader) headers(n *yaml.Node) map[string]string {
 		if !ok {
 			continue
 		}
-		if !isToken(name) {
+		if !isFieldName(name) {
 			r.errorf(k, "bad header name %q", name)
 			continue
 		}
@@ -557,8 +557,8 @@ func (r *reader) headers(n *yaml.Node) map[string]string {
 	return h
 }
 
-// isToken reports whether s is an HTTP field name (RFC 9110 token).
-func isToken(s string) bool {
+// isFieldName reports whether s is an HTTP field name (RFC 9110 token).
+func isFieldName(s string) bool {
 	if s == "" {
 		return false
 	}

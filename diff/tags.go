@@ -387,22 +387,10 @@ func hexVal(c byte) byte {
 	return c - '0'
 }
 
-func isTokenByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
-}
+func isTokenByte(c byte) bool { return reference.IsProductToken(string(c)) }
 
-// isToken reports whether s is a product token: [a-zA-Z_-]+ (UA-1).
-func isToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !isTokenByte(s[i]) {
-			return false
-		}
-	}
-	return true
-}
+// isToken reports whether s is a product token (UA-1).
+func isToken(s string) bool { return reference.IsProductToken(s) }
 
 func sortedKeys(set map[string]bool) []string {
 	s := make([]string, 0, len(set))

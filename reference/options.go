@@ -185,3 +185,15 @@ func (o *Options) bodyCap() int {
 	}
 	return o.MaxBytes
 }
+
+// OptionsFor returns the option set of a case profile: Google for
+// "google", RFC for "rfc9309". ok is false for any other name.
+func OptionsFor(profile string) (opts Options, ok bool) {
+	switch profile {
+	case "rfc9309":
+		return RFC(), true
+	case "google":
+		return Google(), true
+	}
+	return RFC(), false
+}

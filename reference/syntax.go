@@ -251,8 +251,11 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
 }
 
-// isToken reports whether s is a product token as §2.2.1 defines it:
-// one or more of a-z, A-Z, "_" and "-" (UA-1).
+// IsProductToken reports whether s is a product token as §2.2.1 defines
+// it: one or more of a-z, A-Z, "_" and "-" (UA-1). Decisions refuse any
+// other agent with ErrInvalidToken.
+func IsProductToken(s string) bool { return isToken(s) }
+
 func isToken(s string) bool {
 	if s == "" {
 		return false

@@ -70,10 +70,8 @@ type CheckInfo struct {
 
 // OptionsFor returns the reference options of a case profile.
 func OptionsFor(profile string) reference.Options {
-	if profile == cases.ProfileGoogle {
-		return reference.Google()
-	}
-	return reference.RFC()
+	opts, _ := reference.OptionsFor(profile)
+	return opts
 }
 
 // CaseData describes cases for a report: bodies, served responses and,

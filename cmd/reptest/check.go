@@ -23,13 +23,8 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "usage: reptest check --robots FILE --agent TOKEN URL...")
 		return 2
 	}
-	var opts reference.Options
-	switch *profile {
-	case "rfc9309":
-		opts = reference.RFC()
-	case "google":
-		opts = reference.Google()
-	default:
+	opts, ok := reference.OptionsFor(*profile)
+	if !ok {
 		fmt.Fprintf(stderr, "reptest check: --profile must be rfc9309 or google, not %q\n", *profile)
 		return 2
 	}

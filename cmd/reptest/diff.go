@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -122,23 +121,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	write := func(path string, render func(io.Writer) error) bool {
-		if path == "" {
-			return true
-		}
-		f, err := os.Create(path)
-		if err == nil {
-			err = render(f)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest diff: writing %s: %v\n", path, err)
-			return false
-		}
-		return true
-	}
+	write := writer("diff", stderr)
 	ok := write(*jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
 		write(*summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -38,4 +39,26 @@ func parseShard(s string) (k, n int, err error) {
 		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 ≤ K ≤ N", s)
 	}
 	return k, n, nil
+}
+
+// writer returns a function that renders into the file at path (nothing
+// when path is empty) and reports a failure on stderr as the command cmd.
+func writer(cmd string, stderr io.Writer) func(path string, render func(io.Writer) error) bool {
+	return func(path string, render func(io.Writer) error) bool {
+		if path == "" {
+			return true
+		}
+		f, err := os.Create(path)
+		if err == nil {
+			err = render(f)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "reptest %s: writing %s: %v\n", cmd, path, err)
+			return false
+		}
+		return true
+	}
 }

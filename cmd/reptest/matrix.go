@@ -46,13 +46,8 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "reptest matrix: --fail-on must be warn or never, not %q\n", *failOn)
 		return 2
 	}
-	var opts reference.Options
-	switch *profile {
-	case "rfc9309":
-		opts = reference.RFC()
-	case "google":
-		opts = reference.Google()
-	default:
+	opts, ok := reference.OptionsFor(*profile)
+	if !ok {
 		fmt.Fprintf(stderr, "reptest matrix: --profile must be rfc9309 or google, not %q\n", *profile)
 		return 2
 	}

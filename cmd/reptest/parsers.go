@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -101,23 +100,7 @@ func isUnavailable(name string, missing []unavailable) bool {
 // writeOutputs writes the requested files; it returns 2 when one cannot
 // be written.
 func writeOutputs(doc *report.Document, jsonOut, junitOut, htmlOut, badgeDir string, stderr io.Writer) int {
-	write := func(path string, render func(io.Writer) error) bool {
-		if path == "" {
-			return true
-		}
-		f, err := os.Create(path)
-		if err == nil {
-			err = render(f)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest: writing %s: %v\n", path, err)
-			return false
-		}
-		return true
-	}
+	write := writer("run", stderr)
 	ok := write(jsonOut, doc.WriteJSON) &&
 		write(junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
 		write(htmlOut, func(w io.Writer) error { return report.WriteHTML(w, doc, report.HTMLOptions{}) })
