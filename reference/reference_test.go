@@ -2,6 +2,8 @@ package reference_test
 
 import (
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -315,6 +317,50 @@ func TestParseHostile(t *testing.T) {
 			r := reference.ParseString(in, opts)
 			if _, err := r.Decide("a", "/"+strings.Repeat("a", 10000)); err != nil {
 				t.Errorf("Decide on hostile input: %v", err)
+			}
+		}
+	}
+}
+
+// MATCH-4, MATCH-5 on a group large enough for the linear-time sort: the
+// longest matching rule decides and allow wins ties, whatever the order.
+func TestLongestMatchManyRules(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	type prefixRule struct {
+		allow bool
+		path  string
+	}
+	for round := 0; round < 50; round++ {
+		var rules []prefixRule
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for i := 0; i < 40; i++ {
+			path := "/" + "abababab"[:rng.IntN(8)]
+			allow := rng.IntN(2) == 0
+			rules = append(rules, prefixRule{allow, path})
+			if allow {
+				fmt.Fprintf(&b, "Allow: %s\n", path)
+			} else {
+				fmt.Fprintf(&b, "Disallow: %s\n", path)
+			}
+		}
+		for _, opts := range []reference.Options{reference.RFC(), func() reference.Options { o := reference.RFC(); o.DisallowWinsTies = true; return o }()} {
+			r := reference.ParseString(b.String(), opts)
+			for _, p := range []string{"/", "/a", "/ab", "/aba", "/abab", "/ababa", "/b", "/abb"} {
+				best, allowed := -1, true
+				for _, ru := range rules {
+					if !strings.HasPrefix(p, ru.path) {
+						continue
+					}
+					tie := len(ru.path) == best && ru.allow != opts.DisallowWinsTies
+					if len(ru.path) > best || tie {
+						best, allowed = len(ru.path), ru.allow
+					}
+				}
+				got, _ := r.Allowed("a", p)
+				if got != allowed {
+					t.Fatalf("round %d, %s (DisallowWinsTies=%v): allowed = %v, want %v\n%s", round, p, opts.DisallowWinsTies, got, allowed, b.String())
+				}
 			}
 		}
 	}

@@ -349,15 +349,53 @@ func (r *Robots) sortRules(rs []rule) {
 		}
 		return
 	}
-	slices.SortFunc(rs, func(a, b rule) int {
-		switch {
-		case less(&a, &b):
-			return -1
-		case less(&b, &a):
-			return 1
+	maxLen := int32(0)
+	for i := range rs {
+		maxLen = max(maxLen, rs[i].pat.length)
+	}
+	if maxLen > 4096 {
+		slices.SortFunc(rs, func(a, b rule) int {
+			switch {
+			case less(&a, &b):
+				return -1
+			case less(&b, &a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	// Rules arrive in file order, so a stable counting sort on (length,
+	// kind) gives the whole order in linear time: key 0 is the longest
+	// rule of the kind that wins ties.
+	key := func(ru *rule) int32 {
+		k := 2 * (maxLen - ru.pat.length)
+		if ru.allow == disallowFirst {
+			k++
 		}
-		return 0
-	})
+		return k
+	}
+	start := make([]int32, 2*(maxLen+1)+1)
+	for i := range rs {
+		start[key(&rs[i])+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	dest := make([]int32, len(rs))
+	for i := range rs {
+		k := key(&rs[i])
+		dest[i] = start[k]
+		start[k]++
+	}
+	// Move each rule to its place by following the permutation's cycles.
+	for i := range rs {
+		for dest[i] != int32(i) {
+			j := dest[i]
+			rs[i], rs[j] = rs[j], rs[i]
+			dest[i], dest[j] = dest[j], dest[i]
+		}
+	}
 }
 
 // Lines returns every line of the parsed part of the file with its number
