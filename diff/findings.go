@@ -12,6 +12,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/reptest/reptest/reference"
 )
 
 // WriteFindings writes findings as JSON lines (CASES.md §4), one per
@@ -144,4 +146,28 @@ func fuzzLiteral(e ast.Expr, bytes bool) (string, error) {
 		return "", fmt.Errorf("diff: fuzz corpus literal: %w", err)
 	}
 	return s, nil
+}
+
+// CaseableInput brings an input from a fuzz corpus to a form the case
+// format can hold, as the fuzz targets do before deciding: an agent that is
+// not a product token is cut to its token characters (FooBot when none is
+// left), and a URL without a scheme is taken as a path on
+// https://example.com.
+func CaseableInput(in Input) Input {
+	if !isToken(in.Agent) {
+		var b strings.Builder
+		for i := 0; i < len(in.Agent); i++ {
+			if isTokenByte(in.Agent[i]) {
+				b.WriteByte(in.Agent[i])
+			}
+		}
+		in.Agent = b.String()
+		if in.Agent == "" {
+			in.Agent = "FooBot"
+		}
+	}
+	if !strings.HasPrefix(in.URL, "http://") && !strings.HasPrefix(in.URL, "https://") {
+		in.URL = "https://example.com" + reference.PathQuery(in.URL)
+	}
+	return in
 }

@@ -62,6 +62,10 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			if *profile == cases.ProfileGoogle {
 				in.Profile = *profile
 			}
+			// The fuzz targets feed any agent and URL; a case needs a
+			// product token and an absolute URL, so they are brought to
+			// the form the targets themselves decide with.
+			in = diff.CaseableInput(in)
 			found = []diff.Finding{{Input: in}}
 			from, tag = "fuzz corpus file "+filepath.Base(name), "from-fuzz"
 		} else if found, err = diff.ReadFindings(bytes.NewReader(data)); err != nil {
