@@ -105,6 +105,12 @@ func checkParse(t *testing.T, opts reference.Options, body []byte, agent, url st
 	for _, a := range probeAgents(r, agent, na) {
 		for _, u := range probeURLs(lines, url, nu) {
 			checkDecision(t, opts, r, lines, a, u)
+			// The one-shot decision gives the parsed file's verdict.
+			want, errP := r.Allowed(a, u)
+			got, errO := reference.AllowedOnce(string(body), opts, a, u)
+			if got != want || (errP == nil) != (errO == nil) {
+				t.Fatalf("%s: agent %q, URL %q: AllowedOnce = %v, %v; Parse+Allowed = %v, %v", opts.Name, a, u, got, errO, want, errP)
+			}
 		}
 	}
 	// Allowed builds no trace and does not allocate, for a URL that is a

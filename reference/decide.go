@@ -156,9 +156,12 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 }
 
 func (r *Robots) isRobotsTxt(path []byte) bool {
-	if !r.opts.ImplicitRobotsTxt {
-		return false
-	}
+	return r.opts.ImplicitRobotsTxt && isRobotsTxtPath(path)
+}
+
+// isRobotsTxtPath reports whether a normalised path, query aside, is
+// "/robots.txt" (MATCH-7).
+func isRobotsTxtPath(path []byte) bool {
 	p := path
 	for i, c := range p {
 		if c == '?' {
@@ -225,12 +228,14 @@ func (r *Robots) firstMatch(rs []rule, path []byte) *rule {
 }
 
 // beats reports whether rule a decides over rule b when both match.
-func (r *Robots) beats(a, b *rule) bool {
+func (r *Robots) beats(a, b *rule) bool { return r.opts.beats(a, b) }
+
+func (o *Options) beats(a, b *rule) bool {
 	if a.pat.length != b.pat.length {
 		return a.pat.length > b.pat.length
 	}
 	if a.allow != b.allow {
-		return a.allow != r.opts.DisallowWinsTies
+		return a.allow != o.DisallowWinsTies
 	}
 	return a.line < b.line
 }

@@ -365,3 +365,40 @@ func TestLongestMatchManyRules(t *testing.T) {
 		}
 	}
 }
+
+// AllowedOnce gives the verdict of Parse + Allowed on every decision test
+// and on hostile and option-varied inputs.
+func TestAllowedOnceAgrees(t *testing.T) {
+	variants := map[string]func(*reference.Options){
+		"rfc": func(*reference.Options) {}, "google": nil,
+		"orphans":   func(o *reference.Options) { o.OrphanRulesApply = true },
+		"disallow":  func(o *reference.Options) { o.DisallowWinsTies = true },
+		"slashless": func(o *reference.Options) { o.SlashlessPatterns = true },
+		"nocase":    func(o *reference.Options) { o.CaseInsensitivePaths = true },
+	}
+	bodies := []string{rfc951, "Disallow: /x\nUser-agent: a\nDisallow: /y\n", "User-agent: *\nUser-agent: a\nDisallow: /p\nUser-agent: a\nAllow: /p\n",
+		"User-agent: *\nDisallow: /\nAllow: /dir/index.html\n", "User-agent: a\nDisallow: /%7e\nAllow: /~\nDisallow: /*$\n"}
+	for _, tt := range decideTests {
+		bodies = append(bodies, tt.robots)
+	}
+	urls := []string{"/", "/x", "/y", "/p", "/robots.txt", "/dir/", "/dir/index.html", "/~", "/%7E", "/example/page.html", "/a.gif", "/X/Y?z"}
+	for name, mod := range variants {
+		opts := reference.Google()
+		if mod != nil {
+			opts = reference.RFC()
+			mod(&opts)
+		}
+		for _, body := range bodies {
+			r := reference.ParseString(body, opts)
+			for _, agent := range []string{"a", "foobot", "ExampleBot", "quxbot", "other"} {
+				for _, u := range urls {
+					want, err1 := r.Allowed(agent, u)
+					got, err2 := reference.AllowedOnce(body, opts, agent, u)
+					if want != got || (err1 == nil) != (err2 == nil) {
+						t.Errorf("%s: AllowedOnce(%q, %q) = %v, %v; Parse+Allowed = %v, %v\n%s", name, agent, u, got, err2, want, err1, body)
+					}
+				}
+			}
+		}
+	}
+}
