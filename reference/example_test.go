@@ -72,3 +72,12 @@ func ExampleFromStatus() {
 	// 404 true unavailable
 	// 503 false unreachable
 }
+
+// AllowedOnce makes a single decision without keeping a parsed file.
+func ExampleAllowedOnce() {
+	body := "User-agent: *\nDisallow: /*.pdf$\n"
+	ok, err := reference.AllowedOnce(body, reference.RFC(), "ExampleBot", "https://example.com/a.pdf")
+	fmt.Println(ok, err)
+	// Output:
+	// false <nil>
+}
