@@ -775,18 +775,13 @@ func layoutLines(body []byte, marks map[int][]int, texts map[int]string) []lineV
 		return false
 	}
 	var out []lineView
-	gap := false
-	for i, l := range lines {
-		n := i + 1
-		if !show(n) {
-			gap = true
+	nums, gap := excerpt(len(lines), show)
+	for _, n := range nums {
+		if n == 0 {
+			out = append(out, lineView{Gap: true})
 			continue
 		}
-		if gap {
-			out = append(out, lineView{Gap: true})
-			gap = false
-		}
-		out = append(out, newLine(n, string(l), marks[n]))
+		out = append(out, newLine(n, string(lines[n-1]), marks[n]))
 	}
 	if gap {
 		out = append(out, lineView{Gap: true})

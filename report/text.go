@@ -294,18 +294,13 @@ func (t *textWriter) listing(b *Body, mark int, markText string) {
 	show := func(n int) bool {
 		return len(lines) <= 40 || n <= 10 || mark > 0 && n >= mark-3 && n <= mark+3
 	}
-	gap := false
-	for i, l := range lines {
-		n := i + 1
-		if !show(n) {
-			gap = true
+	nums, gap := excerpt(len(lines), show)
+	for _, n := range nums {
+		if n == 0 {
+			t.printf("         %s…%s\n", t.p.dim, t.p.reset)
 			continue
 		}
-		if gap {
-			t.printf("         %s…%s\n", t.p.dim, t.p.reset)
-			gap = false
-		}
-		t.line(n, string(l), n == mark)
+		t.line(n, string(lines[n-1]), n == mark)
 	}
 	if b.Partial() {
 		t.printf("         %s… %d more bytes not stored%s\n", t.p.dim, b.Size-len(b.Bytes()), t.p.reset)
