@@ -205,11 +205,6 @@ func (o *Options) isWS(c byte) bool {
 	return c == ' ' || c == '\t'
 }
 
-func (o *Options) trim(s string) string {
-	i, j := o.trimSpan(s, 0, len(s))
-	return s[i:j]
-}
-
 // keyKind maps a record name to its kind. Record names are
 // case-insensitive (SYN-1).
 func (o *Options) keyKind(key string) LineKind {
