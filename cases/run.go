@@ -90,6 +90,8 @@ type runner struct {
 	srv     *Server
 	client  *http.Client
 	results []Result
+	// sessions counts timeline sessions started.
+	sessions int
 }
 
 type parserState struct {
@@ -245,7 +247,10 @@ var errTooManyRedirects = errors.New("too many redirects")
 func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	start := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	idx := 0
-	session := fmt.Sprintf("%s#%d", c.ID, time.Now().UnixNano())
+	// Case ids are unique, so the id names the session; the counter keeps
+	// two runs of one case in one runner apart.
+	r.sessions++
+	session := fmt.Sprintf("%s#%d", c.ID, r.sessions)
 	for s := range c.Timeline {
 		st := &c.Timeline[s]
 		if err := r.srv.Serve([]Response{st.Response}); err != nil {
