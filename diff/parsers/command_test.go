@@ -17,11 +17,11 @@ import (
 
 // helperTemplate is a command template that runs the helper as a
 // one-check-per-process parser.
-func helperTemplate(t *testing.T) string {
+func helperTemplate(t testing.TB) string {
 	return helperCommandTemplateFor(t, "%robots% %url% %user-agent%")
 }
 
-func helperCommandTemplateFor(t *testing.T, args string) string {
+func helperCommandTemplateFor(t testing.TB, args string) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 const helperEnv = "REPTEST_HELPER"
 
 // helperCommand is the sh command line that runs the helper in mode.
-func helperCommand(t *testing.T) string {
+func helperCommand(t testing.TB) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
