@@ -8,7 +8,8 @@
 #
 #	python-urllib    python3 (standard library urllib.robotparser)
 #	protego          /usr/bin/python3 and Debian python3-protego
-#	perl-robotrules  perl and Debian libwww-robotrules-perl (WWW::RobotRules)
+#	perl-robotrules  perl and Debian libwww-robotrules-perl (WWW::RobotRules);
+#	                 libjson-xs-perl makes its JSON decoding fast
 #	webrobots        ruby and Debian ruby-webrobots
 #	robots-parser    node, npm and npm robots-parser (pinned in node/package-lock.json)
 #
@@ -22,7 +23,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y --no-install-recommends \
 	python3 python3-protego \
-	perl libwww-robotrules-perl \
+	perl libwww-robotrules-perl libjson-xs-perl \
 	ruby ruby-webrobots \
 	nodejs
 
