@@ -130,7 +130,7 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 		for i, chk := range c.Checks {
 			for _, p := range r.parsers {
 				req, skip := r.fetchRequest(ctx, c, &chk, p)
-				r.check(ctx, c, i, &chk, p, req, skip, "")
+				r.check(ctx, c, i, &chk, p, req, skip, "", nil)
 			}
 		}
 	default:
@@ -145,7 +145,7 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 				default:
 					skip = "the parser takes neither a body (parse) nor a status and body (status)"
 				}
-				r.check(ctx, c, i, &chk, p, req, skip, "")
+				r.check(ctx, c, i, &chk, p, req, skip, "", nil)
 			}
 		}
 	}
@@ -259,22 +259,33 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 		}
 		for i := range st.Checks {
 			chk := &st.Checks[i]
+			base := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL,
+				Client: r.client, Now: start.Add(st.At)}
+			u, err := reference.RobotsURL(chk.URL)
+			if err == nil {
+				base.RobotsURL, err = r.srv.External(u)
+			}
+			// The explainer keeps a session of its own and is asked at
+			// every step, so that its cache has seen the same fetches as
+			// the parsers' when it explains a failure.
+			trace := ""
+			if r.opts.Explain != nil && err == nil {
+				ereq := base
+				ereq.Session = session + "/explain"
+				if _, _, t, terr := r.opts.Explain.Trace(ctx, ereq); terr == nil {
+					trace = t
+				}
+			}
 			for _, p := range r.parsers {
-				req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL,
-					Client: r.client, Session: session + "/" + p.info.Name, Now: start.Add(st.At)}
+				req := base
+				req.Session = session + "/" + p.info.Name
 				skip := ""
 				if !p.info.Has(CapClock) || !p.info.Has(CapFetch) {
 					skip = "a timeline case needs a parser that fetches and caches on the runner's clock (capabilities fetch and clock)"
-				} else {
-					u, err := reference.RobotsURL(chk.URL)
-					if err == nil {
-						req.RobotsURL, err = r.srv.External(u)
-					}
-					if err != nil {
-						skip = err.Error()
-					}
+				} else if err != nil {
+					skip = err.Error()
 				}
-				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At))
+				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At), &trace)
 			}
 			idx++
 		}
@@ -283,6 +294,9 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 		if se, ok := p.Parser.(SessionEnder); ok {
 			se.EndSession(session + "/" + p.info.Name)
 		}
+	}
+	if se, ok := r.opts.Explain.(SessionEnder); ok {
+		se.EndSession(session + "/explain")
 	}
 }
 
@@ -299,8 +313,10 @@ func formatAt(d time.Duration) string {
 	return s
 }
 
-// check puts one request to one parser and records the outcome.
-func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string) {
+// check puts one request to one parser and records the outcome. trace,
+// when not nil, is the explainer's trace for the check, made beforehand;
+// otherwise the explainer is asked only if the check fails.
+func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string, trace *string) {
 	name := p.info.Name
 	if skip != "" {
 		r.add(c, idx, chk, name, "", Skipped, skip, step)
@@ -332,9 +348,13 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 		detail = fmt.Sprintf("right verdict, but decided by line %d; the case expects line %d", line, *chk.Rule)
 	}
 	res := r.add(c, idx, chk, name, v, out, detail, step)
-	if out != Pass && r.opts.Explain != nil {
-		if _, _, trace, err := r.opts.Explain.Trace(ctx, req); err == nil {
-			res.Trace = trace
+	switch {
+	case out == Pass:
+	case trace != nil:
+		res.Trace = *trace
+	case r.opts.Explain != nil:
+		if _, _, t, err := r.opts.Explain.Trace(ctx, req); err == nil {
+			res.Trace = t
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package fuzz
 
+import "strings"
+
 // This file is the independent matcher oracle of FuzzMatch. It shares no
 // code with the reference: normalisation is written from RFC 9309 §2.2.2
 // and RFC 3986 §2.2–2.3, and matching is a simulation of the set of
@@ -11,7 +13,9 @@ package fuzz
 // pattern is a literal "$" (SPC-3), which a URI writes as "$" or "%24";
 // a literal "*" or "$" in a URI equals "%2A" / "%24" in a rule (SPC-4);
 // hex digits compare without regard to case (PCT-3); a "%" that does not
-// start an escape stands for "%25"; the implicit allowance of
+// start an escape stands for "%25"; in the query, ":/?@[]" equal their
+// escapes (§2.2.2's Table 1 reads "?baz=https://foo.bar" as
+// "?baz=https%3A%2F%2Ffoo.bar"); the implicit allowance of
 // "/robots.txt" (MATCH-7) looks at the normalised path without its query. For the
 // Google options the oracle follows Google's published parser instead:
 // rules have non-ASCII octets encoded and escape hex digits upper-cased,
@@ -72,10 +76,13 @@ type normalUnit struct {
 // rfcUnits reads s as RFC 9309 §2.2.2 asks: every escape is read (an
 // escape of an unreserved character is that character, any other keeps its
 // encoding), every octet that RFC 3986 allows in a URI stays itself, every
-// other octet is encoded. In a rule (rule true), "*" is the wildcard; s
-// has no final "$" (the caller removes the anchor).
+// other octet is encoded, and after the first "?" so are the gen-delims
+// but "#" (Table 1 of §2.2.2 encodes "://" in a query). In a rule (rule
+// true), "*" is the wildcard; s has no final "$" (the caller removes the
+// anchor).
 func rfcUnits(s string, rule bool) []normalUnit {
 	units := make([]normalUnit, 0, len(s))
+	query := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '%' && len(s)-i >= 3 {
@@ -101,7 +108,10 @@ func rfcUnits(s string, rule bool) []normalUnit {
 			// In a URI these are literal octets; in a rule, "$" here is
 			// not the anchor. Both compare equal to their escapes.
 			units = append(units, normalUnit{encodedOctet, c})
+		case query && c != '#' && c != '$' && c != '*' && reserved3986(c) && strings.IndexByte("!&'()+,;=", c) < 0:
+			units = append(units, normalUnit{encodedOctet, c})
 		case unreserved3986(c) || reserved3986(c):
+			query = query || c == '?'
 			units = append(units, normalUnit{plainOctet, c})
 		default:
 			units = append(units, normalUnit{encodedOctet, c})

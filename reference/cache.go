@@ -83,12 +83,16 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 	case long && (f.Options.OutagePolicy == OutageUnavailable || e.good == nil):
 		r := &Result{Info: res.Info}
 		r.Info.Access = NotAvailable
-		r.Info.Why = fmt.Sprintf("unreachable for %s, longer than %s: treated as unavailable, allow all (%s)", out, f.Options.OutageLimit, res.Info.Why)
+		r.Info.Why = fmt.Sprintf("unreachable for %s, at least %s: treated as unavailable, allow all (%s)", out, f.Options.OutageLimit, res.Info.Why)
 		return r, nil
-	case e.good != nil:
+	case e.good != nil && long:
+		return e.cached(now, fmt.Sprintf("unreachable for %s, at least %s (%s); using the last good copy", out, f.Options.OutageLimit, res.Info.Why)), nil
+	case e.good != nil && !f.Options.OutageIgnoresCache:
 		// §2.4: a cached copy may be used beyond its lifetime while the
 		// file is unreachable.
 		return e.cached(now, fmt.Sprintf("unreachable for %s (%s); using the last good copy", out, res.Info.Why)), nil
+	case e.good != nil:
+		res.Info.Why = fmt.Sprintf("unreachable for %s, less than %s: disallow all, the cached copy is not used until then (%s)", out, f.Options.OutageLimit, res.Info.Why)
 	}
 	return res, nil
 }

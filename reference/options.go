@@ -92,6 +92,12 @@ type Options struct {
 	// the URI is compared as given, as Google's parser does.
 	NormalizeURI bool
 
+	// SemicolonEndsHost ends the authority of a URI at a ";" as well as
+	// at "/", "?" or "#", as Google's parser does when it looks for the
+	// path. RFC 3986 §3.2 ends it at "/", "?" or "#" only: a ";" may stand
+	// in the user information and in a host name.
+	SemicolonEndsHost bool
+
 	// SlashlessPatterns prefixes a "/" to a rule path that starts with
 	// neither "/" nor "*" (PAT-1). The default compares such a pattern as
 	// written, from the first octet of the path, so it never matches.
@@ -125,6 +131,12 @@ type Options struct {
 	OutageLimit time.Duration
 	// OutagePolicy is what happens after OutageLimit.
 	OutagePolicy OutagePolicy
+	// OutageIgnoresCache makes an unreachable file disallow everything
+	// until OutageLimit, even when a good copy is cached: Google's crawler
+	// stops on 5xx and turns to its last copy only after 30 days (G-5XX).
+	// The default (false) keeps using the cached copy meanwhile, as §2.4
+	// allows ("unless the robots.txt file is unreachable").
+	OutageIgnoresCache bool
 }
 
 // KiB500 is the parsing limit RFC 9309 §2.5 names: 500 kibibytes.
@@ -156,7 +168,8 @@ func RFC() Options {
 // the user-agent value cut to its leading [a-zA-Z_-] run, misspelt record
 // names and a missing colon accepted, "index.html" allowing its directory,
 // 429 treated as a server error, lines cut at 16,663 bytes, content past
-// 500 KiB ignored, and the URI compared as given.
+// 500 KiB ignored, the URI compared as given, and a 5xx outage disallowing
+// everything for 30 days before the last good copy is used again.
 func Google() Options {
 	return Options{
 		Name:                       "google",
@@ -170,11 +183,13 @@ func Google() Options {
 		AgentMatch:                 AgentLeadingToken,
 		StarPrefix:                 true,
 		IndexHTML:                  true,
+		SemicolonEndsHost:          true,
 		MaxRedirects:               5,
 		TooManyRequestsUnreachable: true,
 		CacheTTL:                   24 * time.Hour,
 		OutageLimit:                30 * 24 * time.Hour,
 		OutagePolicy:               OutageKeepCache,
+		OutageIgnoresCache:         true,
 	}
 }
 

@@ -50,11 +50,12 @@ const (
 	keep   = iota // as it is
 	escape        // percent-encoded
 	pct           // "%": start of an escape, or a stray one
+	qmark         // the first "?": the query starts after it
 )
 
 // canonicalClass says how normalisation treats octet c of a URI (uri true)
-// or of a rule path.
-func canonicalClass(c byte, uri bool) int {
+// or of a rule path, before the first "?" or after it (query true).
+func canonicalClass(c byte, uri, query bool) int {
 	switch {
 	case c == '%':
 		return pct
@@ -64,31 +65,49 @@ func canonicalClass(c byte, uri bool) int {
 		// A literal "*" or "$" in the URI can only be matched by "%2A" or
 		// "%24" in a rule (§2.2.3, SPC-4), since in rules they are special.
 		return escape
+	case !query && c == '?':
+		return qmark
+	case query && (c == ':' || c == '/' || c == '?' || c == '@' || c == '[' || c == ']'):
+		// In the query these delimiters of RFC 3986 can only be data, and
+		// §2.2.2 encodes them as such: the second row of its Table 1 reads
+		// "/foo/bar?baz=https://foo.bar" as
+		// "/foo/bar?baz=https%3A%2F%2Ffoo.bar". In the path they delimit
+		// and stay as they are ("/a%2Fb" is not "/a/b").
+		return escape
 	}
 	return keep
 }
 
-// classes holds canonicalClass for every octet, for URIs ([1]) and rule
-// paths ([0]); it is computed once and never changed.
-var classes = func() (t [2][256]uint8) {
+// classes holds canonicalClass for every octet: index 0 for rule paths and
+// 1 for URIs, plus 2 after the first "?". It is computed once and never
+// changed.
+var classes = func() (t [4][256]uint8) {
 	for c := 0; c < 256; c++ {
-		t[0][c] = uint8(canonicalClass(byte(c), false))
-		t[1][c] = uint8(canonicalClass(byte(c), true))
+		for i := range t {
+			t[i][c] = uint8(canonicalClass(byte(c), i&1 == 1, i&2 == 2))
+		}
 	}
 	return t
 }()
 
-// appendCanonical appends the normalised form of s per §2.2.2 (RFC mode):
-// octets that may not stand in a URI are percent-encoded, escapes of
-// unreserved characters are decoded (PCT-2), other escapes keep their
-// encoding with upper-case hex digits (PCT-3), and a "%" that starts no
-// escape becomes "%25". In a rule path (uri false), "*" is left for the
-// matcher; the caller removes a final "$" before calling.
-func appendCanonical(dst []byte, s string, uri bool) []byte {
-	class := &classes[0]
+// classTable returns the class table for a URI or a rule path, at the
+// start of either.
+func classTable(uri bool) *[256]uint8 {
 	if uri {
-		class = &classes[1]
+		return &classes[1]
 	}
+	return &classes[0]
+}
+
+// appendCanonical appends the normalised form of s per §2.2.2 (RFC mode):
+// octets that may not stand in a URI are percent-encoded, and so are the
+// delimiters ":/?@[]" in the query, escapes of unreserved characters are
+// decoded (PCT-2), other escapes keep their encoding with upper-case hex
+// digits (PCT-3), and a "%" that starts no escape becomes "%25". In a rule
+// path (uri false), "*" is left for the matcher; the caller removes a final
+// "$" before calling.
+func appendCanonical(dst []byte, s string, uri bool) []byte {
+	class := classTable(uri)
 	for i := 0; i < len(s); i++ {
 		// Copy the run of octets that stay as they are in one go.
 		j := i
@@ -110,6 +129,9 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 			dst = append(dst, c)
 		case escape:
 			dst = appendEscape(dst, c)
+		case qmark:
+			dst = append(dst, c)
+			class = &classes[2+boolIndex(uri)]
 		case pct:
 			if i+2 < len(s) {
 				hi, ok1 := unhex(s[i+1])
@@ -134,10 +156,7 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 // isCanonical reports whether appendCanonical would return s unchanged, so
 // that the common case needs no copy.
 func isCanonical(s string, uri bool) bool {
-	class := &classes[0]
-	if uri {
-		class = &classes[1]
-	}
+	class := classTable(uri)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch class[c] {
@@ -145,6 +164,8 @@ func isCanonical(s string, uri bool) bool {
 			if !uri && c == '$' {
 				return false
 			}
+		case qmark:
+			class = &classes[2+boolIndex(uri)]
 		case escape:
 			return false
 		case pct:
@@ -181,6 +202,13 @@ func appendGoogleEscape(dst []byte, s string) []byte {
 		}
 	}
 	return dst
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func isHex(c byte) bool { _, ok := unhex(c); return ok }
@@ -317,7 +345,7 @@ func (p *pattern) matches(t string, path []byte) bool {
 // path and query (MATCH-11, see PathQuery), normalised when o.NormalizeURI
 // is set.
 func (o *Options) appendPath(dst []byte, uri string) []byte {
-	pq, slash := pathQuery(uri)
+	pq, slash := pathQuery(uri, o.SemicolonEndsHost)
 	if slash {
 		dst = append(dst, '/')
 	}

@@ -146,6 +146,16 @@ var decideTests = []decideTest{
 	{req: "PCT-2", name: "rfc-table-1-unreserved-decoded", robots: "User-agent: *\nDisallow: /foo/bar/baz\n", checks: []check{
 		{"a", "/foo/bar/%62%61%7A", false, 2}, {"a", "/foo/bar/baz", false, 2},
 	}},
+	{req: "PCT-2", name: "rfc-table-1-query-delimiters", robots: "User-agent: *\nDisallow: /foo/bar?baz=https://foo.bar\nDisallow: /o?t=a%3a%2F\n", checks: []check{
+		{"a", "/foo/bar?baz=https%3A%2F%2Ffoo.bar", false, 2}, {"a", "/foo/bar?baz=https://foo.bar", false, 2},
+		{"a", "/o?t=a:/", false, 3}, {"a", "/o?t=a%3A%2F", false, 3}, {"a", "/o:x?t", true, -1},
+	}},
+	{req: "MATCH-1", name: "semicolon-in-authority", robots: "User-agent: *\nDisallow: /p\n", checks: []check{
+		{"a", "http://us;er@example.com/p", false, 2}, {"a", "http://example.com/x;/p", true, -1},
+	}},
+	{req: "MATCH-1", name: "semicolon-ends-authority-google", google: true, robots: "User-agent: *\nDisallow: /;p\n", checks: []check{
+		{"a", "http://example.com;p", false, 2},
+	}},
 	{req: "PCT-2", name: "reserved-stays-encoded", robots: "User-agent: *\nDisallow: /a/b\n", checks: []check{{"a", "/a%2Fb", true, -1}, {"a", "/a/b", false, 2}}},
 	{req: "PCT-3", name: "hex-case", robots: "User-agent: *\nDisallow: /a%2fb\n", checks: []check{{"a", "/a%2Fb", false, 2}, {"a", "/a%2fb", false, 2}}},
 	{req: "PAT-1", name: "slashless-star", robots: "User-agent: *\nDisallow: *.gif$\nDisallow: private\n", checks: []check{{"a", "/x/y.gif", false, 2}, {"a", "/private", true, -1}}},
@@ -270,6 +280,8 @@ func TestPathQuery(t *testing.T) {
 		"relative/path":                  "/relative/path",
 		"https://[::1]:8443/robots.txt":  "/robots.txt",
 		"HTTPS://EXAMPLE.COM/Upper/Case": "/Upper/Case",
+		"http://us;er@example.com/p":     "/p", // ";" does not end an authority
+		"http://example.com;x/p":         "/p",
 	} {
 		if got := reference.PathQuery(in); got != want {
 			t.Errorf("PathQuery(%q) = %q, want %q", in, got, want)

@@ -18,7 +18,7 @@ var ErrNotHTTP = errors.New("reference: not an http or https URL")
 // anything, including URIs that net/url would refuse, so that a verdict
 // never depends on a URL parser's strictness.
 func PathQuery(uri string) string {
-	rest, slash := pathQuery(uri)
+	rest, slash := pathQuery(uri, false)
 	if slash {
 		return "/" + rest
 	}
@@ -26,14 +26,15 @@ func PathQuery(uri string) string {
 }
 
 // pathQuery is PathQuery without the allocation: it returns the path and
-// query, and whether a "/" must be put before them.
-func pathQuery(uri string) (rest string, slash bool) {
+// query, and whether a "/" must be put before them. With semicolon set, a
+// ";" also ends the authority, as in Google's parser.
+func pathQuery(uri string, semicolon bool) (rest string, slash bool) {
 	rest = uri
 	if strings.HasPrefix(rest, "//") {
 		// A network-path reference: an authority follows.
-		rest = skipAuthority(rest[2:])
+		rest = skipAuthority(rest[2:], semicolon)
 	} else if i := strings.Index(rest, "://"); i >= 0 && !strings.ContainsAny(rest[:i], "/?#;") {
-		rest = skipAuthority(rest[i+3:])
+		rest = skipAuthority(rest[i+3:], semicolon)
 	}
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		rest = rest[:i]
@@ -41,10 +42,16 @@ func pathQuery(uri string) (rest string, slash bool) {
 	return rest, rest == "" || rest[0] != '/'
 }
 
-// skipAuthority returns s from the first "/", "?" or ";" on, or "" when the
-// authority runs to the end (or to a fragment).
-func skipAuthority(s string) string {
-	i := strings.IndexAny(s, "/?;#")
+// skipAuthority returns s from the end of the authority on: the first "/"
+// or "?" (RFC 3986 §3.2: a ";" may stand in the user information and in a
+// host name), or also ";" when semicolon is set. It returns "" when the
+// authority runs to the end or to a fragment.
+func skipAuthority(s string, semicolon bool) string {
+	ends := "/?#"
+	if semicolon {
+		ends = "/?#;"
+	}
+	i := strings.IndexAny(s, ends)
 	if i < 0 || s[i] == '#' {
 		return ""
 	}
