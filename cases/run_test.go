@@ -167,6 +167,23 @@ func TestRunHTTP(t *testing.T) {
 		mk("slow", []Response{{URL: "http://a.test/robots.txt", Status: 200, Delay: 2 * time.Second, Body: body}}, chk("http://a.test/x", Disallow)),
 		mk("huge", []Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: big}},
 			chk("http://a.test/early", Disallow), chk("http://a.test/late", Allow)),
+		// The scheme picks plain HTTP or TLS, whatever the port.
+		mk("https-unserved-port", []Response{{URL: "http://a.test/robots.txt", Status: 200, Body: body}},
+			chk("https://a.test:8443/private", Allow), chk("http://a.test/private", Disallow)),
+		mk("https-port", []Response{{URL: "https://s.test:8443/robots.txt", Status: 200, Body: body}}, chk("https://s.test:8443/private", Disallow)),
+		mk("http-port-8443", []Response{{URL: "http://s.test:8443/robots.txt", Status: 200, Body: body}}, chk("http://s.test:8443/private", Disallow)),
+		mk("http-port-443", []Response{{URL: "http://w.test:443/robots.txt", Status: 200, Body: body}}, chk("http://w.test:443/private", Disallow)),
+		// A final 1xx is no response a client can use: unreachable.
+		mk("status-100", []Response{{URL: "http://a.test/robots.txt", Status: 100, Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", Disallow)),
+		mk("status-199", []Response{{URL: "http://a.test/robots.txt", Status: 199, Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", Disallow)),
+		// A truncated response keeps the case's headers.
+		mk("truncated-redirect", []Response{
+			{URL: "http://a.test/robots.txt", Status: 301, Fault: "truncated", Headers: map[string]string{"Location": "/r"}},
+			{URL: "http://a.test/r", Status: 200, Body: body},
+		}, chk("http://a.test/private", Disallow), chk("http://a.test/public", Allow)),
+		// A Content-Length the case gives is sent as given.
+		mk("content-length-lie", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "5000"}, Body: body}},
+			chk("http://a.test/public", Disallow)),
 	}
 	rep, err := Run(context.Background(), cs, []Parser{&refParser{}}, RunOptions{FetchTimeout: 300 * time.Millisecond})
 	if err != nil {
@@ -207,4 +224,42 @@ func TestRunTimeline(t *testing.T) {
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
+}
+
+// TestRunTimelineTrace checks that a failed timeline check is explained by
+// an explainer whose cache saw every step, not only the failing one.
+func TestRunTimelineTrace(t *testing.T) {
+	a := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "http://example.com/robots.txt"}
+	down := Response{Status: 503, URL: "http://example.com/robots.txt"}
+	wrong := func(path string) Check {
+		// Expect the opposite of the reference, so that the check fails
+		// and gets a trace.
+		return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: Disallow}
+	}
+	c := []Case{{
+		ID: "trace", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
+		Timeline: []Step{
+			{At: 0, Response: a, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow}}},
+			{At: 25 * time.Hour, Response: down, Checks: []Check{wrong("/b")}},
+		},
+	}}
+	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{Explain: traceParser{&refParser{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := rep.Results[len(rep.Results)-1]
+	if last.Outcome != Deviation {
+		t.Fatalf("outcome %s, want deviation", last.Outcome)
+	}
+	if !strings.Contains(last.Trace, "allow") {
+		t.Errorf("trace %q does not explain the verdict allow (the cached copy)", last.Trace)
+	}
+}
+
+// traceParser makes a parser a Tracer whose trace is its verdict.
+type traceParser struct{ p *refParser }
+
+func (tp traceParser) Trace(ctx context.Context, req Request) (Verdict, int, string, error) {
+	v, err := tp.p.Check(ctx, req)
+	return v, 0, string(v), err
 }

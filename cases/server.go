@@ -1,6 +1,7 @@
 package cases
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"fmt"
@@ -251,36 +252,54 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		if conn == nil {
 			return
 		}
-		body := resp.Body
-		if resp.Gen != nil {
-			body = resp.Gen.Bytes()
-		}
+		defer conn.Close()
 		status := resp.Status
 		if status == 0 {
 			status = http.StatusOK
 		}
-		// Promise twice the body (at least 1 KiB more) and send it all, then close.
-		fmt.Fprintf(conn, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\nConnection: close\r\n\r\n",
-			status, http.StatusText(status), 2*len(body)+1024)
-		conn.Write(body)
-		conn.Close()
+		// Promise twice the body (at least 1 KiB more), send all of it,
+		// then close. The body is streamed: it may be large.
+		size := resp.bodySize()
+		h := s.headers(resp, external)
+		h.Set("Content-Length", strconv.Itoa(2*size+1024))
+		h.Set("Connection", "close")
+		bw := bufio.NewWriter(conn)
+		fmt.Fprintf(bw, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
+		h.Write(bw)
+		bw.WriteString("\r\n")
+		if resp.Gen != nil {
+			resp.Gen.WriteTo(bw)
+		} else {
+			bw.Write(resp.Body)
+		}
+		bw.Flush()
+		return
+	}
+	if resp.Status >= 100 && resp.Status < 200 {
+		// net/http sends a 1xx as an interim response and a 200 after
+		// it; the case wants a final 1xx, which no client can take as a
+		// response. Send the status line and headers alone, then close.
+		conn := hijack(w)
+		if conn == nil {
+			return
+		}
+		defer conn.Close()
+		bw := bufio.NewWriter(conn)
+		fmt.Fprintf(bw, "HTTP/1.1 %d %s\r\n", resp.Status, http.StatusText(resp.Status))
+		s.headers(resp, external).Write(bw)
+		bw.WriteString("\r\n")
+		bw.Flush()
 		return
 	}
 	h := w.Header()
-	for k, v := range resp.Headers {
-		if external && strings.EqualFold(k, "Location") {
-			v = s.rewriteLocation(v)
-		}
-		h.Set(k, v)
+	for k, v := range s.headers(resp, external) {
+		h[k] = v
 	}
-	if h.Get("Content-Type") == "" {
-		h.Set("Content-Type", "text/plain; charset=utf-8")
+	// A Content-Length the case gives is sent as it is, even when it
+	// does not match the body: a client then sees the body end early.
+	if h.Get("Content-Length") == "" {
+		h.Set("Content-Length", strconv.Itoa(resp.bodySize()))
 	}
-	size := len(resp.Body)
-	if resp.Gen != nil {
-		size = resp.Gen.Size()
-	}
-	h.Set("Content-Length", strconv.Itoa(size))
 	w.WriteHeader(resp.Status)
 	if resp.Delay > 0 {
 		if f, ok := w.(http.Flusher); ok {
@@ -295,6 +314,31 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		return
 	}
 	w.Write(resp.Body)
+}
+
+// headers returns the response's header fields, with a Content-Type of
+// text/plain unless the case gives one, and absolute Locations on served
+// origins rewritten for an external fetcher.
+func (s *Server) headers(resp Response, external bool) http.Header {
+	h := make(http.Header, len(resp.Headers)+1)
+	for k, v := range resp.Headers {
+		if external && strings.EqualFold(k, "Location") {
+			v = s.rewriteLocation(v)
+		}
+		h.Set(k, v)
+	}
+	if h.Get("Content-Type") == "" {
+		h.Set("Content-Type", "text/plain; charset=utf-8")
+	}
+	return h
+}
+
+// bodySize is the length of the response's body, generated or not.
+func (r Response) bodySize() int {
+	if r.Gen != nil {
+		return r.Gen.Size()
+	}
+	return len(r.Body)
 }
 
 // wait sleeps for d unless the request ends or the server closes first; it
