@@ -53,11 +53,11 @@ type Source struct {
 // be generated (robots_generate, body_generate).
 const maxFileSize = 16 << 20
 
-// Load reads the case files of fsys: every *.yaml file at any depth, except
-// requirements.yaml at the root, and except files and folders whose names
-// start with '.' or '_' (as go:embed leaves them out). name is put before
-// file paths in messages and Source fields. A file ending in .yml is an
-// error rather than silently skipped.
+// Load reads the case files of fsys: every file ending in .yaml or .yml
+// (in any case) at any depth, except requirements.yaml at the root, and
+// except files and folders whose names start with '.' or '_' (as go:embed
+// leaves them out: drafts and hidden files). name is put before file paths
+// in messages and Source fields.
 //
 // Cases come back in file order (paths sorted), then in order within each
 // file. On any problem Load returns no cases and every problem it found, in
@@ -144,12 +144,9 @@ func (l *loader) source(src Source) {
 		if d.IsDir() {
 			return nil
 		}
-		switch {
-		case p == corpus.RequirementsFile:
-		case strings.HasSuffix(name, ".yaml"):
+		ext := strings.ToLower(path.Ext(name))
+		if p != corpus.RequirementsFile && (ext == ".yaml" || ext == ".yml") {
 			files = append(files, p)
-		case strings.HasSuffix(name, ".yml"):
-			l.errs = append(l.errs, &LoadError{File: display(p), Msg: "case files must end in .yaml, not .yml"})
 		}
 		return nil
 	})

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/reptest/reptest/reference"
 )
 
 // The keys of each mapping of a case file (CASES.md §1, plus the
@@ -18,7 +20,7 @@ import (
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}
 	checkKeys     = []string{"agent", "url", "expect", "accept", "rule"}
-	responseKeys  = []string{"status", "headers", "body", "body_generate", "fault", "delay"}
+	responseKeys  = []string{"status", "headers", "body", "body_base64", "body_generate", "fault", "delay"}
 	fetchKeys     = append([]string{"url"}, responseKeys...)
 	stepKeys      = []string{"at", "response", "checks"}
 	generatorKeys = []string{"prefix", "repeat", "until_bytes", "suffix"}
@@ -266,8 +268,13 @@ func resolveURL(host, s string) (string, error) {
 	if !strings.Contains(s, "://") {
 		return "", fmt.Errorf("%q is neither an absolute URL (http://host/path) nor a path starting with \"/\"", s)
 	}
-	if _, err := parseAbsolute(s); err != nil {
-		return "", err
+	// Only the scheme and authority must be sound: the path is tested as
+	// written, even one that net/url refuses ("/100%").
+	if _, err := reference.Origin(s); err != nil {
+		if errors.Is(err, reference.ErrNotHTTP) {
+			return "", fmt.Errorf("bad URL %q: want scheme http or https", s)
+		}
+		return "", fmt.Errorf("bad URL %q: the host is missing or malformed", s)
 	}
 	return s, nil
 }
@@ -502,12 +509,36 @@ func (r *reader) response(n *yaml.Node, f fields, u string) (Response, bool) {
 	if fl, ok := f["headers"]; ok {
 		resp.Headers = r.headers(fl.val)
 	}
-	if f.has("body") && f.has("body_generate") {
-		r.errorf(f["body_generate"].key, "body and body_generate cannot be used together")
+	var bodies []*yaml.Node
+	for _, k := range []string{"body", "body_base64", "body_generate"} {
+		if fl, ok := f[k]; ok {
+			bodies = append(bodies, fl.key)
+		}
+	}
+	if len(bodies) > 1 {
+		r.errorf(bodies[1], "%s and %s cannot be used together", bodies[0].Value, bodies[1].Value)
+	}
+	if resp.Fault == "reset" {
+		// A reset sends nothing: a status, headers, body or delay would
+		// be silently ignored.
+		for _, k := range responseKeys {
+			if fl, ok := f[k]; ok && k != "fault" {
+				r.errorf(fl.key, "%s has no effect with fault: reset, which closes the connection before any response", k)
+			}
+		}
 	}
 	if fl, ok := f["body"]; ok {
 		if s, ok := r.str(fl.val, "body"); ok {
 			resp.Body = []byte(s)
+		}
+	}
+	if fl, ok := f["body_base64"]; ok {
+		if s, ok := r.str(fl.val, "body_base64"); ok {
+			b, err := decodeBase64(s)
+			if err != nil {
+				r.errorf(fl.val, "body_base64: %v", err)
+			}
+			resp.Body = b
 		}
 	}
 	if fl, ok := f["body_generate"]; ok {

@@ -59,6 +59,7 @@ var goodFiles = fstest.MapFS{
         delay: 2s
       - {url: /slow, fault: timeout}
       - {url: /cut, fault: truncated, body: "User-agent"}
+      - {url: /bytes, status: 200, body_base64: "/w=="}
     checks:
       - {agent: FooBot, url: /p, expect: disallow}
   - id: cache/refetch
@@ -78,7 +79,7 @@ var goodFiles = fstest.MapFS{
   - id: interp/only
     req: [G-LEN, PAT-1]
     robots: ""
-    checks: [{agent: a, url: /, expect: allow}]
+    checks: [{agent: a, url: /, expect: allow}, {agent: a, url: "https://example.com/100%", expect: allow}]
 `)},
 }
 
@@ -114,8 +115,9 @@ func TestLoadGood(t *testing.T) {
 					Gen: &Generator{Prefix: "User-agent: *\n", Repeat: "#\n", UntilBytes: 100000000, Suffix: "Disallow: /p\n"}, Delay: 2 * time.Second},
 				{URL: "http://a.test/slow", Fault: "timeout"},
 				{URL: "http://a.test/cut", Fault: "truncated", Body: []byte("User-agent")},
+				{URL: "http://a.test/bytes", Status: 200, Body: []byte{0xff}},
 			},
-			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/p", Expect: Disallow, Source: "src/b/http.yaml:14"}},
+			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/p", Expect: Disallow, Source: "src/b/http.yaml:15"}},
 			Source: "src/b/http.yaml:2",
 		},
 		{
@@ -124,27 +126,31 @@ func TestLoadGood(t *testing.T) {
 				{
 					At:       0,
 					Response: Response{URL: "http://example.com/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
-					Checks:   []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow, Source: "src/b/http.yaml:20"}},
+					Checks:   []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow, Source: "src/b/http.yaml:21"}},
 				},
 				{
 					At:       25 * time.Hour,
 					Response: Response{URL: "http://example.com/robots.txt", Status: 503},
-					Checks:   []Check{{Agent: "FooBot", URL: "http://c.test/a", Expect: Disallow, Source: "src/b/http.yaml:23"}},
+					Checks:   []Check{{Agent: "FooBot", URL: "http://c.test/a", Expect: Disallow, Source: "src/b/http.yaml:24"}},
 				},
 			},
-			Source: "src/b/http.yaml:15",
+			Source: "src/b/http.yaml:16",
 		},
 		{
 			ID: "google/ua", Req: []string{"G-UA"}, Level: MUST, Profile: ProfileGoogle,
 			Robots: []byte("User-agent: *\n# pad\nDisallow: /\n"),
-			Checks: []Check{{Agent: "Googlebot", URL: "https://example.com/", Expect: Disallow, Source: "src/b/http.yaml:28"}},
-			Source: "src/b/http.yaml:24",
+			Checks: []Check{{Agent: "Googlebot", URL: "https://example.com/", Expect: Disallow, Source: "src/b/http.yaml:29"}},
+			Source: "src/b/http.yaml:25",
 		},
 		{
 			ID: "interp/only", Req: []string{"G-LEN", "PAT-1"}, Level: Interpretation, Profile: ProfileRFC,
 			Robots: []byte{},
-			Checks: []Check{{Agent: "a", URL: "https://example.com/", Expect: Allow, Source: "src/b/http.yaml:32"}},
-			Source: "src/b/http.yaml:29",
+			Checks: []Check{
+				{Agent: "a", URL: "https://example.com/", Expect: Allow, Source: "src/b/http.yaml:33"},
+				// A path net/url refuses is kept as written.
+				{Agent: "a", URL: "https://example.com/100%", Expect: Allow, Source: "src/b/http.yaml:33"},
+			},
+			Source: "src/b/http.yaml:30",
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -266,6 +272,12 @@ func TestLoadErrors(t *testing.T) {
 			line: 5, at: `"503"`, msg: "status: want an integer, got a string"},
 		{name: "bad fault", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "fault: crash")},
 			line: 5, at: "crash", msg: `bad fault "crash"`},
+		{name: "reset with a status", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "fault: reset, status: 503")},
+			line: 5, at: "status", msg: "status has no effect with fault: reset"},
+		{name: "bad body_base64", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body_base64: '!!'")},
+			line: 5, at: "'!!'", msg: "body_base64:"},
+		{name: "body and body_base64", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body: x, body_base64: eA==")},
+			line: 5, at: "body_base64", msg: "body and body_base64 cannot be used together"},
 		{name: "body and body_generate", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body: x, body_generate: {repeat: y, until_bytes: 9}")},
 			line: 5, at: "body_generate", msg: "body and body_generate cannot be used together"},
 		{name: "body_generate too big", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body_generate: {repeat: y, until_bytes: 2000000000}")},
@@ -312,8 +324,9 @@ func TestLoadErrors(t *testing.T) {
 			line: 7, at: "*a", msg: "aliases are not supported"},
 		{name: "two documents", files: map[string]string{"f.yaml": caseText + "---\n" + caseText},
 			line: 7, at: "---", msg: "a second YAML document"},
-		{name: "yml extension", files: map[string]string{"f.yaml": caseText, "g.yml": caseText}, file: "g.yml",
-			msg: "case files must end in .yaml"},
+		// .yml and upper-case extensions are case files too: not skipped.
+		{name: "yml extension", files: map[string]string{"f.yaml": caseText, "g.YML": caseText}, file: "g.YML",
+			line: 2, at: "x", msg: "duplicate id"},
 		{name: "empty file", files: map[string]string{"f.yaml": ""},
 			msg: "empty file"},
 	} {

@@ -72,8 +72,16 @@ func RobotsURL(pageURL string) (string, error) {
 
 // Origin returns "scheme://host[:port]" of an http or https URL, normalised
 // as RobotsURL describes. Two URLs with the same origin share a robots.txt.
+// Only the scheme and authority are read: a path that a strict URL parser
+// would refuse ("/100%") does not stop a crawler from finding robots.txt.
 func Origin(pageURL string) (string, error) {
-	u, err := url.Parse(pageURL)
+	head := pageURL
+	if i := strings.Index(head, "://"); i >= 0 {
+		if j := strings.IndexAny(head[i+3:], "/?#"); j >= 0 {
+			head = head[:i+3+j]
+		}
+	}
+	u, err := url.Parse(head)
 	if err != nil {
 		return "", fmt.Errorf("reference: bad URL %q: %w", pageURL, err)
 	}
