@@ -23,7 +23,7 @@ type Result struct {
 	URL     string    `json:"url"`
 	Expect  Verdict   `json:"expect"`
 	Accept  []Verdict `json:"accept,omitempty"`
-	Verdict Verdict   `json:"verdict,omitempty"`
+	Verdict Verdict   `json:"verdict"` // "" when skipped or an error
 	Outcome Outcome   `json:"outcome"`
 	Level   Level     `json:"level"`
 	Req     []string  `json:"req"`

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const goodCase = `cases:
@@ -85,5 +88,62 @@ func TestCheck(t *testing.T) {
 	code = dispatch(context.Background(), []string{"check", "--robots", f, "--agent", "Foo/1", "https://e.com/"}, &stdout, &stderr)
 	if code != 2 || !strings.Contains(stderr.String(), "product token") {
 		t.Errorf("an invalid token: exit %d, stderr %q; want 2 and a message naming the product token", code, stderr.String())
+	}
+}
+
+// Parsers keep distinct names in the results, and a run that selects no
+// case is a usage error rather than a vacuous pass.
+func TestRunParserNamesAndEmptySelection(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(goodCase), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.json")
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"run", "--corpus", dir, "--quiet", "--json", out,
+		"--command", "true %robots% %url% %user-agent%", "--command", "false %robots% %url% %user-agent%"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1 (the first command allows what must be disallowed)\n%s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Parsers []struct {
+			Name   string `json:"name"`
+			Checks int    `json:"checks"`
+		} `json:"parsers"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	type parser struct {
+		Name   string
+		Checks int
+	}
+	var got []parser
+	for _, p := range doc.Parsers {
+		got = append(got, parser{p.Name, p.Checks})
+	}
+	if diff := cmp.Diff([]parser{{"command", 1}, {"command-2", 1}}, got); diff != "" {
+		t.Errorf("parsers (-want +got):\n%s", diff)
+	}
+
+	for _, args := range [][]string{
+		{"run", "--corpus", dir, "--parser", "reference", "--parser", "reference"},
+		{"run", "--corpus", dir, "--run", "no/such/case"},
+		{"run", "--corpus", dir, "--profile", "google"},
+		{"run", "--corpus", dir, "--timeout", "0s"},
+	} {
+		stderr.Reset()
+		if code := dispatch(context.Background(), args, &stdout, &stderr); code != 2 || stderr.Len() == 0 {
+			t.Errorf("%q: exit status %d, stderr %q; want 2 and a message", args, code, stderr.String())
+		}
+	}
+	stderr.Reset()
+	dispatch(context.Background(), []string{"run", "--corpus", dir, "--profile", "google"}, &stdout, &stderr)
+	if !strings.Contains(stderr.String(), "--profile rfc9309") {
+		t.Errorf("stderr %q does not point to --profile rfc9309", stderr.String())
 	}
 }

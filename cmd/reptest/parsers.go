@@ -34,8 +34,16 @@ func (a absent) Check(context.Context, cases.Request) (cases.Verdict, error) {
 func openParsers(ctx context.Context, names, execs, commands []string, allowedRE, disallowedRE string, timeout time.Duration) ([]cases.Parser, []unavailable, error) {
 	var ps []cases.Parser
 	var missing []unavailable
+	// External programs get half the check's time, so that a hung one is
+	// killed and restarted by its adapter before the runner gives up.
 	popts := parsers.Options{Timeout: timeout / 2}
+	taken := map[string]bool{}
 	for _, name := range names {
+		if taken[name] {
+			closeParsers(ps)
+			return nil, nil, fmt.Errorf("--parser %s is given twice", name)
+		}
+		taken[name] = true
 		p, err := parsers.New(ctx, name, popts)
 		switch {
 		case errors.Is(err, parsers.ErrUnavailable):
@@ -50,14 +58,23 @@ func openParsers(ctx context.Context, names, execs, commands []string, allowedRE
 	}
 	for _, cmd := range execs {
 		p, err := parsers.NewExec(ctx, cmd, parsers.ExecOptions{Timeout: popts.Timeout})
+		if err == nil && taken[p.Info().Name] {
+			// Results are kept by parser name: a second program that
+			// calls itself by a taken name runs under a numbered one.
+			p.Close()
+			p, err = parsers.NewExec(ctx, cmd, parsers.ExecOptions{Timeout: popts.Timeout, Name: freeName(p.Info().Name, taken)})
+		}
 		if err != nil {
 			closeParsers(ps)
 			return nil, nil, fmt.Errorf("--exec %q: %w", cmd, err)
 		}
+		taken[p.Info().Name] = true
 		ps = append(ps, p)
 	}
 	for _, tmpl := range commands {
-		p, err := parsers.NewCommand(tmpl, parsers.CommandOptions{AllowedPattern: allowedRE, DisallowedPattern: disallowedRE, Timeout: popts.Timeout})
+		name := freeName("command", taken)
+		taken[name] = true
+		p, err := parsers.NewCommand(tmpl, parsers.CommandOptions{Name: name, AllowedPattern: allowedRE, DisallowedPattern: disallowedRE, Timeout: popts.Timeout})
 		if err != nil {
 			closeParsers(ps)
 			return nil, nil, fmt.Errorf("--command %q: %w", tmpl, err)
@@ -65,6 +82,18 @@ func openParsers(ctx context.Context, names, execs, commands []string, allowedRE
 		ps = append(ps, p)
 	}
 	return ps, missing, nil
+}
+
+// freeName returns name, or name-2, name-3, ... if it is taken.
+func freeName(name string, taken map[string]bool) string {
+	if !taken[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s-%d", name, i); !taken[n] {
+			return n
+		}
+	}
 }
 
 func closeParsers(ps []cases.Parser) {

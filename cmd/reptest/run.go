@@ -35,12 +35,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shard := fs.String("shard", "", "run only shard `K/N` of the cases")
 	verbose := fs.Bool("v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
-	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, or it is restarted")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "reptest run: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *timeout <= 0 {
+		fmt.Fprintf(stderr, "reptest run: --timeout must be positive, not %s\n", *timeout)
 		return 2
 	}
 	if *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
@@ -75,6 +79,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	selected, err := cases.Select(all, *profile, runGlobs, skipGlobs)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
+		return 2
+	}
+	if len(selected) == 0 {
+		// Nothing to run is a mistake (a glob or a profile), not a pass.
+		fmt.Fprintf(stderr, "reptest run: no case of profile %s matches the selection", *profile)
+		other := otherProfile(*profile)
+		if cs, _ := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
+			fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
+		}
+		fmt.Fprintln(stderr)
 		return 2
 	}
 	if n > 0 {
@@ -178,4 +192,12 @@ func coverage(reqs []cases.Requirement, cs []cases.Case) []report.Requirement {
 		out = append(out, report.Requirement{ID: r.ID, Level: r.Level, Title: r.Summary, Section: r.Section, Cases: count[r.ID]})
 	}
 	return out
+}
+
+// otherProfile names the profile that is not p.
+func otherProfile(p string) string {
+	if p == cases.ProfileGoogle {
+		return cases.ProfileRFC
+	}
+	return cases.ProfileGoogle
 }
