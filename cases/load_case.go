@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -321,24 +322,13 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 	}
 	chk.Expect, _ = r.verdict(f["expect"].val, "expect")
 	if fl, ok := f["accept"]; ok {
-		items, ok := r.list(fl.val, "accept")
-		seen := map[Verdict]bool{}
+		items, _ := r.list(fl.val, "accept")
 		for _, it := range items {
-			v, good := r.verdict(it, "accept")
-			switch {
-			case !good:
-				ok = false
-			case v == chk.Expect:
-				r.errorf(it, "accept lists %s, which is already the expected verdict", v)
-			case seen[v]:
-				r.errorf(it, "accept lists %s twice", v)
-			default:
-				seen[v] = true
+			// The expected verdict or a repeat in accept is redundant but
+			// harmless ("accept: [allow, disallow]" for "either").
+			if v, ok := r.verdict(it, "accept"); ok && v != chk.Expect && !slices.Contains(chk.Accept, v) {
 				chk.Accept = append(chk.Accept, v)
 			}
-		}
-		if ok && len(items) == 0 {
-			r.errorf(fl.val, "accept is empty; leave it out instead")
 		}
 	}
 	if fl, ok := f["rule"]; ok {

@@ -20,6 +20,10 @@ import (
 type reader struct {
 	file string
 	errs []*LoadError
+	// misspelt holds, per mapping, the known keys that an unknown key was
+	// taken for ("expct" for "expect"), so that the key is not reported
+	// missing as well: one mistake, one message.
+	misspelt map[*yaml.Node][]string
 }
 
 // errorf records an error at node n (line and column 0 when n is nil).
@@ -74,6 +78,10 @@ func (r *reader) mapping(n *yaml.Node, what string, allowed []string) (fields, b
 		if !slices.Contains(allowed, name) {
 			if near := nearest(name, allowed); near != "" {
 				r.errorf(k, "unknown key %q in %s; did you mean %q?", name, what, near)
+				if r.misspelt == nil {
+					r.misspelt = make(map[*yaml.Node][]string)
+				}
+				r.misspelt[n] = append(r.misspelt[n], near)
 			} else {
 				r.errorf(k, "unknown key %q in %s (known keys: %s)", name, what, strings.Join(allowed, ", "))
 			}
@@ -94,7 +102,9 @@ func (r *reader) require(n *yaml.Node, f fields, what string, keys ...string) bo
 	ok := true
 	for _, k := range keys {
 		if !f.has(k) {
-			r.errorf(n, "%s has no %s", what, k)
+			if !slices.Contains(r.misspelt[n], k) {
+				r.errorf(n, "%s has no %s", what, k)
+			}
 			ok = false
 		}
 	}
@@ -145,14 +155,14 @@ func (r *reader) list(n *yaml.Node, what string) ([]*yaml.Node, bool) {
 }
 
 // strings returns the items of n, which must be a sequence of non-empty
-// strings, none repeated.
+// strings; a repeated item is kept once.
 func (r *reader) strings(n *yaml.Node, what string) ([]string, bool) {
 	items, ok := r.list(n, what)
 	if !ok {
 		return nil, false
 	}
 	out := make([]string, 0, len(items))
-	seen := map[string]int{}
+	seen := map[string]bool{}
 	for _, it := range items {
 		s, good := r.str(it, what+" item")
 		switch {
@@ -161,11 +171,10 @@ func (r *reader) strings(n *yaml.Node, what string) ([]string, bool) {
 		case s == "":
 			r.errorf(it, "%s: empty item", what)
 			ok = false
-		case seen[s] != 0:
-			r.errorf(it, "%s: %q is listed twice (first at line %d)", what, s, seen[s])
-			ok = false
+		case seen[s]:
+			// A repeat is redundant, not wrong: it is kept once.
 		default:
-			seen[s] = it.Line
+			seen[s] = true
 			out = append(out, s)
 		}
 	}
@@ -250,6 +259,10 @@ func (r *reader) syntaxError(data []byte, err error) {
 	}
 	if line > 0 {
 		e.Line, e.Col = line, syntaxColumn(data, line, msg)
+		if lines := bytes.Split(data, []byte("\n")); line <= len(lines) && msg == "found character that cannot start any token" &&
+			bytes.HasPrefix(bytes.TrimLeft(lines[line-1], " "), []byte("\t")) {
+			msg += " (a tab indents this line; YAML indents with spaces only)"
+		}
 	}
 	e.Msg = "YAML syntax: " + msg
 	r.errs = append(r.errs, e)

@@ -300,6 +300,14 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	}
 }
 
+// decidedBy describes a deciding line as a case's rule: key gives it.
+func decidedBy(line int) string {
+	if line == 0 {
+		return "no rule matched (rule: 0)"
+	}
+	return fmt.Sprintf("decided by line %d", line)
+}
+
 func formatAt(d time.Duration) string {
 	if d%(24*time.Hour) == 0 && d != 0 {
 		return fmt.Sprintf("%dd", d/(24*time.Hour))
@@ -345,7 +353,7 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 	detail := ""
 	if out == Pass && chk.Rule != nil && line >= 0 && line != *chk.Rule {
 		out = OutcomeOf(c.Level, chk.Expect, nil, "")
-		detail = fmt.Sprintf("right verdict, but decided by line %d; the case expects line %d", line, *chk.Rule)
+		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(line), decidedBy(*chk.Rule))
 	}
 	res := r.add(c, idx, chk, name, v, out, detail, step)
 	switch {
