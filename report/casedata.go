@@ -252,7 +252,7 @@ func served(r cases.Response) Served {
 	}
 	switch {
 	case r.Gen != nil:
-		s.Body = &Body{Size: max(r.Gen.UntilBytes, len(r.Gen.Prefix)+len(r.Gen.Suffix)),
+		s.Body = &Body{Size: r.Gen.Size(),
 			Generated: fmt.Sprintf("prefix %s, then %s repeated up to %d bytes, then %s",
 				strconv.Quote(clip(r.Gen.Prefix, 200)), strconv.Quote(clip(r.Gen.Repeat, 200)), r.Gen.UntilBytes, strconv.Quote(clip(r.Gen.Suffix, 200)))}
 		if head := materialiseHead(r.Gen, storedHead); len(head) > 0 {
