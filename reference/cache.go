@@ -65,7 +65,7 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := f.now()
-	if e.good != nil && now.Sub(e.goodAt) < f.Options.CacheTTL {
+	if e.good != nil && now.Sub(e.goodAt) <= f.Options.CacheTTL {
 		return e.cached(now, "cached copy is fresh"), nil
 	}
 	res := Fetch(ctx, f.Client, robotsURL, f.Options)

@@ -102,6 +102,29 @@ func TestFetchAccess(t *testing.T) {
 
 // CACHE-2, ACC-8: the cache on an injected clock.
 func TestFetcherCache(t *testing.T) {
+	keepCopy := reference.RFC()
+	keepCopy.OutageIgnoresCache = false
+	for _, tt := range []struct {
+		name string
+		opts reference.Options
+		// copyInOutage: the cached copy, not a complete disallow, applies
+		// while the file is unreachable for less than 30 days.
+		copyInOutage bool
+		// copyAfter: after 30 days the cached copy applies, rather than
+		// an allow-all.
+		copyAfter bool
+	}{
+		{"rfc", reference.RFC(), false, false},
+		{"rfc-keep-copy", keepCopy, true, false},
+		{"google", reference.Google(), false, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			testFetcherCache(t, tt.opts, tt.copyInOutage, tt.copyAfter)
+		})
+	}
+}
+
+func testFetcherCache(t *testing.T, opts reference.Options, copyInOutage, copyAfter bool) {
 	var rules atomic.Value
 	var down atomic.Bool
 	var fetches atomic.Int32
@@ -116,7 +139,7 @@ func TestFetcherCache(t *testing.T) {
 	}))
 	defer srv.Close()
 	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	f := &reference.Fetcher{Client: srv.Client(), Options: reference.RFC(), Now: func() time.Time { return now }}
+	f := &reference.Fetcher{Client: srv.Client(), Options: opts, Now: func() time.Time { return now }}
 	ctx := context.Background()
 	allowed := func(path string) bool {
 		d, err := f.Decide(ctx, "FooBot", srv.URL+path)
@@ -125,6 +148,7 @@ func TestFetcherCache(t *testing.T) {
 		}
 		return d.Allowed
 	}
+	day := 24 * time.Hour
 	steps := []struct {
 		at      time.Duration
 		rules   string
@@ -135,11 +159,14 @@ func TestFetcherCache(t *testing.T) {
 	}{
 		{0, "/a", false, "/a", false, 1},
 		{12 * time.Hour, "/b", false, "/a", false, 1}, // fresh copy reused
+		{day, "/b", false, "/a", false, 1},            // exactly 24 h: still used (CACHE-2)
 		{25 * time.Hour, "/b", false, "/a", true, 2},  // stale: fetched again
 		{25 * time.Hour, "/b", false, "/b", false, 2},
-		{50 * time.Hour, "/b", true, "/b", false, 3},                 // unreachable: last good copy
-		{50*time.Hour + 29*24*time.Hour, "/b", true, "/b", false, 4}, // still within 30 days
-		{50*time.Hour + 31*24*time.Hour, "/b", true, "/b", true, 5},  // long outage: unavailable
+		{50 * time.Hour, "/b", true, "/b", false, 3},               // unreachable
+		{50 * time.Hour, "/b", true, "/c", copyInOutage, 4},        // no failure is cached
+		{50*time.Hour + 29*day, "/b", true, "/c", copyInOutage, 5}, // still within 30 days
+		{50*time.Hour + 31*day, "/b", true, "/c", true, 6},         // long outage
+		{50*time.Hour + 31*day, "/b", true, "/b", !copyAfter, 7},
 	}
 	for _, s := range steps {
 		now = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(s.at)

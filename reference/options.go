@@ -123,7 +123,8 @@ type Options struct {
 	TooManyRequestsUnreachable bool
 
 	// CacheTTL is how long a fetched file is used before it is fetched
-	// again (CACHE-2: not more than 24 hours unless unreachable).
+	// again (CACHE-2: not more than 24 hours unless unreachable): a copy
+	// exactly CacheTTL old is still used.
 	CacheTTL time.Duration
 	// OutageLimit is how long robots.txt may stay unreachable before
 	// OutagePolicy applies (ACC-8; the RFC's example is 30 days). Zero
@@ -132,10 +133,12 @@ type Options struct {
 	// OutagePolicy is what happens after OutageLimit.
 	OutagePolicy OutagePolicy
 	// OutageIgnoresCache makes an unreachable file disallow everything
-	// until OutageLimit, even when a good copy is cached: Google's crawler
-	// stops on 5xx and turns to its last copy only after 30 days (G-5XX).
-	// The default (false) keeps using the cached copy meanwhile, as §2.4
-	// allows ("unless the robots.txt file is unreachable").
+	// until OutageLimit, even when a good copy is cached. §2.3.1.4 says a
+	// crawler MUST assume complete disallow when the file is unreachable,
+	// and offers "continue to use a cached copy" only after a long outage;
+	// Google's crawler likewise stops on 5xx (G-5XX). Both option sets set
+	// it. Without it the cached copy keeps applying during the outage,
+	// which §2.4 permits ("unless the robots.txt file is unreachable").
 	OutageIgnoresCache bool
 }
 
@@ -149,17 +152,18 @@ const googleMaxLine = 2083*8 - 1
 // recommendation wherever it offers a choice.
 func RFC() Options {
 	return Options{
-		Name:              "rfc9309",
-		SkipBOM:           true,
-		SkipPartialBOM:    true,
-		MaxBytes:          KiB500,
-		AgentMatch:        AgentWhole,
-		NormalizeURI:      true,
-		ImplicitRobotsTxt: true,
-		MaxRedirects:      5,
-		CacheTTL:          24 * time.Hour,
-		OutageLimit:       30 * 24 * time.Hour,
-		OutagePolicy:      OutageUnavailable,
+		Name:               "rfc9309",
+		SkipBOM:            true,
+		SkipPartialBOM:     true,
+		MaxBytes:           KiB500,
+		AgentMatch:         AgentWhole,
+		NormalizeURI:       true,
+		ImplicitRobotsTxt:  true,
+		MaxRedirects:       5,
+		CacheTTL:           24 * time.Hour,
+		OutageLimit:        30 * 24 * time.Hour,
+		OutagePolicy:       OutageUnavailable,
+		OutageIgnoresCache: true,
 	}
 }
 
