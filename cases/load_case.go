@@ -107,9 +107,13 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	}
 	if fl, ok := f["level"]; ok {
 		if s, ok := r.str(fl.val, "level"); ok {
-			switch lv := Level(s); lv {
-			case MUST, SHOULD, MAY, Interpretation:
+			// BCP 14 keywords are conventionally upper case, but "may" or
+			// "Interpretation" are not in doubt.
+			switch lv := Level(strings.ToUpper(s)); lv {
+			case MUST, SHOULD, MAY:
 				c.Level = lv
+			case Level(strings.ToUpper(string(Interpretation))):
+				c.Level = Interpretation
 			default:
 				r.errorf(fl.val, "bad level %q (want MUST, SHOULD, MAY or interpretation)", s)
 			}
@@ -348,7 +352,7 @@ func (r *reader) verdict(n *yaml.Node, what string) (Verdict, bool) {
 	if !ok {
 		return "", false
 	}
-	switch v := Verdict(s); v {
+	switch v := Verdict(strings.ToLower(s)); v {
 	case Allow, Disallow:
 		return v, true
 	}
