@@ -4,8 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/reptest/reptest/reference"
 )
 
 // TestOptions selects what Test runs. The zero value runs every rfc9309
@@ -23,7 +28,9 @@ type TestOptions struct {
 	Strict bool
 	// Cases, when set, replaces the embedded corpus.
 	Cases []Case
-	// RunOptions tunes the runner (timeouts).
+	// RunOptions tunes the runner (timeouts). When its Explain is nil,
+	// failures are explained with the reference's trace for parse and
+	// status requests.
 	RunOptions RunOptions
 }
 
@@ -32,71 +39,134 @@ type TestOptions struct {
 // from one test function of their own. Violations and errors fail the
 // subtest; deviations and notes are logged (deviations fail with Strict);
 // a case whose every check is skipped (the parser lacks a capability) is
-// skipped.
+// skipped. If no check runs at all, t fails: the parser was not tested.
+//
+// All cases run first, in one run, so that a parser that hangs is given
+// up on once rather than once per case; the subtests then report.
 func Test(t *testing.T, p Parser, opts TestOptions) {
 	t.Helper()
-	all := opts.Cases
-	if all == nil {
-		var err error
-		if all, err = LoadEmbedded(); err != nil {
-			t.Fatalf("loading the embedded corpus: %v", err)
-		}
+	sel, err := selectForTest(opts)
+	if err != nil {
+		t.Fatal(err)
 	}
+	ro := opts.RunOptions
+	ro.Strict = opts.Strict
+	if ro.Explain == nil {
+		ro.Explain = referenceTracer{}
+	}
+	rep, err := Run(context.Background(), sel, []Parser{p}, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reports, ran := harnessReports(sel, rep.Results, opts.Strict)
+	for _, cr := range reports {
+		t.Run(cr.id, func(t *testing.T) {
+			for _, m := range cr.logs {
+				t.Log(m)
+			}
+			for _, m := range cr.failures {
+				t.Error(m)
+			}
+			if cr.skip != "" {
+				t.Skip(cr.skip)
+			}
+		})
+	}
+	if !ran {
+		detail := ""
+		if len(rep.Results) > 0 {
+			detail = ": " + rep.Results[0].Detail
+		}
+		t.Errorf("no check ran; every one was skipped%s. Does Info declare the parser's capabilities (%q has %v)?",
+			detail, p.Info().Name, p.Info().Capabilities)
+	}
+}
+
+// selectForTest checks the options and selects the cases.
+func selectForTest(opts TestOptions) ([]Case, error) {
 	profile := opts.Profile
 	if profile == "" {
 		profile = ProfileRFC
 	}
+	if profile != ProfileRFC && profile != ProfileGoogle {
+		return nil, fmt.Errorf("cases.Test: Profile %q: want %q or %q", profile, ProfileRFC, ProfileGoogle)
+	}
+	for _, lv := range opts.Levels {
+		if lv.rank() > Interpretation.rank() {
+			return nil, fmt.Errorf("cases.Test: Levels: %q is not a level (want cases.MUST, SHOULD, MAY or Interpretation)", lv)
+		}
+	}
+	all := opts.Cases
+	if all == nil {
+		var err error
+		if all, err = LoadEmbedded(); err != nil {
+			return nil, fmt.Errorf("loading the embedded corpus: %w", err)
+		}
+	}
 	sel, err := Select(all, profile, opts.Run, opts.Skip)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if len(opts.Levels) > 0 {
 		sel = slices.DeleteFunc(sel, func(c Case) bool { return !slices.Contains(opts.Levels, c.Level) })
 	}
 	if len(sel) == 0 {
-		t.Fatalf("no case selected (profile %q, run %q, skip %q)", profile, opts.Run, opts.Skip)
+		return nil, fmt.Errorf("cases.Test: no case selected (profile %q, levels %q, run %q, skip %q)", profile, opts.Levels, opts.Run, opts.Skip)
 	}
-	ro := opts.RunOptions
-	ro.Strict = opts.Strict
-	for _, c := range sel {
-		t.Run(c.ID, func(t *testing.T) {
-			rep, err := Run(context.Background(), []Case{c}, []Parser{p}, ro)
-			if err != nil {
-				t.Fatal(err)
-			}
-			skipped := 0
-			for _, r := range rep.Results {
-				msg := describeResult(&c, r)
-				switch r.Outcome {
-				case Violation, Error:
-					t.Error(msg)
-				case Deviation:
-					if opts.Strict {
-						t.Error(msg)
-					} else {
-						t.Log(msg)
-					}
-				case Note:
-					t.Log(msg)
-				case Skipped:
-					skipped++
-				}
-			}
-			if skipped == len(rep.Results) && skipped > 0 {
-				t.Skip(rep.Results[0].Detail)
-			}
-		})
-	}
+	return sel, nil
 }
 
-// describeResult formats a non-passing result for a test log.
+// caseReport is what the subtest of one case says.
+type caseReport struct {
+	id       string
+	failures []string // t.Error
+	logs     []string // t.Log
+	skip     string   // t.Skip, when every check was skipped
+}
+
+// harnessReports sorts results into one report per case, in case order,
+// and says whether any check ran (was not skipped).
+func harnessReports(cs []Case, results []Result, strict bool) (reports []caseReport, ran bool) {
+	byCase := make(map[string][]Result, len(cs))
+	for _, r := range results {
+		byCase[r.Case] = append(byCase[r.Case], r)
+	}
+	for i := range cs {
+		c := &cs[i]
+		cr := caseReport{id: c.ID}
+		rs := byCase[c.ID]
+		skipped := 0
+		for _, r := range rs {
+			switch r.Outcome {
+			case Violation, Error:
+				cr.failures = append(cr.failures, describeResult(c, r))
+			case Deviation:
+				if strict {
+					cr.failures = append(cr.failures, describeResult(c, r))
+				} else {
+					cr.logs = append(cr.logs, describeResult(c, r))
+				}
+			case Note:
+				cr.logs = append(cr.logs, describeResult(c, r))
+			case Skipped:
+				skipped++
+			}
+		}
+		if skipped > 0 && skipped == len(rs) {
+			cr.skip = rs[0].Detail
+		}
+		ran = ran || skipped < len(rs)
+		reports = append(reports, cr)
+	}
+	return reports, ran
+}
+
+// describeResult formats a non-passing result for a test log: what was
+// asked, what was expected and answered, where the check is written, the
+// reference's trace, and the robots.txt or the responses served.
 func describeResult(c *Case, r Result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s %s", r.Outcome, r.Level, strings.Join(r.Req, ","))
-	if c.Source != "" {
-		fmt.Fprintf(&b, ", %s", c.Source)
-	}
-	fmt.Fprintf(&b, "): agent %q url %q: want %s", r.Agent, r.URL, r.Expect)
+	fmt.Fprintf(&b, "%s (%s %s): agent %q url %q: want %s", r.Outcome, r.Level, strings.Join(r.Req, ","), r.Agent, r.URL, r.Expect)
 	if len(r.Accept) > 0 {
 		fmt.Fprintf(&b, " (or %v)", r.Accept)
 	}
@@ -106,15 +176,126 @@ func describeResult(c *Case, r Result) string {
 	if r.Step != "" {
 		fmt.Fprintf(&b, " at %s", r.Step)
 	}
-	if r.Detail != "" {
-		fmt.Fprintf(&b, "\n%s", r.Detail)
+	if chk := checkAt(c, r.Check); chk != nil && chk.Source != "" {
+		fmt.Fprintf(&b, "\n  check: %s", chk.Source)
 	}
-	if c.Robots != nil && r.Outcome != Skipped {
-		body := string(c.Robots)
-		if len(body) > 2000 {
-			body = body[:2000] + "…"
+	if r.Detail != "" {
+		fmt.Fprintf(&b, "\n  %s", strings.ReplaceAll(r.Detail, "\n", "\n  "))
+	}
+	if r.Trace != "" {
+		fmt.Fprintf(&b, "\n  reference: %s", r.Trace)
+	}
+	switch {
+	case c.Robots != nil:
+		b.WriteString("\n  robots.txt:")
+		writeNumbered(&b, c.Robots)
+	case len(c.Fetch) > 0:
+		b.WriteString("\n  served:")
+		for _, resp := range c.Fetch {
+			writeServed(&b, resp)
 		}
-		fmt.Fprintf(&b, "\nrobots.txt:\n%s", body)
+	case len(c.Timeline) > 0:
+		b.WriteString("\n  served, step by step:")
+		for _, st := range c.Timeline {
+			fmt.Fprintf(&b, "\n    at %s:", formatAt(st.At))
+			writeServed(&b, st.Response)
+		}
 	}
 	return b.String()
+}
+
+// checkAt returns the check of index i, counted as the runner counts:
+// the case's checks, or the checks of its timeline steps in order.
+func checkAt(c *Case, i int) *Check {
+	if i < len(c.Checks) {
+		return &c.Checks[i]
+	}
+	i -= len(c.Checks)
+	for s := range c.Timeline {
+		if i < len(c.Timeline[s].Checks) {
+			return &c.Timeline[s].Checks[i]
+		}
+		i -= len(c.Timeline[s].Checks)
+	}
+	return nil
+}
+
+// writeNumbered writes a body as numbered lines, with bytes that are not
+// printable UTF-8 shown as Go escapes, so that a test log stays text.
+func writeNumbered(b *strings.Builder, body []byte) {
+	const maxLines, maxLine = 40, 200
+	lines := strings.SplitAfter(string(body), "\n")
+	for n, line := range lines {
+		if n == maxLines {
+			fmt.Fprintf(b, "\n    … %d more lines", len(lines)-maxLines)
+			return
+		}
+		if line == "" {
+			continue
+		}
+		line = strings.TrimSuffix(line, "\n")
+		cut := ""
+		if len(line) > maxLine {
+			line, cut = line[:maxLine], fmt.Sprintf(" … (%d bytes)", len(line))
+		}
+		fmt.Fprintf(b, "\n  %4d| %s%s", n+1, printable(line), cut)
+	}
+}
+
+// printable returns s unchanged when it is printable UTF-8, else quoted.
+func printable(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != '\t' }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+func writeServed(b *strings.Builder, r Response) {
+	fmt.Fprintf(b, "\n    %s → ", r.URL)
+	if r.Status != 0 {
+		fmt.Fprintf(b, "%d", r.Status)
+	}
+	if r.Fault != "" {
+		fmt.Fprintf(b, " fault %s", r.Fault)
+	}
+	for k, v := range r.Headers {
+		fmt.Fprintf(b, ", %s: %s", k, printable(v))
+	}
+	if n := r.bodySize(); n > 0 {
+		fmt.Fprintf(b, ", %d-byte body", n)
+	}
+	if len(r.Body) > 0 && len(r.Body) <= 200 {
+		fmt.Fprintf(b, " %s", strconv.Quote(string(r.Body)))
+	}
+}
+
+// referenceTracer explains failures in the harness with the reference's
+// decision, for parse and status requests (fetching needs the test
+// server's history, which the reference adapter of package diff/parsers
+// keeps: set RunOptions.Explain to it for traces of HTTP cases).
+type referenceTracer struct{}
+
+func (referenceTracer) Trace(_ context.Context, req Request) (Verdict, int, string, error) {
+	opts, _ := reference.OptionsFor(req.Profile)
+	var d reference.Decision
+	var err error
+	switch req.Kind() {
+	case CapFetch:
+		return "", 0, "", fmt.Errorf("no trace for fetch requests")
+	case CapStatus:
+		d, err = reference.FromStatus(req.Status, req.Robots, opts).Decide(req.Agent, req.URL)
+	default:
+		d, err = reference.Parse(req.Robots, opts).Decide(req.Agent, req.URL)
+	}
+	if err != nil {
+		return "", 0, "", err
+	}
+	v, line := Disallow, 0
+	if d.Allowed {
+		v = Allow
+	}
+	if d.Reason == reference.RuleMatched {
+		line = d.Rule.Line
+	}
+	return v, line, d.String(), nil
 }

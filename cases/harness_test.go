@@ -2,6 +2,7 @@ package cases_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/reptest/reptest/cases"
@@ -32,11 +33,33 @@ func TestHarness(t *testing.T) {
 	cases.Test(t, myParser{}, cases.TestOptions{})
 }
 
-// A parser author calls cases.Test from a test of their own.
-func ExampleTest() {
-	// In your parser's package:
-	//
-	//	func TestRFC9309(t *testing.T) {
-	//		cases.Test(t, myParser{}, cases.TestOptions{Levels: []cases.Level{cases.MUST}})
-	//	}
+// A parser author calls cases.Test from a test of their own:
+//
+//	func TestRFC9309(t *testing.T) {
+//		cases.Test(t, myParser{}, cases.TestOptions{Levels: []cases.Level{cases.MUST}})
+//	}
+//
+// Outside a test, Run gives the same outcomes as data.
+func ExampleRun() {
+	cs := []cases.Case{{
+		ID: "example/longest-match", Req: []string{"MATCH-4"}, Level: cases.MUST, Profile: cases.ProfileRFC,
+		Robots: []byte("User-agent: *\nDisallow: /a\nAllow: /a/b\n"),
+		Checks: []cases.Check{
+			{Agent: "FooBot", URL: "https://example.com/a/b", Expect: cases.Allow},
+			{Agent: "FooBot", URL: "https://example.com/a/c", Expect: cases.Disallow},
+		},
+	}}
+	rep, err := cases.Run(context.Background(), cs, []cases.Parser{myParser{}}, cases.RunOptions{})
+	if err != nil {
+		panic(err)
+	}
+	for _, r := range rep.Results {
+		fmt.Println(r.URL, r.Verdict, r.Outcome)
+	}
+	s := rep.Summaries[0]
+	fmt.Println(s.Name, "conforms:", s.Conforms)
+	// Output:
+	// https://example.com/a/b allow pass
+	// https://example.com/a/c disallow pass
+	// my-parser conforms: true
 }

@@ -57,10 +57,14 @@ type Request struct {
 	// Status is the HTTP status (status requests); 0 for parse requests.
 	Status int
 
-	// RobotsURL is set for fetch requests: where robots.txt is served.
-	// Client is an HTTP client whose dialer reaches the test server for
-	// every host of the case; in-process parsers should use it. External
-	// programs fetch RobotsURL instead, which points at a loopback port.
+	// RobotsURL and Client are set for fetch requests; use one or the
+	// other. RobotsURL is a loopback URL ("http://127.0.0.1:PORT/robots.txt")
+	// that serves the case's robots.txt to any HTTP client, as
+	// http.Get(req.RobotsURL) would fetch it; external programs get it.
+	// Client reaches every host of the case by its own name: an in-process
+	// parser that computes the robots.txt URL of req.URL itself fetches
+	// that URL ("http://a.test/robots.txt") with Client. Client does not
+	// serve RobotsURL.
 	RobotsURL string
 	Client    *http.Client
 

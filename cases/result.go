@@ -31,8 +31,7 @@ type Result struct {
 	// Profile and Title are copied from the case for reports.
 	Profile string `json:"profile,omitempty"`
 	Title   string `json:"title,omitempty"`
-	// Rule is the expected deciding line when the case gives one; Line is
-	// the reference's deciding line.
+	// Rule is the expected deciding line when the case gives one.
 	Rule *int `json:"rule,omitempty"`
 	// Detail explains a failure: the parser's error and stderr tail, a
 	// wrong deciding line, or why the check was skipped.

@@ -1,0 +1,84 @@
+package cases
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestHarnessReports(t *testing.T) {
+	cs := []Case{
+		{ID: "a", Robots: []byte("User-agent: *\n"), Checks: []Check{{Agent: "x", URL: "/1"}, {Agent: "x", URL: "/2"}}},
+		{ID: "b", Fetch: []Response{{URL: "http://a.test/robots.txt", Status: 503}}, Checks: []Check{{Agent: "x", URL: "/"}}},
+		{ID: "c", Robots: []byte(""), Checks: []Check{{Agent: "x", URL: "/"}, {Agent: "x", URL: "/"}}},
+	}
+	results := []Result{
+		{Case: "a", Check: 0, Outcome: Pass},
+		{Case: "a", Check: 1, Outcome: Violation},
+		{Case: "b", Check: 0, Outcome: Skipped, Detail: "needs fetch"},
+		{Case: "c", Check: 0, Outcome: Deviation},
+		{Case: "c", Check: 1, Outcome: Note},
+	}
+	type summary struct {
+		ID             string
+		Failures, Logs int
+		Skip           string
+	}
+	sum := func(rs []caseReport) []summary {
+		var out []summary
+		for _, r := range rs {
+			out = append(out, summary{r.id, len(r.failures), len(r.logs), r.skip})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		strict bool
+		want   []summary
+	}{
+		{false, []summary{{"a", 1, 0, ""}, {"b", 0, 0, "needs fetch"}, {"c", 0, 2, ""}}},
+		{true, []summary{{"a", 1, 0, ""}, {"b", 0, 0, "needs fetch"}, {"c", 1, 1, ""}}},
+	} {
+		got, ran := harnessReports(cs, results, tt.strict)
+		if diff := cmp.Diff(tt.want, sum(got)); diff != "" {
+			t.Errorf("strict %v (-want +got):\n%s", tt.strict, diff)
+		}
+		if !ran {
+			t.Errorf("strict %v: ran = false, want true", tt.strict)
+		}
+	}
+	// Nothing ran: every check skipped.
+	if _, ran := harnessReports(cs[1:2], results[2:3], false); ran {
+		t.Error("ran = true for a run whose every check was skipped")
+	}
+}
+
+func TestDescribeResult(t *testing.T) {
+	c := &Case{ID: "x", Robots: []byte("User-agent: *\nDisallow: /a\x00b\n"),
+		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Source: "f.yaml:9"}}}
+	r := Result{Case: "x", Outcome: Violation, Level: MUST, Req: []string{"SYN-9"}, Agent: "FooBot",
+		URL: "https://example.com/a", Expect: Disallow, Verdict: Allow, Trace: "allow \"/a\": no matching rule"}
+	got := describeResult(c, r)
+	for _, want := range []string{
+		`violation (MUST SYN-9): agent "FooBot" url "https://example.com/a": want disallow, got allow`,
+		"check: f.yaml:9",
+		`reference: allow "/a": no matching rule`,
+		"   1| User-agent: *",
+		`   2| "Disallow: /a\x00b"`, // a NUL is escaped, not written
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("describeResult lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.ContainsRune(got, 0) {
+		t.Errorf("describeResult wrote a NUL byte:\n%q", got)
+	}
+	c = &Case{ID: "h", Fetch: []Response{{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "/r"}}}}
+	r = Result{Case: "h", Outcome: Error, Detail: "boom\nstderr: x"}
+	got = describeResult(c, r)
+	for _, want := range []string{"served:", "http://a.test/robots.txt → 301, Location: /r", "boom\n  stderr: x"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("describeResult lacks %q:\n%s", want, got)
+		}
+	}
+}
