@@ -50,7 +50,7 @@ func ExampleFromResults() {
 	// parser  version      checks   pass  note   dev  viol   err  skip  conforms
 	// mybot   1.0               2      1     0     1     0     0     0  yes
 	//
-	// 1 failing check (deviations, violations, errors); the verbose form lists each.
+	// 1 failing check (deviations, violations, errors); run with -v to list each.
 	// 1/1 MUST
 }
 

@@ -72,7 +72,7 @@ func Text(w io.Writer, d *Document, o TextOptions) error {
 	if o.Verbose {
 		t.details(failures)
 	} else if len(failures) > 0 {
-		t.printf("\n%s (deviations, violations, errors); the verbose form lists each.\n", plural(len(failures), "failing check"))
+		t.printf("\n%s (deviations, violations, errors); run with -v to list each.\n", plural(len(failures), "failing check"))
 	}
 	t.unexpected()
 	t.findings(o.Verbose)
@@ -114,6 +114,10 @@ func (t *textWriter) summaries() {
 	t.printf("%s%-*s  %-12s %6s %6s %5s %5s %5s %5s %5s  %s%s\n", p.dim, width, "parser", "version", "checks", "pass", "note", "dev", "viol", "err", "skip", "conforms", p.reset)
 	for _, s := range d.Parsers {
 		conf := p.green + "yes" + p.reset
+		if s.Checks > 0 && s.Skipped == s.Checks {
+			// Nothing ran: neither a pass nor a failure.
+			conf = p.dim + "not run" + p.reset
+		}
 		if !s.Conforms {
 			conf = p.red + "NO" + p.reset
 			if len(exp) > 0 {

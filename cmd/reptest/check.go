@@ -16,10 +16,11 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	robots := fs.String("robots", "", "the robots.txt `FILE` (- for standard input)")
 	agent := fs.String("agent", "", "the crawler's product token ([a-zA-Z_-]+)")
 	profile := fs.String("profile", "rfc9309", "the option set: rfc9309 or google")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if *robots == "" || *agent == "" || fs.NArg() == 0 {
+	if *robots == "" || *agent == "" || len(pos) == 0 {
 		fmt.Fprintln(stderr, "usage: reptest check --robots FILE --agent TOKEN URL...")
 		return 2
 	}
@@ -43,8 +44,8 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if r.Truncated() {
 		fmt.Fprintf(stdout, "note: the file is %d bytes; only the first %d were parsed\n", len(body), r.ParsedBytes())
 	}
-	code := 0
-	for _, u := range fs.Args() {
+	code = 0
+	for _, u := range pos {
 		d, err := r.Decide(*agent, u)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest check: %s: %v\n", u, err)

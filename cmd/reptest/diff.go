@@ -19,7 +19,7 @@ import (
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	var names, execs, commands, inputs, corpora multi
-	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto); one of "+fmt.Sprint(parsers.Names()))
+	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
 	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
 	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
 	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
@@ -38,11 +38,12 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	noMin := fs.Bool("no-minimize", false, "report disagreements as found, without minimising them")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
 	quiet := fs.Bool("quiet", false, "no progress and no summary, only errors")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", fs.Arg(0))
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", pos[0])
 		return 2
 	}
 	if *generate < 0 {
@@ -79,8 +80,12 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	files = append(files, diff.Generate(*seed, *generate)...)
 	files = sh.Select(files)
 
-	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
+	switch {
+	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
 		names = multi{"reference", "grobotstxt", "temoto"}
+	case len(names) == 0:
+		// Your own programs are compared with the reference.
+		names = multi{"reference"}
 	}
 	// Find the parsers that cannot run here once, and leave them out.
 	ps, missing, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
@@ -122,7 +127,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	write := writer("diff", stderr)
-	ok := write(*jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
+	ok = write(*jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
 		write(*summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,6 +22,42 @@ func newFlags(name string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("reptest "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	return fs
+}
+
+// parseInterleaved parses flags that may come before, between or after
+// the positional arguments ("reptest report a.json --html out.html
+// b.json"), and returns the positional arguments. "--" ends the flags.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseArgs parses a command's flags, which may stand before, between or
+// after its positional arguments, and returns the positional arguments.
+// When ok is false the command returns code: 0 after -h (help was asked
+// for and printed), 2 after a bad flag (the flag package printed why).
+func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	pos, err := parseInterleaved(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, 0, false
+	case err != nil:
+		return nil, 2, false
+	}
+	return pos, 0, true
 }
 
 // parseShard reads "K/N" (1 ≤ K ≤ N); "" means no sharding.

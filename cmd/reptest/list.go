@@ -19,7 +19,16 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&runGlobs, "run", "list only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var(&skipGlobs, "skip", "leave out cases whose id or requirement ID matches the glob (repeatable)")
 	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309 or google; default: both)")
-	if err := fs.Parse(args); err != nil {
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "reptest list: unexpected argument %q\n", pos[0])
+		return 2
+	}
+	if *profile != "" && *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
+		fmt.Fprintf(stderr, "reptest list: --profile must be rfc9309 or google, not %q\n", *profile)
 		return 2
 	}
 	all, err := loadCorpus(corpora)
@@ -41,7 +50,11 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", c.ID, c.Profile, c.Level, strings.Join(c.Req, ","), n, kind(&c), c.Title)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\n%d cases, %d checks\n\nRequirement coverage (all loaded cases):\n", len(sel), checks)
+	scope := "all loaded cases"
+	if len(sel) < len(all) {
+		scope = fmt.Sprintf("the %d cases listed, of %d loaded", len(sel), len(all))
+	}
+	fmt.Fprintf(stdout, "\n%d cases, %d checks\n\nRequirement coverage (%s):\n", len(sel), checks, scope)
 	reqs, err := cases.Requirements()
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest list:", err)
@@ -66,7 +79,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", r.ID, r.Level, r.Section, ncases[r.ID], nchecks[r.ID], flag)
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\n%d requirements, %d without cases\n", len(reqs), holes)
+	fmt.Fprintf(stdout, "\n%d requirements, %d without cases among %s\n", len(reqs), holes, scope)
 	return 0
 }
 

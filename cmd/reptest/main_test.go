@@ -147,3 +147,29 @@ func TestRunParserNamesAndEmptySelection(t *testing.T) {
 		t.Errorf("stderr %q does not point to --profile rfc9309", stderr.String())
 	}
 }
+
+// Every command answers -h with status 0 and takes its flags before or
+// after its arguments.
+func TestHelpAndFlagOrder(t *testing.T) {
+	for _, cmd := range []string{"run", "list", "check", "diff", "promote", "report", "matrix"} {
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(context.Background(), []string{cmd, "-h"}, &stdout, &stderr); code != 0 || stderr.Len() == 0 {
+			t.Errorf("%s -h: exit status %d, %d bytes of help; want 0 and the help", cmd, code, stderr.Len())
+		}
+	}
+	f := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(f, []byte("User-agent: *\nDisallow: /x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"check", "https://e.com/x", "--robots", f, "--agent", "FooBot"}, &stdout, &stderr)
+	if code != 0 || !strings.HasPrefix(stdout.String(), "https://e.com/x\tdisallow") {
+		t.Errorf("check with flags after the URL: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	for _, args := range [][]string{{"list", "extra"}, {"list", "--profile", "nope"}} {
+		stderr.Reset()
+		if code := dispatch(context.Background(), args, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit status %d, want 2", args, code)
+		}
+	}
+}

@@ -30,10 +30,11 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() == 0 {
+	if len(pos) == 0 {
 		fs.Usage()
 		return 2
 	}
@@ -45,7 +46,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var drafts []diff.Draft
 	seen := make(map[string]bool)
 	skipped := 0
-	for _, name := range fs.Args() {
+	for _, name := range pos {
 		data, err := readLimited(name)
 		if err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)

@@ -3,35 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/reptest/reptest/report"
 )
-
-// parseInterleaved parses flags that may come before, between or after
-// the positional arguments ("reptest report a.json --html out.html
-// b.json"), and returns the positional arguments. "--" ends the flags.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
 
 // colorFor reports whether to colour output written to w: only on a
 // terminal, and not when NO_COLOR is set.
@@ -74,12 +51,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [-v] [--quiet]")
 		fs.PrintDefaults()
 	}
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 {
 		fs.Usage()
@@ -97,6 +71,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	doc := docs[0]
 	doc.Recount() // the counts always follow the results
 	if len(docs) > 1 {
+		var err error
 		if doc, err = report.Merge(docs...); err != nil {
 			fmt.Fprintf(stderr, "reptest report: merging %d files: %v\n", len(docs), err)
 			return 2

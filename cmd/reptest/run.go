@@ -36,11 +36,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, or it is restarted")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "reptest run: unexpected argument %q\n", fs.Arg(0))
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "reptest run: unexpected argument %q\n", pos[0])
 		return 2
 	}
 	if *timeout <= 0 {

@@ -30,8 +30,10 @@ type CommandOptions struct {
 	Timeout time.Duration
 	// AllowedPattern and DisallowedPattern, when set, are regular
 	// expressions (Go syntax) matched against the program's standard
-	// output. With only one set, a match gives that verdict and no match
-	// the other; with both set, exactly one must match.
+	// output in multi-line mode, so that "^" and "$" match at the start
+	// and end of each line ("ALLOWED$" matches "ALLOWED\n"). With only one
+	// set, a match gives that verdict and no match the other; with both
+	// set, exactly one must match.
 	AllowedPattern    string
 	DisallowedPattern string
 	// Dir is the program's working directory; empty means the current one.
@@ -86,12 +88,12 @@ func NewCommand(template string, opts CommandOptions) (*Command, error) {
 		c.name = "command"
 	}
 	if opts.AllowedPattern != "" {
-		if c.allowed, err = regexp.Compile(opts.AllowedPattern); err != nil {
+		if c.allowed, err = regexp.Compile("(?m)" + opts.AllowedPattern); err != nil {
 			return nil, fmt.Errorf("allowed pattern: %w", err)
 		}
 	}
 	if opts.DisallowedPattern != "" {
-		if c.disallowed, err = regexp.Compile(opts.DisallowedPattern); err != nil {
+		if c.disallowed, err = regexp.Compile("(?m)" + opts.DisallowedPattern); err != nil {
 			return nil, fmt.Errorf("disallowed pattern: %w", err)
 		}
 	}

@@ -54,6 +54,11 @@ func TestCommandVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// "$" matches at the end of a line: stdout ends in a newline.
+	byLineEnd, err := NewCommand(helperTemplate(t), CommandOptions{Env: env, AllowedPattern: `: ALLOWED$`})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		p       *Command
@@ -75,6 +80,8 @@ func TestCommandVerdicts(t *testing.T) {
 		{"both: neither", byBoth, "/mute", "", `neither pattern matches standard output ""`},
 		{"both: both", byBoth, "/both", "", `both patterns match`},
 		{"patterns: crash is still an error", byBoth, "/crash", "", `exit status 139`},
+		{"pattern anchored at the line end", byLineEnd, "/open", cases.Allow, ""},
+		{"pattern anchored at the line end misses", byLineEnd, "/private/x", cases.Disallow, ""},
 	}
 	for _, tt := range tests {
 		req := cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + tt.path}
