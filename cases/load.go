@@ -79,10 +79,10 @@ func LoadDirs(dirs ...string) ([]Case, error) {
 	for _, d := range dirs {
 		fi, err := os.Stat(d)
 		if err != nil {
-			return nil, fmt.Errorf("cases: corpus directory: %w", err)
+			return nil, fmt.Errorf("corpus directory: %w", err)
 		}
 		if !fi.IsDir() {
-			return nil, fmt.Errorf("cases: corpus %s: not a directory", d)
+			return nil, fmt.Errorf("corpus %s: not a directory", d)
 		}
 		srcs = append(srcs, Source{FS: os.DirFS(d), Name: d})
 	}

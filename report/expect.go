@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -101,6 +102,13 @@ func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
 		}
 		var entries []ExpectEntry
 		for _, n := range v.Content {
+			if n.Kind == yaml.MappingNode {
+				for j := 0; j+1 < len(n.Content); j += 2 {
+					if k := n.Content[j]; !slices.Contains(entryKeys, k.Value) {
+						return nil, fmt.Errorf("%s:%d:%d: unknown key %q in an entry (known: %s)", name, k.Line, k.Column, k.Value, strings.Join(entryKeys, ", "))
+					}
+				}
+			}
 			var ent ExpectEntry
 			if err := decodeStrict(n, &ent); err != nil {
 				return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
@@ -115,6 +123,9 @@ func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
 	}
 	return e, nil
 }
+
+// entryKeys are the keys of an ExpectEntry.
+var entryKeys = []string{"case", "cases", "link", "reason"}
 
 // decodeStrict decodes a node, refusing unknown keys.
 func decodeStrict(n *yaml.Node, v any) error {

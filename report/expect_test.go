@@ -77,7 +77,7 @@ func TestApplyExpectations(t *testing.T) {
 
 func TestReadExpectationsErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"unknown key", "temoto:\n  - cases: [a]\n    reason: r\n    bug: 1\n", "expect.yaml:2:5: "},
+		{"unknown key", "temoto:\n  - cases: [a]\n    reason: r\n    bug: 1\n", `expect.yaml:4:5: unknown key "bug" in an entry`},
 		{"no reason", "temoto:\n  - cases: [a]\n", "entry has no reason"},
 		{"no case", "temoto:\n  - reason: r\n", "names no case"},
 		{"bad link", "temoto:\n  - {case: a, reason: r, link: 'javascript:alert(1)'}\n", "not an http or https URL"},

@@ -177,7 +177,12 @@ func printLoadError(w io.Writer, err error) {
 		}
 		return
 	}
-	fmt.Fprintln(w, err)
+	var le *cases.LoadError
+	if errors.As(err, &le) {
+		fmt.Fprintln(w, err)
+		return
+	}
+	fmt.Fprintln(w, "reptest:", err)
 }
 
 // coverage counts the cases that name each requirement.
