@@ -10,6 +10,7 @@
 //	reptest promote FINDING...  turn findings into YAML case drafts
 //	reptest report [flags]  render saved results (HTML, JUnit, badges)
 //	reptest matrix FILE     agents × paths verdict table with warnings
+//	reptest version         the version of reptest and of Go
 //
 // Exit status: 0 when every parser conforms, 1 when one does not, 2 for a
 // usage error or a corpus that fails to load.
@@ -21,7 +22,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"sort"
+
+	"github.com/reptest/reptest/diff/parsers"
 )
 
 // command is one subcommand: it parses its own flags and returns the exit
@@ -40,6 +44,7 @@ func commands() map[string]command {
 		"promote": {cmdPromote, "turn findings into YAML case drafts"},
 		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
 		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+		"version": {cmdVersion, "print the version of reptest and of Go"},
 	}
 }
 
@@ -52,6 +57,9 @@ func main() {
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmds := commands()
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr, cmds)
 		if len(args) == 0 {
@@ -79,4 +87,13 @@ func usage(w io.Writer, cmds map[string]command) {
 		fmt.Fprintf(w, "  %-8s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'reptest COMMAND -h' for a command's flags.")
+}
+
+func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(stdout, "reptest %s (%s)\n", parsers.Version, runtime.Version())
+	return 0
 }
