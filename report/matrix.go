@@ -429,12 +429,25 @@ func (m *Matrix) WriteText(w io.Writer, color bool) error {
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "\n%s%s:%s\n", p.yellow, plural(len(m.Warnings), "warning"), p.reset)
+	// A broken file can warn on every line: the text shows the first few
+	// of each kind (the JSON form keeps them all).
+	const perKind = 20
+	shown := map[string]int{}
 	for _, wn := range m.Warnings {
+		if shown[wn.Kind]++; shown[wn.Kind] > perKind {
+			continue
+		}
 		where := "file"
 		if wn.Line > 0 {
 			where = fmt.Sprintf("line %d", wn.Line)
 		}
 		fmt.Fprintf(bw, "  %s: %s [%s]\n", where, visible(wn.Message, 2000), wn.Kind)
+	}
+	for _, wn := range m.Warnings {
+		if n := shown[wn.Kind]; n > perKind {
+			fmt.Fprintf(bw, "  … and %d more [%s] (--json lists all)\n", n-perKind, wn.Kind)
+			shown[wn.Kind] = 0
+		}
 	}
 	return bw.Flush()
 }

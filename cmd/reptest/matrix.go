@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
@@ -45,6 +46,12 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !ok {
 		fmt.Fprintf(stderr, "reptest matrix: --profile must be rfc9309 or google, not %q\n", *profile)
 		return 2
+	}
+	for _, p := range paths {
+		if !strings.HasPrefix(p, "/") {
+			fmt.Fprintf(stderr, "reptest matrix: --path %q: a path starts with \"/\"\n", p)
+			return 2
+		}
 	}
 	body, err := readInput(pos[0])
 	if err != nil {
