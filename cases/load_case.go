@@ -316,7 +316,15 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 	}
 	// The agent is not checked against the token grammar here: a bad
 	// token is a finding about the parser, reported per check by the runner.
-	chk.Agent, _ = r.str(f["agent"].val, "agent")
+	if a, ok := r.str(f["agent"].val, "agent"); ok {
+		// The crawler's side of UA-1: a check is asked for a product
+		// token, which the reference (and any conforming crawler) refuses
+		// otherwise.
+		if !reference.IsProductToken(a) {
+			r.errorf(f["agent"].val, "agent %q is not a product token: want one or more of a-z, A-Z, \"_\" and \"-\" (UA-1)", a)
+		}
+		chk.Agent = a
+	}
 	if s, ok := r.str(f["url"].val, "url"); ok {
 		u, err := resolveURL(host, s)
 		if err != nil {

@@ -246,6 +246,8 @@ func TestLoadErrors(t *testing.T) {
 			line: 4, at: "rfc", msg: `bad profile "rfc"`},
 		{name: "bad expect", files: map[string]string{"f.yaml": edit(t, caseText, "expect: allow", "expect: maybe")},
 			line: 6, at: "maybe", msg: `expect: bad verdict "maybe"`},
+		{name: "agent not a product token", files: map[string]string{"f.yaml": edit(t, caseText, "agent: a,", "agent: MJ12bot,")},
+			line: 6, at: "MJ12bot", msg: `agent "MJ12bot" is not a product token`},
 		{name: "bad accept", files: map[string]string{"f.yaml": edit(t, caseText, "expect: allow", "expect: allow, accept: [allow, maybe]")},
 			line: 6, at: "maybe", msg: "maybe"},
 		{name: "rule negative", files: map[string]string{"f.yaml": edit(t, caseText, "expect: allow", "expect: allow, rule: -1")},
