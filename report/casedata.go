@@ -68,12 +68,6 @@ type CheckInfo struct {
 	Trace string `json:"trace,omitempty"`
 }
 
-// OptionsFor returns the reference options of a case profile.
-func OptionsFor(profile string) reference.Options {
-	opts, _ := reference.OptionsFor(profile)
-	return opts
-}
-
 // CaseData describes cases for a report: bodies, served responses and,
 // for every check, the reference's deciding line and trace under the
 // case's profile. HTTP and clocked cases are decided by the reference's
@@ -89,7 +83,7 @@ func CaseData(cs []cases.Case) map[string]*CaseInfo {
 
 func caseInfo(c *cases.Case) *CaseInfo {
 	ci := &CaseInfo{Title: c.Title, Source: c.Source, Profile: c.Profile}
-	opts := OptionsFor(c.Profile)
+	opts, _ := reference.OptionsFor(c.Profile)
 	switch {
 	case len(c.Timeline) > 0:
 		for _, s := range c.Timeline {

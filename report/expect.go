@@ -21,7 +21,7 @@ import (
 // The YAML form maps parser names to entries:
 //
 //	temoto:
-//	  - cases: [pct/*, match/percent-*]
+//	  - cases: [encoding/*, rfc-examples/table-1-*]
 //	    reason: percent-encoded octets are not normalised
 //	    link: https://github.com/temoto/robotstxt/issues/1
 //
