@@ -49,12 +49,12 @@ const (
 
 // Case is one test case of the corpus (CASES.md §1).
 type Case struct {
-	ID      string
-	Title   string
-	Req     []string
-	Level   Level // as written, or the strongest level among Req
-	Profile string
-	Tags    []string
+	ID      string   // unique across the loaded files
+	Title   string   // one line; says which reading expect holds for open readings
+	Req     []string // requirement IDs (REQUIREMENTS.md)
+	Level   Level    // as written, or the strongest level among Req
+	Profile string   // ProfileRFC or ProfileGoogle
+	Tags    []string // free words, for filtering
 
 	// Robots is the body of the file for plain cases; nil for HTTP and
 	// timeline cases.

@@ -50,13 +50,17 @@ type RuleRef struct {
 	// Normalized is the pattern as compared, "*" collapsed, without the
 	// final "$" (see Anchored).
 	Normalized string
-	Anchored   bool
+	// Anchored says the pattern ended in "$" (SPC-2): it must match the
+	// whole path.
+	Anchored bool
 }
 
 // Decision is a verdict with the trace that explains it.
 type Decision struct {
+	// Allowed is the verdict: whether the agent may access the URL.
 	Allowed bool
-	Reason  Reason
+	// Reason says what decided the verdict.
+	Reason Reason
 	// Rule is the deciding rule when Reason is RuleMatched.
 	Rule RuleRef
 	// Group is the name of the group that applied: the agent's token in
