@@ -14,7 +14,7 @@ import "strings"
 // a literal "*" or "$" in a URI equals "%2A" / "%24" in a rule (SPC-4);
 // hex digits compare without regard to case (PCT-3); a "%" that does not
 // start an escape stands for "%25"; in the query, ":/?@[]" equal their
-// escapes (§2.2.2's Table 1 reads "?baz=https://foo.bar" as
+// escapes (§2.2.2's Table 1 matches "?baz=https://foo.bar" with
 // "?baz=https%3A%2F%2Ffoo.bar"); the implicit allowance of
 // "/robots.txt" (MATCH-7) looks at the normalised path without its query. For the
 // Google options the oracle follows Google's published parser instead:
@@ -76,10 +76,10 @@ type normalUnit struct {
 // rfcUnits reads s as RFC 9309 §2.2.2 asks: every escape is read (an
 // escape of an unreserved character is that character, any other keeps its
 // encoding), every octet that RFC 3986 allows in a URI stays itself, every
-// other octet is encoded, and after the first "?" so are the gen-delims
-// but "#" (Table 1 of §2.2.2 encodes "://" in a query). In a rule (rule
-// true), "*" is the wildcard; s has no final "$" (the caller removes the
-// anchor).
+// other octet is encoded; after the first "?", an escape of a gen-delim
+// but "#" is that delimiter (Table 1 of §2.2.2 equates "://" and
+// "%3A%2F%2F" in a query). In a rule (rule true), "*" is the wildcard; s
+// has no final "$" (the caller removes the anchor).
 func rfcUnits(s string, rule bool) []normalUnit {
 	units := make([]normalUnit, 0, len(s))
 	query := false
@@ -90,7 +90,7 @@ func rfcUnits(s string, rule bool) []normalUnit {
 			lo, ok2 := hexValue(s[i+2])
 			if ok1 && ok2 {
 				v := hi<<4 | lo
-				if unreserved3986(v) {
+				if unreserved3986(v) || query && strings.IndexByte(":/?@[]", v) >= 0 {
 					units = append(units, normalUnit{plainOctet, v})
 				} else {
 					units = append(units, normalUnit{encodedOctet, v})
@@ -107,8 +107,6 @@ func rfcUnits(s string, rule bool) []normalUnit {
 		case c == '*' || c == '$':
 			// In a URI these are literal octets; in a rule, "$" here is
 			// not the anchor. Both compare equal to their escapes.
-			units = append(units, normalUnit{encodedOctet, c})
-		case query && c != '#' && c != '$' && c != '*' && reserved3986(c) && strings.IndexByte("!&'()+,;=", c) < 0:
 			units = append(units, normalUnit{encodedOctet, c})
 		case unreserved3986(c) || reserved3986(c):
 			query = query || c == '?'

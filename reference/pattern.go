@@ -67,20 +67,28 @@ func canonicalClass(c byte, uri, query bool) int {
 		return escape
 	case !query && c == '?':
 		return qmark
-	case query && (c == ':' || c == '/' || c == '?' || c == '@' || c == '[' || c == ']'):
-		// In the query these delimiters of RFC 3986 can only be data, and
-		// §2.2.2 encodes them as such: the second row of its Table 1 reads
-		// "/foo/bar?baz=https://foo.bar" as
-		// "/foo/bar?baz=https%3A%2F%2Ffoo.bar". In the path they delimit
-		// and stay as they are ("/a%2Fb" is not "/a/b").
-		return escape
 	}
 	return keep
 }
 
+// isQueryData reports whether c is one of the delimiters of RFC 3986 that
+// can only be data in a query, where §2.2.2 takes an octet and its escape
+// as one: the second row of its Table 1 matches
+// "/foo/bar?baz=https://foo.bar" with "/foo/bar?baz=https%3A%2F%2Ffoo.bar".
+// Normalisation writes them plain in the query, so that a rule written
+// plainly, "Disallow: /*url=http://", still reaches into the query across
+// its "*". In the path they delimit, and "/a%2Fb" is not "/a/b".
+func isQueryData(c byte) bool {
+	switch c {
+	case ':', '/', '?', '@', '[', ']':
+		return true
+	}
+	return false
+}
+
 // classes holds canonicalClass for every octet: index 0 for rule paths and
-// 1 for URIs, plus 2 after the first "?". It is computed once and never
-// changed.
+// 1 for URIs, plus 2 after the first "?" (where "?" is an octet like any
+// other). It is computed once and never changed.
 var classes = func() (t [4][256]uint8) {
 	for c := 0; c < 256; c++ {
 		for i := range t {
@@ -100,14 +108,16 @@ func classTable(uri bool) *[256]uint8 {
 }
 
 // appendCanonical appends the normalised form of s per §2.2.2 (RFC mode):
-// octets that may not stand in a URI are percent-encoded, and so are the
-// delimiters ":/?@[]" in the query, escapes of unreserved characters are
-// decoded (PCT-2), other escapes keep their encoding with upper-case hex
-// digits (PCT-3), and a "%" that starts no escape becomes "%25". In a rule
+// octets that may not stand in a URI are percent-encoded, escapes of
+// unreserved characters are decoded (PCT-2), and so are escapes of the
+// delimiters ":/?@[]" in the query (see isQueryData), other escapes keep
+// their encoding with upper-case hex digits (PCT-3), and a "%" that starts
+// no escape becomes "%25". In a rule
 // path (uri false), "*" is left for the matcher; the caller removes a final
 // "$" before calling.
 func appendCanonical(dst []byte, s string, uri bool) []byte {
 	class := classTable(uri)
+	query := false
 	for i := 0; i < len(s); i++ {
 		// Copy the run of octets that stay as they are in one go.
 		j := i
@@ -131,14 +141,14 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 			dst = appendEscape(dst, c)
 		case qmark:
 			dst = append(dst, c)
-			class = &classes[2+boolIndex(uri)]
+			class, query = &classes[2+boolIndex(uri)], true
 		case pct:
 			if i+2 < len(s) {
 				hi, ok1 := unhex(s[i+1])
 				lo, ok2 := unhex(s[i+2])
 				if ok1 && ok2 {
 					v := hi<<4 | lo
-					if isUnreserved(v) {
+					if isUnreserved(v) || query && isQueryData(v) {
 						dst = append(dst, v)
 					} else {
 						dst = appendEscape(dst, v)
@@ -157,6 +167,7 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 // that the common case needs no copy.
 func isCanonical(s string, uri bool) bool {
 	class := classTable(uri)
+	query := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch class[c] {
@@ -165,7 +176,7 @@ func isCanonical(s string, uri bool) bool {
 				return false
 			}
 		case qmark:
-			class = &classes[2+boolIndex(uri)]
+			class, query = &classes[2+boolIndex(uri)], true
 		case escape:
 			return false
 		case pct:
@@ -174,7 +185,7 @@ func isCanonical(s string, uri bool) bool {
 			}
 			hi, ok1 := unhex(s[i+1])
 			lo, ok2 := unhex(s[i+2])
-			if !ok1 || !ok2 || isUnreserved(hi<<4|lo) ||
+			if !ok1 || !ok2 || isUnreserved(hi<<4|lo) || query && isQueryData(hi<<4|lo) ||
 				!('0' <= s[i+1] && s[i+1] <= '9' || 'A' <= s[i+1] && s[i+1] <= 'F') ||
 				!('0' <= s[i+2] && s[i+2] <= '9' || 'A' <= s[i+2] && s[i+2] <= 'F') {
 				return false

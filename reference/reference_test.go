@@ -150,6 +150,10 @@ var decideTests = []decideTest{
 		{"a", "/foo/bar?baz=https%3A%2F%2Ffoo.bar", false, 2}, {"a", "/foo/bar?baz=https://foo.bar", false, 2},
 		{"a", "/o?t=a:/", false, 3}, {"a", "/o?t=a%3A%2F", false, 3}, {"a", "/o:x?t", true, -1},
 	}},
+	{req: "SPC-1", name: "star-reaches-into-query-delimiters", robots: "User-agent: *\nDisallow: /*route=account/\nDisallow: /*url=http://\n", checks: []check{
+		{"a", "/index.php?route=account/address", false, 2}, {"a", "/index.php?route=account%2Faddress", false, 2},
+		{"a", "/go?url=http://x", false, 3}, {"a", "/go?url=http%3A%2F%2Fx", false, 3}, {"a", "/go?url=https://x", true, -1},
+	}},
 	{req: "MATCH-1", name: "semicolon-in-authority", robots: "User-agent: *\nDisallow: /p\n", checks: []check{
 		{"a", "http://us;er@example.com/p", false, 2}, {"a", "http://example.com/x;/p", true, -1},
 	}},
