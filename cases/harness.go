@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func Test(t *testing.T, p Parser, opts TestOptions) {
 	if ro.Explain == nil {
 		ro.Explain = referenceTracer{}
 	}
-	rep, err := Run(context.Background(), sel, []Parser{p}, ro)
+	rep, err := Run(t.Context(), sel, []Parser{p}, ro)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,18 +205,10 @@ func describeResult(c *Case, r Result) string {
 	return b.String()
 }
 
-// checkAt returns the check of index i, counted as the runner counts:
-// the case's checks, or the checks of its timeline steps in order.
+// checkAt returns the check of index i, counted as the runner counts.
 func checkAt(c *Case, i int) *Check {
-	if i < len(c.Checks) {
-		return &c.Checks[i]
-	}
-	i -= len(c.Checks)
-	for s := range c.Timeline {
-		if i < len(c.Timeline[s].Checks) {
-			return &c.Timeline[s].Checks[i]
-		}
-		i -= len(c.Timeline[s].Checks)
+	if all := c.allChecks(); i >= 0 && i < len(all) {
+		return all[i]
 	}
 	return nil
 }
@@ -224,16 +217,26 @@ func checkAt(c *Case, i int) *Check {
 // printable UTF-8 shown as Go escapes, so that a test log stays text.
 func writeNumbered(b *strings.Builder, body []byte) {
 	const maxLines, maxLine = 40, 200
-	lines := strings.SplitAfter(string(body), "\n")
+	// Lines end at CR, LF or CRLF, as the reference numbers them.
+	var lines []string
+	rest := string(body)
+	for rest != "" {
+		i := strings.IndexAny(rest, "\r\n")
+		if i < 0 {
+			lines = append(lines, rest)
+			break
+		}
+		lines = append(lines, rest[:i])
+		if strings.HasPrefix(rest[i:], "\r\n") {
+			i++
+		}
+		rest = rest[i+1:]
+	}
 	for n, line := range lines {
 		if n == maxLines {
 			fmt.Fprintf(b, "\n    … %d more lines", len(lines)-maxLines)
 			return
 		}
-		if line == "" {
-			continue
-		}
-		line = strings.TrimSuffix(line, "\n")
 		cut := ""
 		if len(line) > maxLine {
 			line, cut = line[:maxLine], fmt.Sprintf(" … (%d bytes)", len(line))
@@ -258,8 +261,13 @@ func writeServed(b *strings.Builder, r Response) {
 	if r.Fault != "" {
 		fmt.Fprintf(b, " fault %s", r.Fault)
 	}
-	for k, v := range r.Headers {
-		fmt.Fprintf(b, ", %s: %s", k, printable(v))
+	keys := make([]string, 0, len(r.Headers))
+	for k := range r.Headers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, ", %s: %s", k, printable(r.Headers[k]))
 	}
 	if n := r.bodySize(); n > 0 {
 		fmt.Fprintf(b, ", %d-byte body", n)

@@ -54,7 +54,7 @@ func TestHarnessReports(t *testing.T) {
 }
 
 func TestDescribeResult(t *testing.T) {
-	c := &Case{ID: "x", Robots: []byte("User-agent: *\nDisallow: /a\x00b\n"),
+	c := &Case{ID: "x", Robots: []byte("User-agent: *\rDisallow: /a\x00b\r\n# end\n"),
 		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Source: "f.yaml:9"}}}
 	r := Result{Case: "x", Outcome: Violation, Level: MUST, Req: []string{"SYN-9"}, Agent: "FooBot",
 		URL: "https://example.com/a", Expect: Disallow, Verdict: Allow, Trace: "allow \"/a\": no matching rule"}
@@ -65,6 +65,7 @@ func TestDescribeResult(t *testing.T) {
 		`reference: allow "/a": no matching rule`,
 		"   1| User-agent: *",
 		`   2| "Disallow: /a\x00b"`, // a NUL is escaped, not written
+		"   3| # end",               // CR, CRLF and LF each end a line
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("describeResult lacks %q:\n%s", want, got)

@@ -279,7 +279,7 @@ func resolveURL(host, s string) (string, error) {
 		if errors.Is(err, reference.ErrNotHTTP) {
 			return "", fmt.Errorf("bad URL %q: want scheme http or https", s)
 		}
-		return "", fmt.Errorf("bad URL %q: the host is missing or malformed", s)
+		return "", fmt.Errorf("bad URL %q: the host is missing or malformed (%v)", s, err)
 	}
 	return s, nil
 }
@@ -314,8 +314,6 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 	if !r.require(n, f, "the check", "agent", "url", "expect") {
 		return chk, false
 	}
-	// The agent is not checked against the token grammar here: a bad
-	// token is a finding about the parser, reported per check by the runner.
 	if a, ok := r.str(f["agent"].val, "agent"); ok {
 		// The crawler's side of UA-1: a check is asked for a product
 		// token, which the reference (and any conforming crawler) refuses

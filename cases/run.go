@@ -124,7 +124,7 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 		r.runTimeline(ctx, c)
 	case len(c.Fetch) > 0:
 		if err := r.srv.Serve(c.Fetch); err != nil {
-			r.failCase(c, err)
+			r.failCase(c, 0, err)
 			return
 		}
 		for i, chk := range c.Checks {
@@ -151,8 +151,12 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 	}
 }
 
-func (r *runner) failCase(c *Case, err error) {
+// failCase records an error for every check of c from index from on.
+func (r *runner) failCase(c *Case, from int, err error) {
 	for i, chk := range c.allChecks() {
+		if i < from {
+			continue
+		}
 		for _, p := range r.parsers {
 			r.add(c, i, chk, p.info.Name, "", Error, "case could not be served: "+err.Error(), "")
 		}
@@ -251,10 +255,11 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	// two runs of one case in one runner apart.
 	r.sessions++
 	session := fmt.Sprintf("%s#%d", c.ID, r.sessions)
+	defer r.endSessions(session)
 	for s := range c.Timeline {
 		st := &c.Timeline[s]
 		if err := r.srv.Serve(stepResponses(st)); err != nil {
-			r.failCase(c, err)
+			r.failCase(c, idx, err)
 			return
 		}
 		for i := range st.Checks {
@@ -290,6 +295,11 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			idx++
 		}
 	}
+}
+
+// endSessions ends a timeline case's sessions: each parser's and the
+// explainer's.
+func (r *runner) endSessions(session string) {
 	for _, p := range r.parsers {
 		if se, ok := p.Parser.(SessionEnder); ok {
 			se.EndSession(session + "/" + p.info.Name)

@@ -188,9 +188,15 @@ func TestRunHTTP(t *testing.T) {
 			{URL: "http://a.test/robots.txt", Status: 301, Fault: "truncated", Headers: map[string]string{"Location": "/r"}},
 			{URL: "http://a.test/r", Status: 200, Body: body},
 		}, chk("http://a.test/private", Disallow), chk("http://a.test/public", Allow)),
-		// A Content-Length the case gives is sent as given.
+		// A Content-Length the case gives is sent as given: a longer one
+		// cuts the body short (unreachable), a shorter one sends a prefix.
 		mk("content-length-lie", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "5000"}, Body: body}},
 			chk("http://a.test/public", Disallow)),
+		mk("content-length-short", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "27"}, Body: []byte("User-agent: *\nDisallow: /a\nDisallow: /\n")}},
+			chk("http://a.test/public", Allow), chk("http://a.test/a", Disallow)),
+		mk("content-length-short-generated", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "27"},
+			Gen: &Generator{Prefix: "User-agent: *\nDisallow: /a\n", Repeat: "Disallow: /\n", UntilBytes: 1 << 20}}},
+			chk("http://a.test/a", Disallow), chk("http://a.test/b", Allow)),
 	}
 	rep, err := Run(context.Background(), cs, []Parser{&refParser{}}, RunOptions{FetchTimeout: 300 * time.Millisecond})
 	if err != nil {

@@ -227,7 +227,7 @@ func (s *Server) handler(origin string) http.Handler {
 func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, external bool) {
 	switch resp.Fault {
 	case "reset":
-		if conn := hijack(w); conn != nil {
+		if conn := s.hijack(w); conn != nil {
 			if tc, ok := conn.(*net.TCPConn); ok {
 				tc.SetLinger(0) // an RST rather than an orderly close
 			}
@@ -237,8 +237,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 	case "timeout":
 		if resp.Status != 0 {
 			// The status line and headers, then silence.
-			for k, v := range resp.Headers {
-				w.Header().Set(k, v)
+			h := w.Header()
+			for k, v := range s.headers(resp, external) {
+				h[k] = v
 			}
 			w.WriteHeader(resp.Status)
 			if f, ok := w.(http.Flusher); ok {
@@ -248,7 +249,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		s.wait(r.Context(), s.hold)
 		return
 	case "truncated":
-		conn := hijack(w)
+		conn := s.hijack(w)
 		if conn == nil {
 			return
 		}
@@ -279,7 +280,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		// net/http sends a 1xx as an interim response and a 200 after
 		// it; the case wants a final 1xx, which no client can take as a
 		// response. Send the status line and headers alone, then close.
-		conn := hijack(w)
+		conn := s.hijack(w)
 		if conn == nil {
 			return
 		}
@@ -296,9 +297,13 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		h[k] = v
 	}
 	// A Content-Length the case gives is sent as it is, even when it
-	// does not match the body: a client then sees the body end early.
-	if h.Get("Content-Length") == "" {
-		h.Set("Content-Length", strconv.Itoa(resp.bodySize()))
+	// does not match the body: a longer one makes the body end early, a
+	// shorter one sends that many bytes of the body.
+	size := resp.bodySize()
+	if cl := h.Get("Content-Length"); cl == "" {
+		h.Set("Content-Length", strconv.Itoa(size))
+	} else if n, err := strconv.Atoi(cl); err == nil && n >= 0 && n < size {
+		size = n
 	}
 	w.WriteHeader(resp.Status)
 	if resp.Delay > 0 {
@@ -310,10 +315,30 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		}
 	}
 	if resp.Gen != nil {
-		resp.Gen.WriteTo(w)
+		resp.Gen.WriteTo(&limitWriter{w: w, n: size})
 		return
 	}
-	w.Write(resp.Body)
+	w.Write(resp.Body[:min(size, len(resp.Body))])
+}
+
+// limitWriter writes at most n bytes to w and drops the rest.
+type limitWriter struct {
+	w io.Writer
+	n int
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if len(p) > l.n {
+		k, err := l.w.Write(p[:l.n])
+		l.n -= k
+		if err == nil {
+			err = io.ErrShortWrite // stops the generator
+		}
+		return k, err
+	}
+	k, err := l.w.Write(p)
+	l.n -= k
+	return k, err
 }
 
 // headers returns the response's header fields, with a Content-Type of
@@ -369,7 +394,10 @@ func (s *Server) rewriteLocation(loc string) string {
 	return ext
 }
 
-func hijack(w http.ResponseWriter) net.Conn {
+// hijack takes over the connection of w. Server.Close does not close
+// hijacked connections, so a deadline bounds how long one can be held by
+// a client that stops reading.
+func (s *Server) hijack(w http.ResponseWriter) net.Conn {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		return nil
@@ -378,5 +406,6 @@ func hijack(w http.ResponseWriter) net.Conn {
 	if err != nil {
 		return nil
 	}
+	conn.SetDeadline(time.Now().Add(s.hold))
 	return conn
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"io/fs"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -27,6 +28,11 @@ func yamlFiles(t *testing.T, fsys fs.FS) []string {
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".yaml") {
 			out = append(out, p)
+		}
+		if ext := strings.ToLower(path.Ext(p)); !d.IsDir() && (ext == ".yml" || ext == ".yaml") && !strings.HasSuffix(p, ".yaml") {
+			// The loader reads these from --corpus folders, but the
+			// embed pattern takes *.yaml only.
+			t.Errorf("%s: name the files of the embedded corpus *.yaml", p)
 		}
 		return nil
 	})

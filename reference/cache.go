@@ -9,9 +9,10 @@ import (
 )
 
 // Fetcher fetches robots.txt files and keeps them per authority (§2.4):
-// a copy is used for at most Options.CacheTTL (CACHE-2), and for longer only
-// while the file is unreachable; after Options.OutageLimit of outage,
-// Options.OutagePolicy applies (ACC-8). A Fetcher is safe for concurrent
+// a copy is used for at most Options.CacheTTL (CACHE-2). When the file is
+// then unreachable, everything is disallowed (§2.3.1.4), or the copy kept
+// in use if Options.OutageIgnoresCache is false; once the outage has
+// lasted Options.OutageLimit, Options.OutagePolicy applies (ACC-8). A Fetcher is safe for concurrent
 // use; its zero value is not ready: set Options (RFC() or Google()).
 type Fetcher struct {
 	// Client makes the requests; nil means http.DefaultClient.
@@ -65,7 +66,7 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := f.now()
-	if e.good != nil && now.Sub(e.goodAt) <= f.Options.CacheTTL {
+	if e.good != nil && f.Options.CacheTTL > 0 && now.Sub(e.goodAt) <= f.Options.CacheTTL {
 		return e.cached(now, "cached copy is fresh"), nil
 	}
 	res := Fetch(ctx, f.Client, robotsURL, f.Options)
@@ -91,8 +92,10 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 		// §2.4: a cached copy may be used beyond its lifetime while the
 		// file is unreachable.
 		return e.cached(now, fmt.Sprintf("unreachable for %s (%s); using the last good copy", out, res.Info.Why)), nil
-	case e.good != nil:
+	case e.good != nil && f.Options.OutageLimit > 0:
 		res.Info.Why = fmt.Sprintf("unreachable for %s, less than %s: disallow all, the cached copy is not used until then (%s)", out, f.Options.OutageLimit, res.Info.Why)
+	case e.good != nil:
+		res.Info.Why = fmt.Sprintf("unreachable for %s: disallow all, the cached copy is not used (%s)", out, res.Info.Why)
 	}
 	return res, nil
 }

@@ -20,7 +20,7 @@ const (
 )
 
 // OutagePolicy says what a Fetcher does once robots.txt has been unreachable
-// for longer than Options.OutageLimit (requirement ACC-8, a MAY).
+// for Options.OutageLimit or longer (requirement ACC-8, a MAY).
 type OutagePolicy int
 
 const (
@@ -124,7 +124,7 @@ type Options struct {
 
 	// CacheTTL is how long a fetched file is used before it is fetched
 	// again (CACHE-2: not more than 24 hours unless unreachable): a copy
-	// exactly CacheTTL old is still used.
+	// exactly CacheTTL old is still used. Zero means no caching.
 	CacheTTL time.Duration
 	// OutageLimit is how long robots.txt may stay unreachable before
 	// OutagePolicy applies (ACC-8; the RFC's example is 30 days). Zero
