@@ -319,7 +319,11 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 		// token, which the reference (and any conforming crawler) refuses
 		// otherwise.
 		if !reference.IsProductToken(a) {
-			r.errorf(f["agent"].val, "agent %q is not a product token: want one or more of a-z, A-Z, \"_\" and \"-\" (UA-1)", a)
+			// Not an error that stops the load: one check written this
+			// way should not keep a whole corpus from running.
+			v := f["agent"].val
+			chk.Invalid = fmt.Sprintf("%s:%d:%d: agent %q is not a product token (one or more of a-z, A-Z, \"_\" and \"-\", UA-1); the check is skipped",
+				r.file, v.Line, v.Column, a)
 		}
 		chk.Agent = a
 	}
@@ -517,15 +521,6 @@ func (r *reader) response(n *yaml.Node, f fields, u string) (Response, bool) {
 	}
 	if len(bodies) > 1 {
 		r.errorf(bodies[1], "%s and %s cannot be used together", bodies[0].Value, bodies[1].Value)
-	}
-	if resp.Fault == "reset" {
-		// A reset sends nothing: a status, headers, body or delay would
-		// be silently ignored.
-		for _, k := range responseKeys {
-			if fl, ok := f[k]; ok && k != "fault" {
-				r.errorf(fl.key, "%s has no effect with fault: reset, which closes the connection before any response", k)
-			}
-		}
 	}
 	if fl, ok := f["body"]; ok {
 		if s, ok := r.str(fl.val, "body"); ok {

@@ -246,8 +246,6 @@ func TestLoadErrors(t *testing.T) {
 			line: 4, at: "rfc", msg: `bad profile "rfc"`},
 		{name: "bad expect", files: map[string]string{"f.yaml": edit(t, caseText, "expect: allow", "expect: maybe")},
 			line: 6, at: "maybe", msg: `expect: bad verdict "maybe"`},
-		{name: "agent not a product token", files: map[string]string{"f.yaml": edit(t, caseText, "agent: a,", "agent: MJ12bot,")},
-			line: 6, at: "MJ12bot", msg: `agent "MJ12bot" is not a product token`},
 		{name: "bad accept", files: map[string]string{"f.yaml": edit(t, caseText, "expect: allow", "expect: allow, accept: [allow, maybe]")},
 			line: 6, at: "maybe", msg: "maybe"},
 		{name: "rule negative", files: map[string]string{"f.yaml": edit(t, caseText, "expect: allow", "expect: allow, rule: -1")},
@@ -272,8 +270,6 @@ func TestLoadErrors(t *testing.T) {
 			line: 5, at: `"503"`, msg: "status: want an integer, got a string"},
 		{name: "bad fault", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "fault: crash")},
 			line: 5, at: "crash", msg: `bad fault "crash"`},
-		{name: "reset with a status", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "fault: reset, status: 503")},
-			line: 5, at: "status", msg: "status has no effect with fault: reset"},
 		{name: "bad body_base64", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body_base64: '!!'")},
 			line: 5, at: "'!!'", msg: "body_base64:"},
 		{name: "body and body_base64", files: map[string]string{"f.yaml": edit(t, fetchText, "status: 503", "status: 200, body: x, body_base64: eA==")},
@@ -730,5 +726,20 @@ func TestLoadDirsBadCorpus(t *testing.T) {
 	}
 	if diff := cmp.Diff(strings.Split(strings.TrimSpace(string(want)), "\n"), strings.Split(err.Error(), "\n")); diff != "" {
 		t.Errorf("errors of testdata/bad (-errors.txt +got):\n%s", diff)
+	}
+}
+
+// A check whose agent is not a product token loads, marked invalid with
+// its position; the rest of the file loads as usual.
+func TestLoadInvalidAgent(t *testing.T) {
+	text := edit(t, caseText, "      - {agent: a, url: /, expect: allow}\n", "      - {agent: a, url: /, expect: allow}\n      - {agent: MJ12bot, url: /, expect: allow}\n")
+	cs, err := Load(fstest.MapFS{"f.yaml": {Data: []byte(text)}}, "src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{cs[0].Checks[0].Invalid, cs[0].Checks[1].Invalid}
+	want := []string{"", `src/f.yaml:7:17: agent "MJ12bot" is not a product token (one or more of a-z, A-Z, "_" and "-", UA-1); the check is skipped`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Invalid (-want +got):\n%s", diff)
 	}
 }

@@ -83,6 +83,11 @@ type Check struct {
 	Rule *int
 	// Source is the file:line of the check.
 	Source string
+	// Invalid, when set, says why no parser is asked this check: the
+	// loader found it cannot be a conforming crawler's question (an agent
+	// that is not a product token, UA-1). The runner records it as
+	// skipped with this reason; the rest of the corpus runs.
+	Invalid string
 }
 
 // Response is one response served for an HTTP case.

@@ -359,6 +359,9 @@ func formatAt(d time.Duration) string {
 // otherwise the explainer is asked only if the check fails.
 func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string, trace *string) {
 	name := p.info.Name
+	if chk.Invalid != "" {
+		skip = chk.Invalid
+	}
 	if skip != "" {
 		r.add(c, idx, chk, name, "", Skipped, skip, step)
 		return

@@ -303,3 +303,25 @@ func TestRunTimelineOrigins(t *testing.T) {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 }
+
+// A check the loader marked invalid is skipped for every parser, with the
+// loader's reason; the other checks run.
+func TestRunInvalidCheck(t *testing.T) {
+	c := []Case{{
+		ID: "invalid", Level: MUST, Req: []string{"UA-1"}, Profile: ProfileRFC, Robots: []byte("User-agent: *\nDisallow: /\n"),
+		Checks: []Check{
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow},
+			{Agent: "Foo1", URL: "https://example.com/a", Expect: Disallow, Invalid: "f.yaml:3:9: not a token"},
+		},
+	}}
+	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string][]Outcome{"ref": {Pass, Skipped}}, outcomes(rep)); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if got := rep.Results[1].Detail; got != "f.yaml:3:9: not a token" {
+		t.Errorf("detail %q, want the loader's reason", got)
+	}
+}

@@ -108,7 +108,12 @@ func FromCases(cs []cases.Case) []File {
 			f.Profile = c.Profile
 		}
 		for _, ch := range c.Checks {
-			f.Probes = append(f.Probes, Probe{Agent: ch.Agent, URL: ch.URL, Kind: "check"})
+			if ch.Invalid == "" {
+				f.Probes = append(f.Probes, Probe{Agent: ch.Agent, URL: ch.URL, Kind: "check"})
+			}
+		}
+		if len(f.Probes) == 0 {
+			continue
 		}
 		files = append(files, f)
 	}

@@ -41,6 +41,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest list:", err)
 		return 2
 	}
+	warnInvalid(stderr, sel)
 	tw := tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "CASE\tPROFILE\tLEVEL\tREQ\tCHECKS\tKIND\tTITLE")
 	checks := 0

@@ -82,6 +82,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return 2
 	}
+	if !*quiet {
+		warnInvalid(stderr, selected)
+	}
 	if len(selected) == 0 {
 		// Nothing to run is a mistake (a glob or a profile), not a pass.
 		fmt.Fprintf(stderr, "reptest run: no case of profile %s matches the selection", *profile)
@@ -166,6 +169,25 @@ func loadCorpus(dirs []string) ([]cases.Case, error) {
 		return cases.LoadEmbedded()
 	}
 	return cases.LoadDirs(dirs...)
+}
+
+// warnInvalid prints, for each check the loader marked invalid, where it
+// is and why it will be skipped.
+func warnInvalid(w io.Writer, cs []cases.Case) {
+	for i := range cs {
+		for _, chk := range cs[i].Checks {
+			if chk.Invalid != "" {
+				fmt.Fprintln(w, "warning:", chk.Invalid)
+			}
+		}
+		for _, st := range cs[i].Timeline {
+			for _, chk := range st.Checks {
+				if chk.Invalid != "" {
+					fmt.Fprintln(w, "warning:", chk.Invalid)
+				}
+			}
+		}
+	}
 }
 
 // printLoadError prints each problem of a failed load on its own line.
