@@ -179,16 +179,15 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	served := f.has("fetch") || f.has("timeline")
 	if host == "" && f.has("fetch") {
 		if items := f["fetch"].val; items.Kind == yaml.SequenceNode && len(items.Content) > 0 {
-			if first := items.Content[0]; first.Kind == yaml.MappingNode {
-				for i := 0; i+1 < len(first.Content); i += 2 {
-					if first.Content[i].Value == "url" {
-						if u, err := url.Parse(first.Content[i+1].Value); err == nil && u.IsAbs() && u.Host != "" {
-							host = u.Scheme + "://" + u.Host
-						}
-					}
+			if v := mappingValue(items.Content[0], "url"); v != nil {
+				if u, err := url.Parse(v.Value); err == nil && u.IsAbs() && u.Host != "" {
+					host = u.Scheme + "://" + u.Host
 				}
 			}
 		}
+	}
+	if host == "" && f.has("timeline") {
+		host = firstCheckOrigin(f["timeline"].val)
 	}
 	if host == "" {
 		host = defaultPlainHost
@@ -444,6 +443,38 @@ func (r *reader) fetch(n *yaml.Node, host string) []Response {
 }
 
 // timeline reads the steps of a clocked case.
+// firstCheckOrigin returns the origin of the first check of a timeline
+// when its URL is absolute, "" otherwise. As a fetch case's first URL
+// does, it names the host whose robots.txt the steps serve.
+func firstCheckOrigin(timeline *yaml.Node) string {
+	if timeline.Kind != yaml.SequenceNode || len(timeline.Content) == 0 {
+		return ""
+	}
+	checks := mappingValue(timeline.Content[0], "checks")
+	if checks == nil || checks.Kind != yaml.SequenceNode || len(checks.Content) == 0 {
+		return ""
+	}
+	if u := mappingValue(checks.Content[0], "url"); u != nil && u.Kind == yaml.ScalarNode && !strings.HasPrefix(u.Value, "/") {
+		if o, err := reference.Origin(u.Value); err == nil {
+			return o
+		}
+	}
+	return ""
+}
+
+// mappingValue returns the value of key in mapping n, or nil.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
 func (r *reader) timeline(n *yaml.Node, host string) []Step {
 	items, ok := r.list(n, "timeline")
 	if !ok {

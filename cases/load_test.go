@@ -743,3 +743,19 @@ func TestLoadInvalidAgent(t *testing.T) {
 		t.Errorf("Invalid (-want +got):\n%s", diff)
 	}
 }
+
+// Without host:, a timeline's first check, when absolute, names the host
+// whose robots.txt is served, as a fetch case's first URL does.
+func TestLoadTimelineHost(t *testing.T) {
+	text := edit(t, timelineText, "checks: [{agent: a, url: /, expect: allow}]", `checks: [{agent: a, url: "https://example.org:8443/a", expect: allow}, {agent: a, url: /b, expect: allow}]`)
+	cs, err := Load(fstest.MapFS{"f.yaml": {Data: []byte(text)}}, "src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := cs[0].Timeline[0]
+	got := []string{st.Response.URL, st.Checks[0].URL, st.Checks[1].URL}
+	want := []string{"https://example.org:8443/robots.txt", "https://example.org:8443/a", "https://example.org:8443/b"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("URLs (-want +got):\n%s", diff)
+	}
+}

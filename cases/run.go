@@ -258,7 +258,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	defer r.endSessions(session)
 	for s := range c.Timeline {
 		st := &c.Timeline[s]
-		if err := r.srv.Serve(stepResponses(st)); err != nil {
+		if err := r.srv.Serve([]Response{st.Response}); err != nil {
 			r.failCase(c, idx, err)
 			return
 		}
@@ -316,29 +316,6 @@ func decidedBy(line int) string {
 		return "no rule matched (rule: 0)"
 	}
 	return fmt.Sprintf("decided by line %d", line)
-}
-
-// stepResponses returns what a timeline step serves: its response at the
-// case's robots.txt URL and at that of every origin its checks name, so
-// that a check written as "https://example.com/a" finds the step's file
-// as "/a" does.
-func stepResponses(st *Step) []Response {
-	out := []Response{st.Response}
-	seen := map[string]bool{}
-	if u, err := reference.RobotsURL(st.Response.URL); err == nil {
-		seen[u] = true
-	}
-	for _, chk := range st.Checks {
-		u, err := reference.RobotsURL(chk.URL)
-		if err != nil || seen[u] {
-			continue
-		}
-		seen[u] = true
-		resp := st.Response
-		resp.URL = u
-		out = append(out, resp)
-	}
-	return out
 }
 
 func formatAt(d time.Duration) string {

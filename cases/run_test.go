@@ -284,15 +284,16 @@ func (tp traceParser) Trace(ctx context.Context, req Request) (Verdict, int, str
 	return verdictOf(d), 0, d.String(), nil
 }
 
-// A timeline step's file is served for every origin its checks name.
+// A timeline step's file is served at its host's robots.txt only: the
+// cache and the file are per authority.
 func TestRunTimelineOrigins(t *testing.T) {
-	resp := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "http://example.com/robots.txt"}
+	resp := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "https://example.com/robots.txt"}
 	c := []Case{{
 		ID: "origins", Level: MUST, Req: []string{"ACC-2"}, Profile: ProfileRFC,
 		Timeline: []Step{{At: 0, Response: resp, Checks: []Check{
 			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow},
-			{Agent: "FooBot", URL: "http://other.test:8080/a", Expect: Disallow},
-			{Agent: "FooBot", URL: "http://example.com/b", Expect: Allow},
+			{Agent: "FooBot", URL: "http://other.test:8080/a", Expect: Allow},
+			{Agent: "FooBot", URL: "http://example.com/a", Expect: Allow},
 		}}},
 	}}
 	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{})
