@@ -488,7 +488,7 @@ func (r *reader) timeline(n *yaml.Node, host string) []Step {
 	prev := time.Duration(-1)
 	for i, it := range items {
 		f, ok := r.mapping(it, "a timeline step", stepKeys)
-		if !ok || !r.require(it, f, "the step", "at", "response", "checks") {
+		if !ok || !r.require(it, f, "the step", "at", "response") {
 			continue
 		}
 		errs := len(r.errs)
@@ -506,10 +506,21 @@ func (r *reader) timeline(n *yaml.Node, host string) []Step {
 		if rf, ok := r.mapping(rn, "a response", responseKeys); ok {
 			st.Response, _ = r.response(rn, rf, host+"/robots.txt")
 		}
-		st.Checks = r.checks(f["checks"].val, host)
+		// A step may have no checks: its file is still fetched at its
+		// time (an outage that starts there, say).
+		if fl, ok := f["checks"]; ok && !(fl.val.Kind == yaml.SequenceNode && len(fl.val.Content) == 0) {
+			st.Checks = r.checks(fl.val, host)
+		}
 		if len(r.errs) == errs {
 			out = append(out, st)
 		}
+	}
+	checks := 0
+	for _, st := range out {
+		checks += len(st.Checks)
+	}
+	if len(out) == len(items) && checks == 0 {
+		r.errorf(n, "no step of the timeline has checks; a case needs at least one check")
 	}
 	return out
 }

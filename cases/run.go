@@ -262,6 +262,9 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			r.failCase(c, idx, err)
 			return
 		}
+		if len(st.Checks) == 0 {
+			r.fetchOnly(ctx, c, session, start.Add(st.At), st.Response.URL)
+		}
 		for i := range st.Checks {
 			chk := &st.Checks[i]
 			base := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL,
@@ -294,6 +297,34 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			}
 			idx++
 		}
+	}
+}
+
+// fetchOnly serves a timeline step without checks: every parser that
+// keeps a clocked cache, and the explainer, is asked about the root of the
+// step's origin, so that it fetches the file at the step's time (an
+// outage that starts there is then seen to start there). The answers are
+// not results.
+func (r *runner) fetchOnly(ctx context.Context, c *Case, session string, now time.Time, robotsURL string) {
+	origin, err := reference.Origin(robotsURL)
+	if err != nil {
+		return
+	}
+	base := Request{Case: c.ID, Profile: c.Profile, Agent: "reptest", URL: origin + "/", Client: r.client, Now: now}
+	if base.RobotsURL, err = r.srv.External(origin + "/robots.txt"); err != nil {
+		return
+	}
+	for _, p := range r.parsers {
+		if p.dead == "" && p.info.Has(CapClock) && p.info.Has(CapFetch) {
+			req := base
+			req.Session = session + "/" + p.info.Name
+			r.ask(ctx, p, req)
+		}
+	}
+	if r.opts.Explain != nil {
+		req := base
+		req.Session = session + "/explain"
+		r.opts.Explain.Trace(ctx, req)
 	}
 }
 

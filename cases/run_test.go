@@ -326,3 +326,27 @@ func TestRunInvalidCheck(t *testing.T) {
 		t.Errorf("detail %q, want the loader's reason", got)
 	}
 }
+
+// A timeline step without checks still has each clocked parser fetch at
+// its time: here the outage starts at the checkless step, so that 29 days
+// later it has lasted 30 and the file is treated as unavailable.
+func TestRunTimelineStepWithoutChecks(t *testing.T) {
+	good := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "http://example.com/robots.txt"}
+	down := Response{Status: 503, URL: "http://example.com/robots.txt"}
+	day := 24 * time.Hour
+	c := []Case{{
+		ID: "checkless", Level: MAY, Req: []string{"ACC-8"}, Profile: ProfileRFC,
+		Timeline: []Step{
+			{At: 0, Response: good, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow}}},
+			{At: 2 * day, Response: down},
+			{At: 32 * day, Response: down, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Allow}}},
+		},
+	}}
+	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string][]Outcome{"ref": {Pass, Pass}}, outcomes(rep)); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+}

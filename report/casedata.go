@@ -138,6 +138,10 @@ func timelineChecks(c *cases.Case, opts reference.Options) []CheckInfo {
 		now = base.Add(s.At)
 		srv.responses = []cases.Response{s.Response}
 		srv.step = i + 1
+		if len(s.Checks) == 0 {
+			// The runner fetches at a step without checks; so does this.
+			f.Get(context.Background(), s.Response.URL)
+		}
 		for _, ch := range s.Checks {
 			info := srv.decide(f, ch, resps, i+1)
 			info.Step = i + 1
