@@ -494,11 +494,10 @@ func (r *reader) timeline(n *yaml.Node, host string) []Step {
 		errs := len(r.errs)
 		var st Step
 		if at, ok := r.duration(f["at"].val, "at"); ok {
-			switch {
-			case i == 0 && at != 0:
-				r.errorf(f["at"].val, "the first step must be at 0 (times count from the first fetch)")
-			case i > 0 && at <= prev:
-				r.errorf(f["at"].val, "at %s is not later than the step before (%s)", f["at"].val.Value, formatAt(prev))
+			// Times count from the first fetch, so the first step is
+			// normally at 0; a later start only moves the clock.
+			if i > 0 && at < prev {
+				r.errorf(f["at"].val, "at %s is earlier than the step before (%s)", f["at"].val.Value, formatAt(prev))
 			}
 			st.At, prev = at, at
 		}
