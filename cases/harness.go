@@ -283,27 +283,20 @@ func writeServed(b *strings.Builder, r Response) {
 // keeps: set RunOptions.Explain to it for traces of HTTP cases).
 type referenceTracer struct{}
 
-func (referenceTracer) Trace(_ context.Context, req Request) (Verdict, int, string, error) {
+func (referenceTracer) Trace(_ context.Context, req Request) (Explanation, error) {
 	opts, _ := reference.OptionsFor(req.Profile)
 	var d reference.Decision
 	var err error
 	switch req.Kind() {
 	case CapFetch:
-		return "", 0, "", fmt.Errorf("no trace for fetch requests")
+		return Explanation{}, fmt.Errorf("no trace for fetch requests")
 	case CapStatus:
 		d, err = reference.FromStatus(req.Status, req.Robots, opts).Decide(req.Agent, req.URL)
 	default:
 		d, err = reference.Parse(req.Robots, opts).Decide(req.Agent, req.URL)
 	}
 	if err != nil {
-		return "", 0, "", err
+		return Explanation{}, err
 	}
-	v, line := Disallow, 0
-	if d.Allowed {
-		v = Allow
-	}
-	if d.Reason == reference.RuleMatched {
-		line = d.Rule.Line
-	}
-	return v, line, d.String(), nil
+	return ExplainDecision(d), nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,39 @@ import (
 // verdict and why (the reference does). The runner uses it to check a
 // case's `rule:` and to explain failures of other parsers.
 type Tracer interface {
-	Trace(ctx context.Context, req Request) (v Verdict, line int, trace string, err error)
+	Trace(ctx context.Context, req Request) (Explanation, error)
+}
+
+// Explanation is a Tracer's account of one request.
+type Explanation struct {
+	Verdict Verdict
+	// Line is the 1-based line of the deciding rule, 0 when no rule
+	// decided.
+	Line int
+	// Ties lists the lines of other rules that decide the same way (same
+	// kind and length, also matching); a case's rule: may name any of
+	// them.
+	Ties []int
+	// Text explains the decision in one line.
+	Text string
+}
+
+// ExplainDecision turns a reference decision into an Explanation.
+func ExplainDecision(d reference.Decision) Explanation {
+	e := Explanation{Verdict: Disallow, Text: d.String()}
+	if d.Allowed {
+		e.Verdict = Allow
+	}
+	if d.Reason == reference.RuleMatched {
+		e.Line, e.Ties = d.Rule.Line, d.Ties
+	}
+	return e
+}
+
+// decidedAt reports whether the explanation's deciding rule, or one that
+// ties with it, is at line.
+func (e *Explanation) decidedAt(line int) bool {
+	return e.Line == line || slices.Contains(e.Ties, line)
 }
 
 // RunOptions configures Run. The zero value is usable.
@@ -280,8 +313,8 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			if r.opts.Explain != nil && err == nil {
 				ereq := base
 				ereq.Session = session + "/explain"
-				if _, _, t, terr := r.opts.Explain.Trace(ctx, ereq); terr == nil {
-					trace = t
+				if e, terr := r.opts.Explain.Trace(ctx, ereq); terr == nil {
+					trace = e.Text
 				}
 			}
 			for _, p := range r.parsers {
@@ -378,7 +411,7 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 		r.add(c, idx, chk, name, "", Error, p.dead, step)
 		return
 	}
-	v, line, err := r.ask(ctx, p, req)
+	v, ex, err := r.ask(ctx, p, req)
 	if err != nil {
 		detail := err.Error()
 		if se, ok := p.Parser.(Stderr); ok {
@@ -395,9 +428,9 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 	}
 	out := OutcomeOf(c.Level, chk.Expect, chk.Accept, v)
 	detail := ""
-	if out == Pass && chk.Rule != nil && line >= 0 && line != *chk.Rule {
+	if out == Pass && chk.Rule != nil && ex != nil && !ex.decidedAt(*chk.Rule) {
 		out = OutcomeOf(c.Level, chk.Expect, nil, "")
-		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(line), decidedBy(*chk.Rule))
+		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
 	res := r.add(c, idx, chk, name, v, out, detail, step)
 	switch {
@@ -405,21 +438,21 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 	case trace != nil:
 		res.Trace = *trace
 	case r.opts.Explain != nil:
-		if _, _, t, err := r.opts.Explain.Trace(ctx, req); err == nil {
-			res.Trace = t
+		if e, err := r.opts.Explain.Trace(ctx, req); err == nil {
+			res.Trace = e.Text
 		}
 	}
 }
 
 // ask calls the parser with the per-check timeout, recovering from a
-// panic. It returns line -1 when the parser reports no deciding line.
-func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdict, line int, err error) {
+// panic. The explanation is nil when the parser is not a Tracer.
+func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict, *Explanation, error) {
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	type answer struct {
-		v    Verdict
-		line int
-		err  error
+		v   Verdict
+		ex  *Explanation
+		err error
 	}
 	ch := make(chan answer, 1)
 	go func() {
@@ -429,19 +462,19 @@ func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdic
 			}
 		}()
 		if t, ok := p.Parser.(Tracer); ok {
-			v, line, _, err := t.Trace(ctx, req)
-			ch <- answer{v, line, err}
+			ex, err := t.Trace(ctx, req)
+			ch <- answer{ex.Verdict, &ex, err}
 			return
 		}
 		v, err := p.Check(ctx, req)
-		ch <- answer{v, -1, err}
+		ch <- answer{v, nil, err}
 	}()
 	select {
 	case a := <-ch:
-		return a.v, a.line, a.err
+		return a.v, a.ex, a.err
 	case <-ctx.Done():
 		p.dead = fmt.Sprintf("the parser did not answer within %s on an earlier check and was not called again", r.opts.Timeout)
-		return "", 0, fmt.Errorf("no answer within %s", r.opts.Timeout)
+		return "", nil, fmt.Errorf("no answer within %s", r.opts.Timeout)
 	}
 }
 

@@ -126,13 +126,17 @@ func TestRunOutcomes(t *testing.T) {
 }
 
 func TestRunRuleLine(t *testing.T) {
-	two := 2
+	two, four := 2, 4
 	c := []Case{{
 		ID: "t/rule", Level: MUST, Req: []string{"MATCH-4"}, Profile: ProfileRFC,
 		Robots: []byte("User-agent: *\nDisallow: /a\nDisallow: /ab\n"),
-		Checks: []Check{{Agent: "FooBot", URL: "/ab", Expect: Disallow, Rule: &two}},
+		Checks: []Check{
+			{Agent: "FooBot", URL: "/ab", Expect: Disallow, Rule: &two},
+			{Agent: "FooBot", URL: "/ab", Expect: Disallow, Rule: &four},
+		},
 	}}
-	tr := tracer{line: 3}
+	// The tracer says line 3 decided, and line 4 ties with it.
+	tr := tracer{line: 3, ties: []int{4}}
 	rep, err := Run(context.Background(), c, []Parser{tr}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -140,16 +144,22 @@ func TestRunRuleLine(t *testing.T) {
 	if got := rep.Results[0]; got.Outcome != Violation || !strings.Contains(got.Detail, "line 3") {
 		t.Errorf("a wrong deciding line: got %s %q, want a violation naming line 3", got.Outcome, got.Detail)
 	}
+	if got := rep.Results[1]; got.Outcome != Pass {
+		t.Errorf("a line that ties with the deciding one: got %s %q, want a pass", got.Outcome, got.Detail)
+	}
 }
 
-type tracer struct{ line int }
+type tracer struct {
+	line int
+	ties []int
+}
 
 func (tracer) Info() Info { return Info{Name: "tracer", Capabilities: []Capability{CapParse}} }
 func (tracer) Check(context.Context, Request) (Verdict, error) {
 	return Disallow, nil
 }
-func (t tracer) Trace(context.Context, Request) (Verdict, int, string, error) {
-	return Disallow, t.line, "", nil
+func (t tracer) Trace(context.Context, Request) (Explanation, error) {
+	return Explanation{Verdict: Disallow, Line: t.line, Ties: t.ties}, nil
 }
 
 func TestRunHTTP(t *testing.T) {
@@ -276,12 +286,12 @@ func TestRunTimelineTrace(t *testing.T) {
 // decision.
 type traceParser struct{ p *refParser }
 
-func (tp traceParser) Trace(ctx context.Context, req Request) (Verdict, int, string, error) {
+func (tp traceParser) Trace(ctx context.Context, req Request) (Explanation, error) {
 	d, err := tp.p.decide(ctx, req)
 	if err != nil {
-		return "", 0, "", err
+		return Explanation{}, err
 	}
-	return verdictOf(d), 0, d.String(), nil
+	return ExplainDecision(d), nil
 }
 
 // A timeline step's file is served at its host's robots.txt only: the

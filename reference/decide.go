@@ -3,6 +3,7 @@ package reference
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -63,6 +64,10 @@ type Decision struct {
 	Reason Reason
 	// Rule is the deciding rule when Reason is RuleMatched.
 	Rule RuleRef
+	// Ties lists the lines of the other rules that match with the same
+	// kind and length as Rule (duplicates, merged groups, patterns of
+	// equal length): any of them decides the same way. Rule is the first.
+	Ties []int
 	// Group is the name of the group that applied: the agent's token in
 	// lower case, "*", or "" when none did.
 	Group string
@@ -151,6 +156,7 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 		d.Reason = RuleMatched
 		d.Rule = RuleRef{Line: int(best.line), Allow: best.allow, Pattern: r.str(best.raw),
 			Length: int(best.pat.length), Normalized: r.text(&best.pat), Anchored: best.pat.anchored}
+		d.Ties = r.ties(best, groups, path)
 	case sel != selNone && r.isRobotsTxt(path):
 		d.Reason = RobotsTxt
 	case sel != selNone:
@@ -216,6 +222,25 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 		}
 	}
 	return best, sel, groups
+}
+
+// ties returns the lines of the rules of groups, other than best, that
+// match path with best's kind and length. Only traces need them.
+func (r *Robots) ties(best *rule, groups []int32, path []byte) []int {
+	var out []int
+	for _, gi := range groups {
+		g := r.groups[gi].rules
+		for i := range r.rules[g[0]:g[1]] {
+			c := &r.rules[g[0]+int32(i)]
+			p := &c.pat
+			if c != best && c.allow == best.allow && p.length == best.pat.length &&
+				(p.end > p.start || p.anchored) && p.matches(r.text(p), path) {
+				out = append(out, int(c.line))
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
 }
 
 // firstMatch returns the first rule of rs that matches path; rs is sorted

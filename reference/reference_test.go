@@ -418,3 +418,34 @@ func TestAllowedOnceAgrees(t *testing.T) {
 		}
 	}
 }
+
+// Ties names the other rules that decide the same way: duplicates, a rule
+// of a merged group, a pattern of equal length; not a rule of the other
+// kind, a shorter one, or one that does not match.
+func TestDecideTies(t *testing.T) {
+	const body = `User-agent: a
+Disallow: /ab
+Disallow: /a*
+Allow: /ab
+Disallow: /x
+Disallow: /a
+User-agent: b
+User-agent: a
+Disallow: /ab
+`
+	d, err := reference.ParseString(body, reference.RFC()).Decide("a", "/abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Allow: /ab (line 4) wins the tie of length 3 against the disallows.
+	if d.Rule.Line != 4 || d.Ties != nil {
+		t.Errorf("rule at line %d, ties %v; want line 4 and no ties (no other allow)", d.Rule.Line, d.Ties)
+	}
+	d, err = reference.ParseString(strings.Replace(body, "Allow: /ab", "Allow: /q", 1), reference.RFC()).Decide("a", "/abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{3, 9}, d.Ties); d.Rule.Line != 2 || diff != "" {
+		t.Errorf("rule at line %d, ties (-want +got):\n%s", d.Rule.Line, diff)
+	}
+}
