@@ -225,16 +225,22 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 }
 
 // ties returns the lines of the rules of groups, other than best, that
-// match path with best's kind and length. Only traces need them.
+// match path with best's kind and length. Only traces need them. At worst
+// it matches every rule once, as a decision where no rule matches does;
+// a duplicate of best costs a comparison.
 func (r *Robots) ties(best *rule, groups []int32, path []byte) []int {
 	var out []int
+	bestText := r.text(&best.pat)
 	for _, gi := range groups {
 		g := r.groups[gi].rules
 		for i := range r.rules[g[0]:g[1]] {
 			c := &r.rules[g[0]+int32(i)]
 			p := &c.pat
-			if c != best && c.allow == best.allow && p.length == best.pat.length &&
-				(p.end > p.start || p.anchored) && p.matches(r.text(p), path) {
+			if c == best || c.allow != best.allow || p.length != best.pat.length {
+				continue
+			}
+			if t := r.text(p); p.anchored == best.pat.anchored && t == bestText ||
+				(p.end > p.start || p.anchored) && p.matches(t, path) {
 				out = append(out, int(c.line))
 			}
 		}
