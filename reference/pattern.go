@@ -50,12 +50,12 @@ const (
 	keep   = iota // as it is
 	escape        // percent-encoded
 	pct           // "%": start of an escape, or a stray one
-	qmark         // the first "?": the query starts after it
+	qmark         // "?": the query starts after the first one
 )
 
 // canonicalClass says how normalisation treats octet c of a URI (uri true)
-// or of a rule path, before the first "?" or after it (query true).
-func canonicalClass(c byte, uri, query bool) int {
+// or of a rule path.
+func canonicalClass(c byte, uri bool) int {
 	switch {
 	case c == '%':
 		return pct
@@ -65,7 +65,7 @@ func canonicalClass(c byte, uri, query bool) int {
 		// A literal "*" or "$" in the URI can only be matched by "%2A" or
 		// "%24" in a rule (§2.2.3, SPC-4), since in rules they are special.
 		return escape
-	case !query && c == '?':
+	case c == '?':
 		return qmark
 	}
 	return keep
@@ -86,20 +86,17 @@ func isQueryData(c byte) bool {
 	return false
 }
 
-// classes holds canonicalClass for every octet: index 0 for rule paths and
-// 1 for URIs, plus 2 after the first "?" (where "?" is an octet like any
-// other). It is computed once and never changed.
-var classes = func() (t [4][256]uint8) {
+// classes holds canonicalClass for every octet, for URIs ([1]) and rule
+// paths ([0]); it is computed once and never changed.
+var classes = func() (t [2][256]uint8) {
 	for c := 0; c < 256; c++ {
-		for i := range t {
-			t[i][c] = uint8(canonicalClass(byte(c), i&1 == 1, i&2 == 2))
-		}
+		t[0][c] = uint8(canonicalClass(byte(c), false))
+		t[1][c] = uint8(canonicalClass(byte(c), true))
 	}
 	return t
 }()
 
-// classTable returns the class table for a URI or a rule path, at the
-// start of either.
+// classTable returns the class table for a URI or a rule path.
 func classTable(uri bool) *[256]uint8 {
 	if uri {
 		return &classes[1]
@@ -141,7 +138,7 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 			dst = appendEscape(dst, c)
 		case qmark:
 			dst = append(dst, c)
-			class, query = &classes[2+boolIndex(uri)], true
+			query = true
 		case pct:
 			if i+2 < len(s) {
 				hi, ok1 := unhex(s[i+1])
@@ -176,7 +173,7 @@ func isCanonical(s string, uri bool) bool {
 				return false
 			}
 		case qmark:
-			class, query = &classes[2+boolIndex(uri)], true
+			query = true
 		case escape:
 			return false
 		case pct:
@@ -213,13 +210,6 @@ func appendGoogleEscape(dst []byte, s string) []byte {
 		}
 	}
 	return dst
-}
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func isHex(c byte) bool { _, ok := unhex(c); return ok }
