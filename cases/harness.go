@@ -207,7 +207,7 @@ func describeResult(c *Case, r Result) string {
 
 // checkAt returns the check of index i, counted as the runner counts.
 func checkAt(c *Case, i int) *Check {
-	if all := c.allChecks(); i >= 0 && i < len(all) {
+	if all := c.AllChecks(); i >= 0 && i < len(all) {
 		return all[i]
 	}
 	return nil

@@ -462,7 +462,7 @@ func TestLoadEmbedded(t *testing.T) {
 		for _, r := range c.Req {
 			covered[r]++
 		}
-		checks += len(c.allChecks())
+		checks += len(c.AllChecks())
 	}
 	var holes []string
 	for _, r := range reqs {

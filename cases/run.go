@@ -186,7 +186,7 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 
 // failCase records an error for every check of c from index from on.
 func (r *runner) failCase(c *Case, from int, err error) {
-	for i, chk := range c.allChecks() {
+	for i, chk := range c.AllChecks() {
 		if i < from {
 			continue
 		}
@@ -196,8 +196,9 @@ func (r *runner) failCase(c *Case, from int, err error) {
 	}
 }
 
-// allChecks returns the case's checks, timeline steps included, in order.
-func (c *Case) allChecks() []*Check {
+// AllChecks returns the case's checks, timeline steps included, in the
+// order the runner numbers them (Result.Check).
+func (c *Case) AllChecks() []*Check {
 	var out []*Check
 	for i := range c.Checks {
 		out = append(out, &c.Checks[i])

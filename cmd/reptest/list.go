@@ -46,7 +46,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(tw, "CASE\tPROFILE\tLEVEL\tREQ\tCHECKS\tKIND\tTITLE")
 	checks := 0
 	for _, c := range sel {
-		n := countChecks(&c)
+		n := len(c.AllChecks())
 		checks += n
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", c.ID, c.Profile, c.Level, strings.Join(c.Req, ","), n, kind(&c), c.Title)
 	}
@@ -65,7 +65,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, c := range sel {
 		for _, r := range c.Req {
 			ncases[r]++
-			nchecks[r] += countChecks(&c)
+			nchecks[r] += len(c.AllChecks())
 		}
 	}
 	tw = tabwriter.NewWriter(stdout, 2, 8, 2, ' ', 0)
@@ -92,12 +92,4 @@ func kind(c *cases.Case) string {
 		return "http"
 	}
 	return "parse"
-}
-
-func countChecks(c *cases.Case) int {
-	n := len(c.Checks)
-	for _, s := range c.Timeline {
-		n += len(s.Checks)
-	}
-	return n
 }

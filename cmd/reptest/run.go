@@ -175,16 +175,9 @@ func loadCorpus(dirs []string) ([]cases.Case, error) {
 // is and why it will be skipped.
 func warnInvalid(w io.Writer, cs []cases.Case) {
 	for i := range cs {
-		for _, chk := range cs[i].Checks {
+		for _, chk := range cs[i].AllChecks() {
 			if chk.Invalid != "" {
 				fmt.Fprintln(w, "warning:", chk.Invalid)
-			}
-		}
-		for _, st := range cs[i].Timeline {
-			for _, chk := range st.Checks {
-				if chk.Invalid != "" {
-					fmt.Fprintln(w, "warning:", chk.Invalid)
-				}
 			}
 		}
 	}
