@@ -24,11 +24,10 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "usage: reptest check --robots FILE --agent TOKEN URL...")
 		return 2
 	}
-	opts, ok := reference.OptionsFor(*profile)
-	if !ok {
-		fmt.Fprintf(stderr, "reptest check: --profile must be rfc9309 or google, not %q\n", *profile)
+	if !checkProfile("check", *profile, stderr) {
 		return 2
 	}
+	opts, _ := reference.OptionsFor(*profile)
 	var body []byte
 	var err error
 	if *robots == "-" {

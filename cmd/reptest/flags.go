@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/reptest/reptest/reference"
 )
 
 // multi is a flag that may be given several times.
@@ -58,6 +60,16 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 		return nil, 2, false
 	}
 	return pos, 0, true
+}
+
+// checkProfile reports whether p names a case profile, and otherwise says
+// so on stderr as the command cmd.
+func checkProfile(cmd, p string, stderr io.Writer) bool {
+	if _, ok := reference.OptionsFor(p); !ok {
+		fmt.Fprintf(stderr, "reptest %s: --profile must be rfc9309 or google, not %q\n", cmd, p)
+		return false
+	}
+	return true
 }
 
 // parseShard reads "K/N" (1 ≤ K ≤ N); "" means no sharding.

@@ -27,8 +27,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "reptest list: unexpected argument %q\n", pos[0])
 		return 2
 	}
-	if *profile != "" && *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
-		fmt.Fprintf(stderr, "reptest list: --profile must be rfc9309 or google, not %q\n", *profile)
+	if *profile != "" && !checkProfile("list", *profile, stderr) {
 		return 2
 	}
 	all, err := loadCorpus(corpora)

@@ -42,11 +42,10 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "reptest matrix: --fail-on must be warn or never, not %q\n", *failOn)
 		return 2
 	}
-	opts, ok := reference.OptionsFor(*profile)
-	if !ok {
-		fmt.Fprintf(stderr, "reptest matrix: --profile must be rfc9309 or google, not %q\n", *profile)
+	if !checkProfile("matrix", *profile, stderr) {
 		return 2
 	}
+	opts, _ := reference.OptionsFor(*profile)
 	for _, p := range paths {
 		if !strings.HasPrefix(p, "/") {
 			fmt.Fprintf(stderr, "reptest matrix: --path %q: a path starts with \"/\"\n", p)

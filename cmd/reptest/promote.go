@@ -38,8 +38,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fs.Usage()
 		return 2
 	}
-	if *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
-		fmt.Fprintf(stderr, "reptest promote: --profile must be rfc9309 or google, not %q\n", *profile)
+	if !checkProfile("promote", *profile, stderr) {
 		return 2
 	}
 

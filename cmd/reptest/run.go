@@ -48,8 +48,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "reptest run: --timeout must be positive, not %s\n", *timeout)
 		return 2
 	}
-	if *profile != cases.ProfileRFC && *profile != cases.ProfileGoogle {
-		fmt.Fprintf(stderr, "reptest run: --profile must be rfc9309 or google, not %q\n", *profile)
+	if !checkProfile("run", *profile, stderr) {
 		return 2
 	}
 	k, n, err := parseShard(*shard)
