@@ -217,21 +217,7 @@ func checkAt(c *Case, i int) *Check {
 // printable UTF-8 shown as Go escapes, so that a test log stays text.
 func writeNumbered(b *strings.Builder, body []byte) {
 	const maxLines, maxLine = 40, 200
-	// Lines end at CR, LF or CRLF, as the reference numbers them.
-	var lines []string
-	rest := string(body)
-	for rest != "" {
-		i := strings.IndexAny(rest, "\r\n")
-		if i < 0 {
-			lines = append(lines, rest)
-			break
-		}
-		lines = append(lines, rest[:i])
-		if strings.HasPrefix(rest[i:], "\r\n") {
-			i++
-		}
-		rest = rest[i+1:]
-	}
+	lines := reference.SplitLines(string(body))
 	for n, line := range lines {
 		if n == maxLines {
 			fmt.Fprintf(b, "\n    … %d more lines", len(lines)-maxLines)

@@ -222,7 +222,7 @@ func grobotLowercaseHex(d *divergence) bool {
 //
 // Corpus cases: syntax/unicode-spaces-are-not-ws.
 func grobotUnicodeSpace(d *divergence) bool {
-	for _, line := range splitLines(d.body) {
+	for _, line := range reference.SplitLines(string(d.body)) {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -678,7 +678,7 @@ func readTemotoLines(body []byte) []temotoLine {
 	// temoto skips a whole byte order mark; the reference numbers the
 	// line after it as line 1 all the same.
 	body = bytes.TrimPrefix(body, []byte("\xef\xbb\xbf"))
-	for i, text := range splitLines(body) {
+	for i, text := range reference.SplitLines(string(body)) {
 		l := temotoLine{number: i + 1, text: text, words: temotoWords(text)}
 		if len(l.words) > 0 {
 			switch strings.ToLower(l.words[0]) {
@@ -729,27 +729,6 @@ func temotoWords(line string) []string {
 		words = append(words, line[start:end])
 	}
 	return words
-}
-
-// splitLines splits body into lines as the reference does: CR, LF and
-// CRLF end a line; a trailing line end does not start another line. A
-// leading UTF-8 byte order mark (or part of one) is left in place.
-func splitLines(body []byte) []string {
-	var lines []string
-	s := string(body)
-	for len(s) > 0 {
-		i := strings.IndexAny(s, "\r\n")
-		if i < 0 {
-			lines = append(lines, s)
-			break
-		}
-		lines = append(lines, s[:i])
-		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
-			i++
-		}
-		s = s[i+1:]
-	}
-	return lines
 }
 
 // refKinds returns the reference's kind of each line it read (lines past

@@ -449,3 +449,17 @@ Disallow: /ab
 		t.Errorf("rule at line %d, ties (-want +got):\n%s", d.Rule.Line, diff)
 	}
 }
+
+func TestSplitLines(t *testing.T) {
+	for in, want := range map[string][]string{
+		"a\r\nb\rc\n\nd":      {"a", "b", "c", "", "d"},
+		"a\n":                 {"a"},
+		"":                    nil,
+		"\n\n":                {"", ""},
+		"\xEF\xBB\xBFx\r\r\n": {"\xEF\xBB\xBFx", ""},
+	} {
+		if diff := cmp.Diff(want, reference.SplitLines(in)); diff != "" {
+			t.Errorf("SplitLines(%q) (-want +got):\n%s", in, diff)
+		}
+	}
+}

@@ -59,10 +59,20 @@ type Record struct {
 	Value string
 }
 
+// SplitLines returns the lines of body as Robots.Lines numbers them:
+// element i is line i+1. CR, LF and CRLF each end a line (§2.2, SYN-3),
+// and a final line end adds no line. Nothing is skipped or cut: a byte
+// order mark stays at the start of line 1.
+func SplitLines(body string) []string {
+	var lines []string
+	scanLines(body, &Options{}, func(_, _ int, text string) { lines = append(lines, text) })
+	return lines
+}
+
 // scanLines calls fn for each line of body (after any byte order mark) with
-// its number, the offset of its first byte and its text. It returns the number of bytes the lines cover.
-// A line ends at CR, LF or CRLF (§2.2, SYN-3); the text passed to fn holds
-// no line-end characters and is cut to o.MaxLineBytes.
+// its number, the offset of its first byte and its text. A line ends at
+// CR, LF or CRLF (§2.2, SYN-3); the text passed to fn holds no line-end
+// characters and is cut to o.MaxLineBytes.
 func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 	i := 0
 	if o.SkipBOM {

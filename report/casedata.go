@@ -330,31 +330,11 @@ func materialiseHead(g *cases.Generator, n int) []byte {
 
 // lineText returns line n (1-based, CR, LF and CRLF ending lines) of body.
 func lineText(body []byte, n int) string {
-	lines := splitLines(body)
+	lines := reference.SplitLines(string(body))
 	if n < 1 || n > len(lines) {
 		return ""
 	}
-	return string(lines[n-1])
-}
-
-// splitLines splits a body into lines as the reference numbers them: CR,
-// LF and CRLF each end a line, and a final line end adds no empty line.
-func splitLines(body []byte) [][]byte {
-	var lines [][]byte
-	for len(body) > 0 {
-		i := bytes.IndexAny(body, "\r\n")
-		if i < 0 {
-			lines = append(lines, body)
-			break
-		}
-		lines = append(lines, body[:i])
-		j := i + 1
-		if body[i] == '\r' && j < len(body) && body[j] == '\n' {
-			j++
-		}
-		body = body[j:]
-	}
-	return lines
+	return lines[n-1]
 }
 
 // sortedKeys returns a map's keys in order.

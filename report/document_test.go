@@ -223,20 +223,6 @@ func TestGeneratedReader(t *testing.T) {
 	}
 }
 
-func TestSplitLines(t *testing.T) {
-	got := splitLines([]byte("a\r\nb\rc\n\nd"))
-	var s []string
-	for _, l := range got {
-		s = append(s, string(l))
-	}
-	if diff := cmp.Diff([]string{"a", "b", "c", "", "d"}, s); diff != "" {
-		t.Errorf("splitLines (-want +got):\n%s", diff)
-	}
-	if n := len(splitLines([]byte("a\n"))); n != 1 {
-		t.Errorf("a final line end adds a line: %d lines", n)
-	}
-}
-
 func TestMemServerFaults(t *testing.T) {
 	c := cases.Case{ID: "http/reset", Level: cases.MUST, Req: []string{"ACC-7"},
 		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Fault: "reset"}},

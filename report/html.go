@@ -16,6 +16,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
 )
 
 //go:embed html/report.html.tmpl
@@ -762,7 +763,7 @@ const maxListed = 400
 // layoutLines numbers a body's lines and marks the deciding lines. A
 // marked line past the stored part is appended from its saved text.
 func layoutLines(body []byte, marks map[int][]int, texts map[int]string) []lineView {
-	lines := splitLines(body)
+	lines := reference.SplitLines(string(body))
 	show := func(n int) bool {
 		if len(lines) <= maxListed || n <= 200 {
 			return true

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
 )
 
 // JUnit XML elements, as the common schema (Jenkins, GitLab, GitHub
@@ -178,7 +179,7 @@ func checkMessage(d *Document, r cases.Result) string {
 	}
 	if ci != nil && ci.Robots != nil {
 		b.WriteString("robots.txt:\n")
-		for n, l := range splitLines(ci.Robots.Bytes()) {
+		for n, l := range reference.SplitLines(string(ci.Robots.Bytes())) {
 			if n == 60 {
 				b.WriteString("  …\n")
 				break

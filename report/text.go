@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
 )
 
 // TextOptions controls the terminal summary.
@@ -294,7 +295,7 @@ func (t *textWriter) listing(b *Body, mark int, markText string) {
 	if b.Generated != "" {
 		t.printf("      %sgenerated: %s%s\n", t.p.dim, visible(b.Generated, 600), t.p.reset)
 	}
-	lines := splitLines(b.Bytes())
+	lines := reference.SplitLines(string(b.Bytes()))
 	show := func(n int) bool {
 		return len(lines) <= 40 || n <= 10 || mark > 0 && n >= mark-3 && n <= mark+3
 	}
@@ -364,7 +365,7 @@ func (t *textWriter) findings(verbose bool) {
 		t.printf("\n")
 		if verbose {
 			body, _ := g.Example.Robots()
-			for n, l := range splitLines(body) {
+			for n, l := range reference.SplitLines(string(body)) {
 				if n == 20 {
 					t.printf("         …\n")
 					break
