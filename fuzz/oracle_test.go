@@ -57,6 +57,16 @@ func hexValue(c byte) (byte, bool) {
 	return 0, false
 }
 
+// escapeAt returns the octet of the escape "%XX" at s[i], if one is there.
+func escapeAt(s string, i int) (byte, bool) {
+	if s[i] != '%' || len(s)-i < 3 {
+		return 0, false
+	}
+	hi, ok1 := hexValue(s[i+1])
+	lo, ok2 := hexValue(s[i+2])
+	return hi<<4 | lo, ok1 && ok2
+}
+
 // octetForm is how one octet of a path appears after normalisation.
 type octetForm uint8
 
@@ -85,19 +95,14 @@ func rfcUnits(s string, rule bool) []normalUnit {
 	query := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && len(s)-i >= 3 {
-			hi, ok1 := hexValue(s[i+1])
-			lo, ok2 := hexValue(s[i+2])
-			if ok1 && ok2 {
-				v := hi<<4 | lo
-				if unreserved3986(v) || query && strings.IndexByte(":/?@[]", v) >= 0 {
-					units = append(units, normalUnit{plainOctet, v})
-				} else {
-					units = append(units, normalUnit{encodedOctet, v})
-				}
-				i += 2
-				continue
+		if v, ok := escapeAt(s, i); ok {
+			if unreserved3986(v) || query && strings.IndexByte(":/?@[]", v) >= 0 {
+				units = append(units, normalUnit{plainOctet, v})
+			} else {
+				units = append(units, normalUnit{encodedOctet, v})
 			}
+			i += 2
+			continue
 		}
 		switch {
 		case c == '%':
@@ -126,14 +131,10 @@ func googleRuleUnits(s string) []normalUnit {
 	units := make([]normalUnit, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && len(s)-i >= 3 {
-			hi, ok1 := hexValue(s[i+1])
-			lo, ok2 := hexValue(s[i+2])
-			if ok1 && ok2 {
-				units = append(units, normalUnit{encodedOctet, hi<<4 | lo})
-				i += 2
-				continue
-			}
+		if v, ok := escapeAt(s, i); ok {
+			units = append(units, normalUnit{encodedOctet, v})
+			i += 2
+			continue
 		}
 		switch {
 		case c == '*':
