@@ -70,16 +70,26 @@ func (p *Reference) Decide(ctx context.Context, req cases.Request) (reference.De
 	return reference.Parse(req.Robots, opts).Decide(req.Agent, req.URL)
 }
 
-// Check implements cases.Parser.
+// Check implements cases.Parser. It builds no trace: a parse request,
+// the differential engine's usual question, takes the one-shot
+// reference.AllowedOnce.
 func (p *Reference) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
-	d, err := p.Decide(ctx, req)
+	var allowed bool
+	var err error
+	if req.Kind() == cases.CapParse {
+		allowed, err = reference.AllowedOnce(string(req.Robots), p.Options(req.Profile), req.Agent, req.URL)
+	} else {
+		var d reference.Decision
+		d, err = p.Decide(ctx, req)
+		allowed = d.Allowed
+	}
 	if err != nil {
 		if errors.Is(err, reference.ErrInvalidToken) {
 			return "", fmt.Errorf("%s: %w", p.name, err)
 		}
 		return "", err
 	}
-	if d.Allowed {
+	if allowed {
 		return cases.Allow, nil
 	}
 	return cases.Disallow, nil
