@@ -159,3 +159,20 @@ func (g *Generator) WriteTo(w io.Writer) (int64, error) {
 type SessionEnder interface {
 	EndSession(id string)
 }
+
+// Question is one (agent, URL) pair asked about a body.
+type Question struct {
+	Agent string
+	URL   string
+}
+
+// Batcher is implemented by parsers that decide many questions about one
+// body with a single parse. req carries the body (Robots), Status, Case and
+// Profile; its Agent and URL are unused. CheckBatch returns one verdict and
+// one error per question, in the order of qs; an error that concerns the
+// whole batch (a crash, a hang) is returned in every position. The
+// differential engine uses it when present, and Check otherwise, so a
+// parser's answers must be the same either way.
+type Batcher interface {
+	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
+}
