@@ -3,7 +3,6 @@ package crawl
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -431,18 +430,21 @@ func orDefault(s, d string) string {
 }
 
 // sameResource reports whether two URLs ask for the same resource: the
-// same origin and the same path and query once percent-escapes are
-// decoded (crawlers escape differently), the fragment dropped.
+// same origin and the same path and query as the reference normalises
+// them for matching (escapes of unreserved characters decoded, hex digits
+// in one case), the fragment dropped. Crawlers escape differently.
 func sameResource(a, b string) bool {
-	if OriginOf(a) != OriginOf(b) {
-		return false
-	}
-	return unescaped(reference.PathQuery(a)) == unescaped(reference.PathQuery(b))
+	return OriginOf(a) == OriginOf(b) && matchedPath(a) == matchedPath(b)
 }
 
-func unescaped(s string) string {
-	if u, err := url.PathUnescape(s); err == nil {
-		return u
+// noRules is an empty file: its decisions carry the normalised path.
+var noRules = reference.ParseString("", reference.RFC())
+
+// matchedPath is u's path and query as the reference matches it.
+func matchedPath(u string) string {
+	d, err := noRules.Decide("reptest", u)
+	if err != nil {
+		return reference.PathQuery(u)
 	}
-	return s
+	return d.Path
 }

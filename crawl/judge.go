@@ -47,7 +47,7 @@ func Judge(run Run, crawler string) []cases.Result {
 	}
 	failure := run.Failure
 	if failure == "" && len(run.Log) == 0 {
-		failure = "the crawler made no request (" + run.Exit + ")"
+		failure = "the crawler made no request"
 	}
 	if failure != "" {
 		detail := failure + outputNote(run)

@@ -44,6 +44,7 @@ func commands() map[string]command {
 		"promote": {cmdPromote, "turn findings into YAML case drafts"},
 		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
 		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+		"crawl":   {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
 		"version": {cmdVersion, "print the version of reptest and of Go"},
 	}
 }

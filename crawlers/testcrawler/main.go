@@ -9,6 +9,7 @@
 //	5xx-allow      take an unreachable robots.txt (5xx, network error) as allow all
 //	first-match    decide by the first matching rule of the group, not the longest
 //	ignore-ports   share one robots.txt among all ports of a host
+//	flood          request the start URL again and again, with new queries
 //
 // Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-max N] START-URL
 package main
@@ -40,7 +41,7 @@ func main() {
 		os.Exit(2)
 	}
 	switch *mode {
-	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports":
+	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "flood":
 	default:
 		fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", *mode)
 		os.Exit(2)
@@ -50,6 +51,11 @@ func main() {
 	}
 	c := &crawler{agent: *agent, ua: *ua, mode: *mode, robots: map[string]*reference.Result{},
 		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua}}}
+	if *mode == "flood" {
+		for i := 0; ; i++ {
+			c.fetch(fmt.Sprintf("%s?n=%d", flag.Arg(0), i))
+		}
+	}
 	c.crawl(flag.Arg(0), *max)
 }
 
