@@ -348,6 +348,15 @@ func (g *Grader) judgeFetched(r Request, agent string, st *fetchState, cur Versi
 	}
 }
 
+// Decide applies the version to a URL for agent; "*" stands for a crawler
+// that no group of the file names.
+func (v *Version) Decide(agent, u string, opts reference.Options) reference.Decision {
+	if v.res == nil {
+		v.res = reference.FromStatus(v.Status, v.Body, opts)
+	}
+	return decide(v.res, agent, u)
+}
+
 // decide applies a fetched file to a URL. The agent "*" stands for a
 // crawler that no group names.
 func decide(res *reference.Result, agent, u string) reference.Decision {
