@@ -149,6 +149,9 @@ func (s *Scanner) Scan() bool {
 // reported.
 func (s *Scanner) next() ([]byte, error) {
 	line, err := s.r.ReadSlice('\n')
+	if len(line) == 0 && errors.Is(err, io.EOF) {
+		return nil, err
+	}
 	s.line++
 	if errors.Is(err, bufio.ErrBufferFull) {
 		for errors.Is(err, bufio.ErrBufferFull) {
