@@ -8,6 +8,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
 )
 
 // The number of access-check slots each agent of a case has: the access
@@ -434,4 +435,42 @@ func inGroup(line int, uaLines []int, rb *reference.Robots) bool {
 		}
 	}
 	return !slices.Contains(uaLines, line)
+}
+
+// Timeline is the run as the HTML report's request timeline shows it.
+func Timeline(run Run, crawler string) report.CrawlRun {
+	sc := run.Scenario
+	tl := report.CrawlRun{Crawler: crawler, Case: sc.Case.ID, Agent: sc.Agent, Start: run.Start, Failure: run.Failure}
+	if run.Failure != "" {
+		tl.Failure += outputNote(run)
+	}
+	if len(run.Log) == 0 {
+		return tl
+	}
+	opts, _ := reference.OptionsFor(sc.Case.Profile)
+	js := Grade(run.Log, run.Versions, Options{Reference: opts, Agent: func(string, []string) string { return sc.Agent }})
+	for _, j := range js {
+		r := j.Request
+		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
+			UserAgent: r.UserAgent, Status: statusOf(r), Tier: string(j.Tier), Judged: judged(j)})
+	}
+	return tl
+}
+
+// Timelines returns the timelines of the runs that have a result other
+// than pass or skipped among results.
+func Timelines(runs []Run, results []cases.Result, crawler string) []report.CrawlRun {
+	bad := map[[2]string]bool{}
+	for _, r := range results {
+		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+			bad[[2]string{r.Case, r.Agent}] = true
+		}
+	}
+	var out []report.CrawlRun
+	for _, run := range runs {
+		if bad[[2]string{run.Scenario.Case.ID, run.Scenario.Agent}] {
+			out = append(out, Timeline(run, crawler))
+		}
+	}
+	return out
 }

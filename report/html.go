@@ -54,6 +54,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 		"upper":   strings.ToUpper,
 		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
+	if err == nil {
+		t, err = t.Parse(crawlTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -144,6 +147,7 @@ type htmlView struct {
 	FindCount  int
 	Unexpected []UnexpectedPass
 	Expected   int
+	Crawls     []crawlView
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -414,6 +418,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Findings = append(v.Findings, findingOf(g, &fk))
 	}
 
+	v.Crawls = crawlViews(d)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n

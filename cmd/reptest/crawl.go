@@ -75,12 +75,13 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	c := &crawl.Crawler{Name: *name, Template: *template, Timeout: *timeout, Budget: *budget}
-	results, _ := crawl.RunAll(ctx, selected, c, crawlProgress(stderr, *quiet))
+	results, runs := crawl.RunAll(ctx, selected, c, crawlProgress(stderr, *quiet))
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
 	sum := crawl.Summarize(*name, *version, results, *strict)
 	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict}, []cases.Summary{sum}, results, selected)
+	doc.Crawls = crawl.Timelines(runs, results, *name)
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = coverage(reqs, all)
 	}
