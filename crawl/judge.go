@@ -46,11 +46,7 @@ func Judge(run Run, crawler string) []cases.Result {
 		}
 		return out
 	}
-	failure := run.Failure
-	if failure == "" && len(run.Log) == 0 {
-		failure = "the crawler made no request"
-	}
-	if failure != "" {
+	if failure := run.failure(); failure != "" {
 		detail := failure + outputNote(run)
 		for _, i := range sc.Checks {
 			r := base(i, all[i].URL, all[i].Expect)
@@ -76,6 +72,16 @@ func Judge(run Run, crawler string) []cases.Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// failure says why a run does not count: what stopped it, or that the
+// crawler made no request at all (a crawler that did not run never
+// passes).
+func (run *Run) failure() string {
+	if run.Failure == "" && len(run.Log) == 0 {
+		return "the crawler made no request"
+	}
+	return run.Failure
 }
 
 // judgeCheck judges one check of the corpus by whether its URL was
@@ -440,8 +446,8 @@ func inGroup(line int, uaLines []int, rb *reference.Robots) bool {
 // Timeline is the run as the HTML report's request timeline shows it.
 func Timeline(run Run, crawler string) report.CrawlRun {
 	sc := run.Scenario
-	tl := report.CrawlRun{Crawler: crawler, Case: sc.Case.ID, Agent: sc.Agent, Start: run.Start, Failure: run.Failure}
-	if run.Failure != "" {
+	tl := report.CrawlRun{Crawler: crawler, Case: sc.Case.ID, Agent: sc.Agent, Start: run.Start, Failure: run.failure()}
+	if tl.Failure != "" {
 		tl.Failure += outputNote(run)
 	}
 	if len(run.Log) == 0 {
