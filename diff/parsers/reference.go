@@ -51,10 +51,8 @@ func (p *Reference) Options(profile string) reference.Options {
 	if p.fixed != nil {
 		return *p.fixed
 	}
-	if profile == cases.ProfileGoogle {
-		return reference.Google()
-	}
-	return reference.RFC()
+	opts, _ := reference.OptionsFor(profile)
+	return opts
 }
 
 // Decide returns the reference's decision with its trace.
