@@ -103,10 +103,10 @@ func TestPeers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newPeer(t, tt.name)
 			info := p.Info()
-			if info.Name != tt.name || info.Version == "" || !slices.Equal(info.Capabilities, tt.caps) {
-				t.Errorf("Info() = %+v, want name %q, a version, capabilities %v", info, tt.name, tt.caps)
+			if info.Name != tt.name || info.Version == "" || info.Runtime == "" || !slices.Equal(info.Capabilities, tt.caps) {
+				t.Errorf("Info() = %+v, want name %q, a version, a runtime, capabilities %v", info, tt.name, tt.caps)
 			}
-			t.Logf("%s version %s", info.Name, info.Version)
+			t.Logf("%s version %s on %s", info.Name, info.Version, info.Runtime)
 			checks := slices.DeleteFunc(slices.Clone(commonPeerChecks), func(c verdictTest) bool {
 				return slices.ContainsFunc(tt.extra, func(e verdictTest) bool { return e.name == c.name })
 			})
