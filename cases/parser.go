@@ -30,6 +30,12 @@ type Info struct {
 	Name         string
 	Version      string
 	Capabilities []Capability
+	// Runtime names the interpreter that runs an external parser, with
+	// its version ("CPython 3.11.7", "Node.js v20.20.2"), as the program
+	// reports it: a library can behave differently on another runtime
+	// (urllib.robotparser took up longest match in CPython 3.13). Empty
+	// for in-process parsers and programs that do not say.
+	Runtime string
 }
 
 // Has reports whether the parser has capability c.

@@ -192,6 +192,7 @@ type answer struct {
 type hello struct {
 	Name         string   `json:"name"`
 	Version      string   `json:"version"`
+	Runtime      string   `json:"runtime"`
 	Capabilities []string `json:"capabilities"`
 }
 
@@ -356,7 +357,7 @@ func parseHello(line []byte, name string) (cases.Info, error) {
 	if name == "" {
 		name = "exec"
 	}
-	info := cases.Info{Name: name, Version: h.Version}
+	info := cases.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
 	for _, c := range h.Capabilities {
 		switch cp := cases.Capability(c); cp {
 		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock:

@@ -35,7 +35,7 @@ func newHelperExec(t *testing.T, mode string, timeout time.Duration, env ...stri
 
 func TestExecHello(t *testing.T) {
 	e := newHelperExec(t, "good", 0)
-	want := cases.Info{Name: "helper", Version: "9.9", Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus}}
+	want := cases.Info{Name: "helper", Version: "9.9", Runtime: "helper-runtime 1.0", Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus}}
 	if diff := cmp.Diff(want, e.Info()); diff != "" {
 		t.Errorf("Info() mismatch (-want +got), unknown capability \"teleport\" dropped:\n%s", diff)
 	}

@@ -105,7 +105,7 @@ func helperExecMain(mode string) {
 			if mode == "parseonly" {
 				caps = []string{"parse"}
 			}
-			say(map[string]any{"name": "helper", "version": "9.9", "capabilities": caps})
+			say(map[string]any{"name": "helper", "version": "9.9", "runtime": "helper-runtime 1.0", "capabilities": caps})
 			continue
 		}
 		id, _ := req["id"].(string)
