@@ -244,6 +244,16 @@ func helperCommandMain(args []string) int {
 		time.Sleep(5 * time.Minute)
 	case strings.HasSuffix(url, "/mute"):
 		return 0
+	case strings.HasSuffix(url, "/leak"), strings.HasSuffix(url, "/holdout"):
+		// Exit normally, leaving a grandchild behind; with /holdout it
+		// keeps standard output open.
+		sleep := exec.Command("sleep", "300")
+		if strings.HasSuffix(url, "/holdout") {
+			sleep.Stdout = os.Stdout
+		}
+		if err := sleep.Start(); err == nil {
+			fmt.Fprintf(os.Stderr, "grandchild %d\n", sleep.Process.Pid)
+		}
 	case strings.HasSuffix(url, "/both"):
 		fmt.Println("ALLOWED and DISALLOWED")
 		return 0
