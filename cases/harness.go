@@ -136,19 +136,13 @@ func harnessReports(cs []Case, results []Result, strict bool) (reports []caseRep
 		rs := byCase[c.ID]
 		skipped := 0
 		for _, r := range rs {
-			switch r.Outcome {
-			case Violation, Error:
-				cr.failures = append(cr.failures, describeResult(c, r))
-			case Deviation:
-				if strict {
-					cr.failures = append(cr.failures, describeResult(c, r))
-				} else {
-					cr.logs = append(cr.logs, describeResult(c, r))
-				}
-			case Note:
-				cr.logs = append(cr.logs, describeResult(c, r))
-			case Skipped:
+			switch {
+			case r.Outcome == Skipped:
 				skipped++
+			case r.Outcome.Fails(strict):
+				cr.failures = append(cr.failures, describeResult(c, r))
+			case r.Outcome != Pass:
+				cr.logs = append(cr.logs, describeResult(c, r))
 			}
 		}
 		if skipped > 0 && skipped == len(rs) {

@@ -292,12 +292,6 @@ func knownOutcome(o cases.Outcome) bool {
 	return false
 }
 
-// failing reports whether an outcome counts as a failure a person should
-// look at: a deviation, violation or error.
-func failing(o cases.Outcome) bool {
-	return o == cases.Violation || o == cases.Deviation || o == cases.Error
-}
-
 // resultKey identifies one check of one parser.
 type resultKey struct {
 	Parser, Case string

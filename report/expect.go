@@ -215,7 +215,7 @@ func (d *Document) ApplyExpectations(e *Expectations) {
 				break
 			}
 			counts[r.Parser][i].matched++
-			if failing(r.Outcome) {
+			if r.Outcome.Fails(true) {
 				counts[r.Parser][i].failing++
 				d.Expected = append(d.Expected, ExpectedFailure{Parser: r.Parser, Case: r.Case, Check: r.Check,
 					Pattern: pat, Reason: ents[i].Reason, Link: ents[i].Link})
@@ -260,8 +260,7 @@ func (d *Document) NewFailures() []cases.Result {
 	exp := d.expectedIndex()
 	var out []cases.Result
 	for _, r := range d.Results {
-		counts := r.Outcome == cases.Violation || r.Outcome == cases.Error || d.Strict && r.Outcome == cases.Deviation
-		if counts && exp[keyOf(r)] == nil {
+		if r.Outcome.Fails(d.Strict) && exp[keyOf(r)] == nil {
 			out = append(out, r)
 		}
 	}
