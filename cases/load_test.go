@@ -569,19 +569,20 @@ func TestShard(t *testing.T) {
 	const n = 4
 	var all []string
 	for k := 1; k <= n; k++ {
-		part, err := Shard(cs, k, n)
-		if err != nil {
-			t.Fatal(err)
+		sh, err := ParseShard(fmt.Sprintf("%d/%d", k, n))
+		if err != nil || sh.String() != fmt.Sprintf("%d/%d", k, n) {
+			t.Fatalf("ParseShard(%d/%d) = %v, %v", k, n, sh, err)
 		}
+		part := sh.Cases(cs)
 		if len(part) < 20 {
 			t.Errorf("shard %d/%d has %d of 200 cases; the split is badly skewed", k, n, len(part))
 		}
-		again, _ := Shard(cs, k, n)
+		again := sh.Cases(cs)
 		if diff := cmp.Diff(ids(part), ids(again)); diff != "" {
 			t.Errorf("shard %d/%d differs between calls:\n%s", k, n, diff)
 		}
 		// Removing other cases does not move a case to another shard.
-		sub, _ := Shard(cs[:50], k, n)
+		sub := sh.Cases(cs[:50])
 		for _, c := range sub {
 			if !slices.Contains(ids(part), c.ID) {
 				t.Errorf("case %s moved shard when others were removed", c.ID)
@@ -595,10 +596,13 @@ func TestShard(t *testing.T) {
 	if diff := cmp.Diff(want, all); diff != "" {
 		t.Errorf("the shards do not partition the cases (-want +got):\n%s", diff)
 	}
-	for _, kn := range [][2]int{{0, 4}, {5, 4}, {1, 0}, {-1, -1}} {
-		if _, err := Shard(cs, kn[0], kn[1]); err == nil {
-			t.Errorf("Shard(%d, %d) succeeded; want an error", kn[0], kn[1])
+	for _, bad := range []string{"0/4", "5/4", "1/0", "-1/-1", "3", "a/b", "1/2/3", " 1/2"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) succeeded; want an error", bad)
 		}
+	}
+	if sh, err := ParseShard(""); err != nil || len(sh.Cases(cs)) != len(cs) {
+		t.Errorf("the zero shard (%v) does not hold every case", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -50,13 +51,10 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	var sh diff.Shard
-	if *shard != "" {
-		var err error
-		if sh, err = diff.ParseShard(*shard); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
+	sh, err := cases.ParseShard(*shard)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
 	}
 
 	// Inputs: corpus cases, then directories, then generated files.
@@ -78,7 +76,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		files = append(files, fsOf...)
 	}
 	files = append(files, diff.Generate(*seed, *generate)...)
-	files = sh.Select(files)
+	files = slices.DeleteFunc(files, func(f diff.File) bool { return !sh.Has(f.Name) })
 
 	switch {
 	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:

@@ -51,7 +51,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !checkProfile("run", *profile, stderr) {
 		return 2
 	}
-	k, n, err := parseShard(*shard)
+	sh, err := cases.ParseShard(*shard)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return 2
@@ -94,12 +94,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		return 2
 	}
-	if n > 0 {
-		if selected, err = cases.Shard(selected, k, n); err != nil {
-			fmt.Fprintln(stderr, "reptest run:", err)
-			return 2
-		}
-	}
+	selected = sh.Cases(selected)
 
 	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
 		names = multi{"reference"}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -86,21 +87,59 @@ func trailingStar(glob string) bool {
 	return n%2 == 0
 }
 
-// Shard returns shard k of n (k from 1 to n, as in "--shard 2/4"): the
-// cases whose id hashes (FNV-1a) to k-1 modulo n, in their order. The
-// shards of 1..n partition cs, and a case stays in its shard whatever
-// other cases are added or removed.
-func Shard(cs []Case, k, n int) ([]Case, error) {
-	if n < 1 || k < 1 || k > n {
-		return nil, fmt.Errorf("cases: bad shard %d/%d (want 1 <= k <= n)", k, n)
+// Shard is part K of N of a run (1 ≤ K ≤ N), as in "--shard 2/4"; the
+// zero Shard is the whole run. An item is in a shard by the FNV-1a hash
+// of its name (a case id, a diff input's name) modulo N, not by its
+// position: the shards of 1..N partition any set of items, and an item
+// stays in its shard whatever other items are added or removed, so a
+// sharded CI job or Kubernetes Indexed Job keeps its part of the work as
+// the corpus grows.
+type Shard struct{ K, N int }
+
+// ParseShard reads "K/N"; "" is the zero Shard.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
 	}
+	a, b, ok := strings.Cut(s, "/")
+	var k, n int
+	var err error
+	if ok {
+		if k, err = strconv.Atoi(a); err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || n < 1 || k < 1 || k > n {
+		return Shard{}, fmt.Errorf("shard %q: want K/N with 1 ≤ K ≤ N", s)
+	}
+	return Shard{K: k, N: n}, nil
+}
+
+// String returns "K/N", or "" for the zero Shard.
+func (s Shard) String() string {
+	if s.N == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// Has reports whether the item of the given name is in the shard.
+func (s Shard) Has(name string) bool {
+	if s.N <= 1 {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int(h.Sum32()%uint32(s.N)) == s.K-1
+}
+
+// Cases returns the cases of cs that are in the shard, in their order.
+func (s Shard) Cases(cs []Case) []Case {
 	var out []Case
 	for _, c := range cs {
-		h := fnv.New32a()
-		h.Write([]byte(c.ID))
-		if int(h.Sum32()%uint32(n)) == k-1 {
+		if s.Has(c.ID) {
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return out
 }
