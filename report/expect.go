@@ -160,36 +160,6 @@ func (e *ExpectEntry) validate() error {
 	return nil
 }
 
-// Glob reports whether name matches pattern, in which "*" matches any run
-// of characters ("/" included) and "?" any one character; every other
-// character stands for itself.
-func Glob(pattern, name string) bool {
-	// Iterative matching with backtracking to the last star: linear in
-	// practice, never exponential.
-	p, n := 0, 0
-	star, mark := -1, 0
-	for n < len(name) {
-		switch {
-		case p < len(pattern) && pattern[p] == '*':
-			star, mark = p, n
-			p++
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == name[n]):
-			p++
-			n++
-		case star >= 0:
-			p = star + 1
-			mark++
-			n = mark
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
-}
-
 // ApplyExpectations marks the failures the file expects and lists its
 // entries that no failure matched. It replaces earlier marks. A failing
 // check (deviation, violation or error) is expected when an entry of its
@@ -236,7 +206,7 @@ func (d *Document) ApplyExpectations(e *Expectations) {
 // match returns the first of the entry's patterns that matches id.
 func (e *ExpectEntry) match(id string) (string, bool) {
 	for _, p := range e.patterns() {
-		if Glob(p, id) {
+		if cases.Glob(p, id) {
 			return p, true
 		}
 	}
