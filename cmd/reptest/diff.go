@@ -12,6 +12,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
@@ -157,7 +158,7 @@ func isMissing(name string, missing []unavailable) error {
 // writeDiffHTML renders the findings with the report package, which reads
 // them in their JSON form.
 func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: cases.ProfileRFC}
 	for _, f := range rep.Findings {
 		b, err := json.Marshal(&f)
 		if err != nil {
