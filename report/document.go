@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 // Tool is the value of Document.Tool.
@@ -38,7 +39,7 @@ type Document struct {
 	// served responses, and the reference's deciding line per check.
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
 	// Findings are the differential findings of a diff run (CASES.md §4).
-	Findings []Finding `json:"findings,omitempty"`
+	Findings []diff.Finding `json:"findings,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`
@@ -206,7 +207,7 @@ func (d *Document) Recount() {
 	idx := map[string]int{}
 	for i := range d.Parsers {
 		p := &d.Parsers[i]
-		*p = cases.Summary{Name: p.Name, Version: p.Version}
+		*p = cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime}
 		idx[p.Name] = i
 	}
 	var extra []string

@@ -22,7 +22,7 @@ func TestTextSummary(t *testing.T) {
 		"grobotstxt  v1.0.3           10      6     0     1     1     0     2  NO",
 		"5 failing checks",
 		"2 differential findings in 1 group:",
-		"2× temoto≠reference  [SPC-1]",
+		"2× grobotstxt,reference=disallow≠temoto=allow  SPC-1  (2 files, 3 probes)  [SPC-1]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
