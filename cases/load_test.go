@@ -684,13 +684,18 @@ func TestRequirementsMatchDoc(t *testing.T) {
 }
 
 func TestParseRequirementsErrors(t *testing.T) {
+	const areas = "areas:\n  - {name: a, title: A, section: '1'}\n  - {name: b, title: B, section: ''}\n"
 	for _, tc := range []struct{ name, text, want string }{
-		{"unknown key", "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s, note: x}\n", "r.yaml:2:63: unknown key \"note\" in a requirement"},
-		{"bad level", "requirements:\n  - {id: A-1, level: must, section: '1', area: a, summary: s}\n", "r.yaml:2:22: bad level \"must\""},
-		{"duplicate", "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s}\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s}\n", "r.yaml:3:5: duplicate requirement A-1 (first at line 2)"},
-		{"missing", "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a}\n", "r.yaml:2:5: the requirement has no summary"},
-		{"bad id", "requirements:\n  - {id: a1, level: MUST, section: '1', area: a, summary: s}\n", "r.yaml:2:10: bad requirement id \"a1\""},
-		{"empty", "requirements: []\n", "r.yaml:1:15: the requirement table is empty"},
+		{"unknown key", areas + "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s, note: x}\n", "r.yaml:5:63: unknown key \"note\" in a requirement"},
+		{"bad level", areas + "requirements:\n  - {id: A-1, level: must, section: '1', area: a, summary: s}\n", "r.yaml:5:22: bad level \"must\""},
+		{"duplicate", areas + "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s}\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s}\n", "r.yaml:6:5: duplicate requirement A-1 (first at line 5)"},
+		{"missing", areas + "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a}\n", "r.yaml:5:5: the requirement has no summary"},
+		{"bad id", areas + "requirements:\n  - {id: a1, level: MUST, section: '1', area: a, summary: s}\n", "r.yaml:5:10: bad requirement id \"a1\""},
+		{"empty", areas + "requirements: []\n", "r.yaml:4:15: the requirement table is empty"},
+		{"unknown area", areas + "requirements:\n  - {id: A-1, level: MUST, section: '1', area: c, summary: s}\n", "r.yaml:5:48: unknown area \"c\""},
+		{"prefix in two areas", areas + "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s}\n  - {id: A-2, level: MUST, section: '1', area: b, summary: s}\n", "r.yaml:6:48: area \"b\", but the other A-* requirements are in area \"a\""},
+		{"no areas", "requirements:\n  - {id: A-1, level: MUST, section: '1', area: a, summary: s}\n", "r.yaml:1:1: the file has no \"areas\" key"},
+		{"duplicate area", "areas:\n  - {name: a, title: A, section: ''}\n  - {name: a, title: B, section: ''}\nrequirements: []\n", "r.yaml:3:12: duplicate area \"a\""},
 	} {
 		_, err := ParseRequirements([]byte(tc.text), "r.yaml")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {

@@ -126,7 +126,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict}, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = coverage(reqs, all)
+		doc.Requirements = cases.Coverage(reqs, all)
 	}
 	if expect != nil {
 		doc.ApplyExpectations(expect)
@@ -189,21 +189,6 @@ func printLoadError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, "reptest:", err)
-}
-
-// coverage counts the cases that name each requirement.
-func coverage(reqs []cases.Requirement, cs []cases.Case) []report.Requirement {
-	count := map[string]int{}
-	for _, c := range cs {
-		for _, r := range c.Req {
-			count[r]++
-		}
-	}
-	out := make([]report.Requirement, 0, len(reqs))
-	for _, r := range reqs {
-		out = append(out, report.Requirement{ID: r.ID, Level: r.Level, Title: r.Summary, Section: r.Section, Cases: count[r.ID]})
-	}
-	return out
 }
 
 // otherProfile names the profile that is not p.
