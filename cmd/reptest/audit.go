@@ -10,7 +10,6 @@ import (
 	"github.com/reptest/reptest/accesslog"
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
-	"github.com/reptest/reptest/diff/parsers"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
@@ -80,7 +79,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	rep := a.Report(scanners...)
 	sums, results := accesslog.Results(rep)
-	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile}, sums, results, nil)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile}, sums, results, nil)
 	write := writer("audit", stderr)
 	if !write(*jsonOut, doc.WriteJSON) ||
 		!write(*junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }) ||

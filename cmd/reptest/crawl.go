@@ -10,6 +10,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
@@ -65,12 +66,9 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		printLoadError(stderr, err)
 		return 2
 	}
-	selected, err := cases.Select(all, *profile, runGlobs, skipGlobs)
-	if err == nil && len(selected) == 0 {
-		err = fmt.Errorf("no case of profile %s matches the selection", *profile)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest crawl:", err)
+	selected := cases.Select(all, *profile, runGlobs, skipGlobs)
+	if len(selected) == 0 {
+		fmt.Fprintf(stderr, "reptest crawl: no case of profile %s matches the selection\n", *profile)
 		return 2
 	}
 
@@ -80,10 +78,10 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
 	sum := crawl.Summarize(*name, *version, results, *strict)
-	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict}, []cases.Summary{sum}, results, selected)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict}, []cases.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, *name)
 	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = coverage(reqs, all)
+		doc.Requirements = cases.Coverage(reqs, all)
 	}
 	if expect != nil {
 		doc.ApplyExpectations(expect)
