@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -72,6 +74,10 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 
+	// A stop by SIGTERM (CI cancelling a job) ends the run as an interrupt
+	// does, so that the crawler's process group is killed, not orphaned.
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
 	c := &crawl.Crawler{Name: *name, Template: *template, Timeout: *timeout, Budget: *budget}
 	results, runs := crawl.RunAll(ctx, selected, c, crawlProgress(stderr, *quiet))
 	if ctx.Err() != nil {
