@@ -199,3 +199,21 @@ func processesWith(s string) int {
 	}
 	return n
 }
+
+// Through the proxy the crawler sees the cases' own host names; https
+// origins cannot be proxied and say so.
+func TestProxy(t *testing.T) {
+	c := &crawl.Crawler{Name: "proxied", Template: testCrawler + " -proxy {proxy} -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100}
+	results, runs := crawl.RunAll(context.Background(), selectCases(t, "http/status-200-rules-apply", "matching/longest-allow-inside-disallow"), c, nil)
+	if len(runs) != 2 || !strings.HasPrefix(runs[0].Start, "http://a.test/") {
+		t.Fatalf("runs %d, start %q; want the case's own host", len(runs), runs[0].Start)
+	}
+	for _, r := range results {
+		switch {
+		case r.Case == "http/status-200-rules-apply" && r.Outcome != cases.Pass:
+			t.Errorf("%s #%d: %s %s", r.Case, r.Check, r.Outcome, r.Detail)
+		case r.Case == "matching/longest-allow-inside-disallow" && (r.Outcome != cases.Error || !strings.Contains(r.Detail, "https cannot be reached through the proxy")):
+			t.Errorf("%s #%d: %s %q; want an error about https", r.Case, r.Check, r.Outcome, r.Detail)
+		}
+	}
+}
