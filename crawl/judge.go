@@ -119,6 +119,18 @@ func judgeCheck(r *cases.Result, chk *cases.Check, level cases.Level, ev *eviden
 		return
 	}
 	r.Detail = "the crawler requested control links of " + origin + " but not this URL" + ev.timeline(origin)
+	r.Trace = ev.trace(sc, chk.URL)
+}
+
+// trace is the reference's decision for u under the file in force.
+func (e *evidence) trace(sc *Scenario, u string) string {
+	opts, _ := reference.OptionsFor(sc.Case.Profile)
+	for i := range e.run.Versions {
+		if v := &e.run.Versions[i]; v.Origin == OriginOf(u) {
+			return v.Decide(sc.Agent, u, opts).String()
+		}
+	}
+	return ""
 }
 
 // evidence is a graded run with the lookups the checks need.
