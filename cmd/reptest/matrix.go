@@ -24,7 +24,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs.Var(&agents, "agent", "product `TOKEN` to show (repeatable; default: every agent the file names plus one it does not)")
 	fs.Var(&paths, "path", "URL `PATH` to show (repeatable; default: / and one path per rule)")
 	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")
-	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309 or google")
+	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309, google or aipref")
 	asJSON := fs.Bool("json", false, "print the matrix as JSON")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: reptest matrix FILE [--agent A]... [--path P]... [--fail-on warn] [--profile rfc9309|google] [--json]\n\nFILE may be - for standard input.")

@@ -179,6 +179,9 @@ type request struct {
 	Profile   string  `json:"profile,omitempty"`
 	Session   string  `json:"session,omitempty"`
 	Now       string  `json:"now,omitempty"`
+	// Usage asks a program with the capability usage for the usage
+	// preferences of these categories (the aipref profile).
+	Usage []string `json:"usage,omitempty"`
 }
 
 // answer is one protocol answer line.
@@ -186,6 +189,8 @@ type answer struct {
 	ID      json.RawMessage `json:"id"`
 	Verdict *string         `json:"verdict"`
 	Error   *string         `json:"error"`
+	// Usage answers a request's usage categories: "y", "n" or "unknown".
+	Usage map[string]string `json:"usage"`
 }
 
 // hello is the program's first answer.
@@ -198,48 +203,12 @@ type hello struct {
 
 // Check implements cases.Parser.
 func (e *Exec) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	a, id, out, err := e.call(ctx, req, nil)
+	if err != nil {
+		return "", err
+	}
 	name := e.info.Name
-	if e.closed {
-		return "", fmt.Errorf("%s: the parser is closed", name)
-	}
-	kind := req.Kind()
-	if !e.info.Has(kind) || req.Session != "" && !e.info.Has(cases.CapClock) {
-		return "", fmt.Errorf("%s: %w: %s", name, errCapability, kind)
-	}
-	if e.proc == nil {
-		if e.failedRun >= maxFailedStarts {
-			return "", fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
-		}
-		p, _, err := e.start(ctx)
-		if err != nil {
-			return "", err
-		}
-		e.setProc(p)
-	}
-	e.nextID++
-	id := strconv.FormatUint(e.nextID, 10)
-	line, err := encodeRequest(id, req)
-	if err != nil {
-		return "", fmt.Errorf("%s: request %s: %w", name, id, err)
-	}
-	timeout := timeoutOr(e.opts.Timeout)
-	out, err := e.proc.roundTrip(ctx, line, timeout)
-	if err != nil {
-		return "", e.fail(fmt.Sprintf("request %s", id), err)
-	}
-	var a answer
-	if err := json.Unmarshal(out, &a); err != nil {
-		return "", e.fail(fmt.Sprintf("request %s", id), fmt.Errorf("answered a line that is not a JSON object: %s", quoteShort(out, 200)))
-	}
-	if got, ok := answerID(a.ID); !ok || got != id {
-		return "", e.fail(fmt.Sprintf("request %s", id), fmt.Errorf("answered id %s to request %q", quoteShort(a.ID, 60), id))
-	}
-	switch {
-	case a.Error != nil:
-		return "", fmt.Errorf("%s: request %s: the parser answered an error: %s", name, id, *a.Error)
-	case a.Verdict == nil:
+	if a.Verdict == nil {
 		return "", fmt.Errorf("%s: request %s: the answer has neither verdict nor error: %s", name, id, quoteShort(out, 200))
 	}
 	switch v := cases.Verdict(*a.Verdict); v {
@@ -248,6 +217,71 @@ func (e *Exec) Check(ctx context.Context, req cases.Request) (cases.Verdict, err
 	default:
 		return "", fmt.Errorf("%s: request %s: %q is not a verdict (allow, disallow or reject)", name, id, *a.Verdict)
 	}
+}
+
+// Usage implements cases.UsageReporter for a program with the capability
+// usage: the request carries "usage", the categories, and the answer
+// holds "usage", an object of category to "y", "n" or "unknown".
+func (e *Exec) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
+	if !e.info.Has(cases.CapUsage) {
+		return nil, fmt.Errorf("%s: %w: usage", e.info.Name, errCapability)
+	}
+	a, id, out, err := e.call(ctx, req, categories)
+	if err != nil {
+		return nil, err
+	}
+	if a.Usage == nil {
+		return nil, fmt.Errorf("%s: request %s: the answer has no usage: %s", e.info.Name, id, quoteShort(out, 200))
+	}
+	return a.Usage, nil
+}
+
+// call sends one request and reads its answer, checking its id and
+// turning an error answer into an error. It returns the request's id and
+// the answer line for messages.
+func (e *Exec) call(ctx context.Context, req cases.Request, usage []string) (answer, string, []byte, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	name := e.info.Name
+	if e.closed {
+		return answer{}, "", nil, fmt.Errorf("%s: the parser is closed", name)
+	}
+	kind := req.Kind()
+	if !e.info.Has(kind) || req.Session != "" && !e.info.Has(cases.CapClock) {
+		return answer{}, "", nil, fmt.Errorf("%s: %w: %s", name, errCapability, kind)
+	}
+	if e.proc == nil {
+		if e.failedRun >= maxFailedStarts {
+			return answer{}, "", nil, fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
+		}
+		p, _, err := e.start(ctx)
+		if err != nil {
+			return answer{}, "", nil, err
+		}
+		e.setProc(p)
+	}
+	e.nextID++
+	id := strconv.FormatUint(e.nextID, 10)
+	line, err := encodeRequest(id, req, usage)
+	if err != nil {
+		return answer{}, "", nil, fmt.Errorf("%s: request %s: %w", name, id, err)
+	}
+	timeout := timeoutOr(e.opts.Timeout)
+	out, err := e.proc.roundTrip(ctx, line, timeout)
+	if err != nil {
+		return answer{}, "", nil, e.fail(fmt.Sprintf("request %s", id), err)
+	}
+	var a answer
+	if err := json.Unmarshal(out, &a); err != nil {
+		return answer{}, "", nil, e.fail(fmt.Sprintf("request %s", id), fmt.Errorf("answered a line that is not a JSON object: %s", quoteShort(out, 200)))
+	}
+	if got, ok := answerID(a.ID); !ok || got != id {
+		return answer{}, "", nil, e.fail(fmt.Sprintf("request %s", id), fmt.Errorf("answered id %s to request %q", quoteShort(a.ID, 60), id))
+	}
+	if a.Error != nil {
+		return answer{}, "", nil, fmt.Errorf("%s: request %s: the parser answered an error: %s", name, id, *a.Error)
+	}
+	return a, id, out, nil
 }
 
 // answerID reads an answer's id: a JSON string, or a number written as
@@ -280,8 +314,8 @@ func stderrNote(tail string) string {
 }
 
 // encodeRequest returns the request line for req, newline included.
-func encodeRequest(id string, req cases.Request) ([]byte, error) {
-	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile}
+func encodeRequest(id string, req cases.Request, usage []string) ([]byte, error) {
+	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile, Usage: usage}
 	switch req.Kind() {
 	case cases.CapFetch:
 		r.RobotsURL = req.RobotsURL
@@ -360,7 +394,7 @@ func parseHello(line []byte, name string) (cases.Info, error) {
 	info := cases.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
 	for _, c := range h.Capabilities {
 		switch cp := cases.Capability(c); cp {
-		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock:
+		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage:
 			if !info.Has(cp) {
 				info.Capabilities = append(info.Capabilities, cp)
 			}

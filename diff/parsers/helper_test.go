@@ -102,8 +102,11 @@ func helperExecMain(mode string) {
 		}
 		if _, ok := req["hello"]; ok {
 			caps := []string{"parse", "status", "teleport"}
-			if mode == "parseonly" {
+			switch mode {
+			case "parseonly":
 				caps = []string{"parse"}
+			case "usage":
+				caps = []string{"parse", "usage"}
 			}
 			say(map[string]any{"name": "helper", "version": "9.9", "runtime": "helper-runtime 1.0", "capabilities": caps})
 			continue
@@ -116,6 +119,21 @@ func helperExecMain(mode string) {
 			continue
 		}
 		path := url[strings.LastIndexByte(url, '/'):]
+		if cats, ok := req["usage"].([]any); ok {
+			// A usage request: "n" for every category under /no-ai.
+			usage := map[string]string{}
+			for _, c := range cats {
+				usage[fmt.Sprint(c)] = "unknown"
+				if strings.Contains(url, "/no-ai") {
+					usage[fmt.Sprint(c)] = "n"
+				}
+			}
+			if path == "/nousage" {
+				usage = nil
+			}
+			say(map[string]any{"id": id, "verdict": "allow", "usage": usage})
+			continue
+		}
 		switch path {
 		case "/crash":
 			fmt.Fprintln(os.Stderr, "helper: crashing on purpose")
