@@ -25,6 +25,15 @@ const (
 // AIPrefDrafts names the three drafts, for results and reports.
 const AIPrefDrafts = AttachDraft + ", " + VocabDraft + ", " + ContentSignalsDraft
 
+// ProfileDrafts names the drafts a profile follows, for results and
+// reports: AIPrefDrafts for "aipref", "" for the RFC's and Google's.
+func ProfileDrafts(profile string) string {
+	if profile == "aipref" {
+		return AIPrefDrafts
+	}
+	return ""
+}
+
 // AIPref returns the options of the opt-in aipref profile: RFC 9309 with
 // Content-Usage and Content-Signal lines read as rules of their group
 // (UsageRules), as draft-ietf-aipref-attach-05 §3 has it. Robots.Usage

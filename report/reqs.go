@@ -28,6 +28,7 @@ var areas = []Area{
 	{"LIM", "Limits", "2.5"},
 	{"EX", "RFC examples", "5"},
 	{"G", "Google profile", ""},
+	{"AIP", "AI preferences", ""},
 }
 
 // Areas returns the requirement areas in the RFC's order.

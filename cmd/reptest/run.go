@@ -10,6 +10,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
@@ -134,7 +135,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep = markUnavailable(rep, unavailable)
 
-	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict}, rep.Summaries, rep.Results, selected)
+	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict, Drafts: reference.ProfileDrafts(*profile)}, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = coverage(reqs, all)
 	}
