@@ -307,3 +307,43 @@ func combineUsage(us ...Usage) Usage {
 	}
 	return out
 }
+
+// UsageCategoriesStated returns the categories, sorted, that some
+// Content-Usage or Content-Signal statement of the file names by label,
+// whether or not it parses to a preference: what a site owner stated.
+func (r *Robots) UsageCategoriesStated() []string {
+	seen := map[string]bool{}
+	for _, rec := range r.others {
+		m := usageMethodOf(r.str(rec.key))
+		if m < 0 {
+			continue
+		}
+		_, statement := splitUsageValue(r.str(rec.value))
+		dict, ok := parseSFDictionary(statement)
+		if !ok {
+			continue
+		}
+		for c, label := range usageMethods[m].labels {
+			if _, ok := dict[label]; ok {
+				seen[c] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for c := range seen {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// UsageRulePath returns the path of a Content-Usage or Content-Signal line
+// given its record name and value (as Line has them), or "" when the line
+// is neither or has no path.
+func UsageRulePath(key, value string) string {
+	if !isUsageKey(key) {
+		return ""
+	}
+	path, _ := splitUsageValue(value)
+	return path
+}
