@@ -159,6 +159,9 @@ func (r *Robots) build() {
 			open = false
 			all = r.appendRule(all, ru, &extra)
 		case Other:
+			if o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
+				open = false
+			}
 			r.others = append(r.others, record{line: int32(n),
 				key: span{int32(at + ks), int32(at + ke)}, value: span{int32(at + vs), int32(at + ve)}})
 		}

@@ -28,7 +28,7 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	inGroup, open := false, false
 	curNamed, curGlobal := false, false
 	scanLines(body, o, func(n, _ int, text string) {
-		kind, _, _, vs, ve, _ := classifySpan(text, o)
+		kind, ks, ke, vs, ve, _ := classifySpan(text, o)
 		value := text[vs:ve]
 		switch kind {
 		case UserAgent:
@@ -56,6 +56,10 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 			}
 			if curGlobal && !sawNamed {
 				global.consider(o, value, ru, path)
+			}
+		case Other:
+			if o.UsageRules && inGroup && isUsageKey(text[ks:ke]) {
+				open = false
 			}
 		}
 	})
