@@ -777,6 +777,34 @@ func TestLoadInvalidAgent(t *testing.T) {
 	}
 }
 
+// Under the google profile any agent string and an empty URL load as
+// given (Google's matcher takes them); the rfc9309 profile marks the agent
+// invalid and refuses the empty URL. A fetch case needs a URL to fetch.
+func TestLoadGoogleAgentAndURL(t *testing.T) {
+	checks := "      - {agent: Foo Bar, url: /, expect: allow}\n      - {agent: a, url: \"\", expect: allow}\n"
+	google := edit(t, caseText, "    req: [UA-2]\n", "    req: [UA-2]\n    profile: google\n")
+	google = edit(t, google, "      - {agent: a, url: /, expect: allow}\n", checks)
+	cs, err := Load(fstest.MapFS{"f.yaml": {Data: []byte(google)}}, "src")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := [][2]string{{cs[0].Checks[0].Agent, cs[0].Checks[0].Invalid}, {cs[0].Checks[1].URL, cs[0].Checks[1].Invalid}}
+	want := [][2]string{{"Foo Bar", ""}, {"", ""}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("google checks (-want +got):\n%s", diff)
+	}
+
+	rfc := edit(t, caseText, "      - {agent: a, url: /, expect: allow}\n", checks)
+	if _, err := Load(fstest.MapFS{"f.yaml": {Data: []byte(rfc)}}, "src"); err == nil || !strings.Contains(err.Error(), `src/f.yaml:7:25: url: "" is neither an absolute URL`) {
+		t.Errorf("rfc9309 profile, empty URL: err = %v", err)
+	}
+	fetch := edit(t, fetchText, "    req: [ACC-7]\n", "    req: [ACC-7]\n    profile: google\n")
+	fetch = edit(t, fetch, "      - {agent: a, url: /, expect: disallow}", "      - {agent: a, url: \"\", expect: disallow}")
+	if _, err := Load(fstest.MapFS{"f.yaml": {Data: []byte(fetch)}}, "src"); err == nil || !strings.Contains(err.Error(), `url: "" is neither`) {
+		t.Errorf("google fetch case, empty URL: err = %v", err)
+	}
+}
+
 // Without host:, a timeline's first check, when absolute, names the host
 // whose robots.txt is served, as a fetch case's first URL does.
 func TestLoadTimelineHost(t *testing.T) {
