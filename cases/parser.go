@@ -193,3 +193,12 @@ type Question struct {
 type Batcher interface {
 	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
 }
+
+// Detailer is implemented by parsers that can say why they answered as
+// they did (the protocol's optional "detail"): CheckDetail is Check that
+// also returns the parser's own explanation of a Reject verdict or of an
+// error answer, "" when it gave none. The runner records it in
+// Result.ParserDetail.
+type Detailer interface {
+	CheckDetail(ctx context.Context, req Request) (Verdict, string, error)
+}

@@ -240,7 +240,7 @@ func usageMethodOf(key string) int {
 // the last group that starts before it.
 func (r *Robots) inGroups(line int32, groups []int32) bool {
 	gi := sort.Search(len(r.groups), func(i int) bool {
-		return r.agentLines[r.groups[i].agents[0]] > line
+		return r.agents[r.groups[i].agents[0]].line > line
 	}) - 1
 	if gi < 0 {
 		return false

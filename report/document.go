@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 // Tool is the value of Document.Tool.
@@ -41,7 +42,7 @@ type Document struct {
 	// served responses, and the reference's deciding line per check.
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
 	// Findings are the differential findings of a diff run (CASES.md §4).
-	Findings []Finding `json:"findings,omitempty"`
+	Findings []diff.Finding `json:"findings,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`
