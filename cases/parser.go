@@ -176,3 +176,11 @@ type Question struct {
 type Batcher interface {
 	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
 }
+
+// Concurrent is implemented by parsers that may be asked from several
+// goroutines at once, each about a different case: in-process parsers
+// that keep no state, or keep it per session under a lock. Run runs the
+// cases of such parsers in parallel.
+type Concurrent interface {
+	Concurrent() bool
+}
