@@ -62,7 +62,10 @@ type RunOptions struct {
 	// answer in time gets an error outcome and no further checks.
 	Timeout time.Duration
 	// FetchTimeout is the HTTP client timeout of fetches from the test
-	// server (DefaultFetchTimeout): a fault "timeout" costs this long.
+	// server in a case (or timeline step) whose server stalls on purpose,
+	// with a fault "timeout" or a delayed body (DefaultFetchTimeout): the
+	// stall costs this long. Other fetches may take up to a quarter of
+	// Timeout, so that a loaded machine does not turn them into timeouts.
 	FetchTimeout time.Duration
 	// Workers is the number of cases run at once when every parser is
 	// Concurrent (DefaultWorkers when 0); 1 runs them one by one.
@@ -194,11 +197,24 @@ func (r *runner) runOne(ctx context.Context, c *Case) []Result {
 		// timeout: longer than the runner's own client waits, shorter
 		// than a parser that waits the server out may take to answer.
 		r.srv.hold = max(r.opts.Timeout/2, 2*r.opts.FetchTimeout)
-		r.client = r.srv.Client(r.opts.FetchTimeout)
+		r.hasty = r.srv.Client(r.opts.FetchTimeout)
+		r.patient = r.srv.Client(r.srv.hold / 2)
 	}
 	r.results = nil
 	r.runCase(ctx, c)
 	return r.results
+}
+
+// clientFor returns the client for fetches of the responses: the hasty
+// one when one of them stalls (a timeout fault, a delayed body), so that
+// the stall costs FetchTimeout; the patient one otherwise.
+func (r *runner) clientFor(rs ...Response) *http.Client {
+	for _, resp := range rs {
+		if resp.Fault == "timeout" || resp.Delay > 0 {
+			return r.hasty
+		}
+	}
+	return r.patient
 }
 
 func (r *runner) close() {
@@ -212,6 +228,10 @@ type runner struct {
 	parsers []*parserState
 	srv     *Server
 	client  *http.Client
+	// hasty gives up after FetchTimeout, for cases whose server stalls
+	// on purpose; patient waits longer, so that on a loaded machine no
+	// ordinary fetch is taken for a timeout. client is the one in use.
+	hasty, patient *http.Client
 	results []Result
 	// sessions counts timeline sessions started.
 	sessions int
@@ -246,6 +266,7 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 	case len(c.Timeline) > 0:
 		r.runTimeline(ctx, c)
 	case len(c.Fetch) > 0:
+		r.client = r.clientFor(c.Fetch...)
 		if err := r.srv.Serve(c.Fetch); err != nil {
 			r.failCase(c, 0, err)
 			return
@@ -382,6 +403,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	defer r.endSessions(session)
 	for s := range c.Timeline {
 		st := &c.Timeline[s]
+		r.client = r.clientFor(st.Response)
 		if err := r.srv.Serve([]Response{st.Response}); err != nil {
 			r.failCase(c, idx, err)
 			return

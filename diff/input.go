@@ -50,10 +50,18 @@ const MaxFileBytes = 8 << 20
 
 // ReadDir returns every regular file under dir (recursively, in lexical
 // order) as a File named by its path. Hidden files and directories
-// (".name") and documentation that sits next to collections (*.md, *.tsv)
-// are skipped. A file larger than MaxFileBytes is an error.
+// (".name"), documentation that sits next to collections (*.md, *.tsv)
+// and WARC files (which Inputs streams) are skipped. A file larger than
+// MaxFileBytes is an error.
 func ReadDir(dir string) ([]File, error) {
+	files, _, err := readDir(dir)
+	return files, err
+}
+
+// readDir returns the files ReadDir returns and, apart, the WARC files.
+func readDir(dir string) ([]File, []string, error) {
 	var files []File
+	var warcs []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -71,14 +79,15 @@ func ReadDir(dir string) ([]File, error) {
 		if ext := strings.ToLower(filepath.Ext(name)); ext == ".md" || ext == ".tsv" {
 			return nil
 		}
+		if IsWARC(name) {
+			warcs = append(warcs, path)
+			return nil
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		if info.Size() > MaxFileBytes {
-			return fmt.Errorf("diff: %s: %d bytes is larger than %d", path, info.Size(), MaxFileBytes)
-		}
-		b, err := os.ReadFile(path)
+		b, err := readFile(path, info.Size())
 		if err != nil {
 			return err
 		}
@@ -86,12 +95,20 @@ func ReadDir(dir string) ([]File, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("diff: reading inputs: %w", err)
+		return nil, nil, fmt.Errorf("diff: reading inputs: %w", err)
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("diff: no files in %s", dir)
+	if len(files) == 0 && len(warcs) == 0 {
+		return nil, nil, fmt.Errorf("diff: no files in %s", dir)
 	}
-	return files, nil
+	return files, warcs, nil
+}
+
+// readFile reads one robots.txt file of the given size.
+func readFile(path string, size int64) ([]byte, error) {
+	if size > MaxFileBytes {
+		return nil, fmt.Errorf("diff: %s: %d bytes is larger than %d", path, size, MaxFileBytes)
+	}
+	return os.ReadFile(path)
 }
 
 // FromCases returns one File per case that has a body of its own, with
@@ -158,3 +175,25 @@ func (s Shard) Select(files []File) []File {
 
 // String returns "K/N".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// IndexEnv is the environment variable a Kubernetes Indexed Job sets to
+// the index of each of its pods, from 0.
+const IndexEnv = "JOB_COMPLETION_INDEX"
+
+// ParseShardEnv reads "K/N" as ParseShard does, and "/N" as shard K of
+// N with K one more than the index in $JOB_COMPLETION_INDEX (getenv looks
+// it up), so that one pod template serves every pod of an Indexed Job.
+func ParseShardEnv(s string, getenv func(string) string) (Shard, error) {
+	if n, ok := strings.CutPrefix(s, "/"); ok {
+		idx := getenv(IndexEnv)
+		if idx == "" {
+			return Shard{}, fmt.Errorf("diff: shard %q leaves K to $%s, which is not set", s, IndexEnv)
+		}
+		i, err := strconv.Atoi(idx)
+		if err != nil || i < 0 {
+			return Shard{}, fmt.Errorf("diff: $%s is %q, not an index", IndexEnv, idx)
+		}
+		s = strconv.Itoa(i+1) + "/" + n
+	}
+	return ParseShard(s)
+}
