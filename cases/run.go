@@ -232,7 +232,7 @@ type runner struct {
 	// on purpose; patient waits longer, so that on a loaded machine no
 	// ordinary fetch is taken for a timeout. client is the one in use.
 	hasty, patient *http.Client
-	results []Result
+	results        []Result
 	// sessions counts timeline sessions started.
 	sessions int
 }
