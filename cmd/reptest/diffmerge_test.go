@@ -84,7 +84,7 @@ func TestDeployFiles(t *testing.T) {
 			Template       struct {
 				Spec struct {
 					Containers []struct {
-						Env []struct{ Name, Value string }
+						Env  []struct{ Name, Value string }
 						Args []string
 					}
 				}
