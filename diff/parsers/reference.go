@@ -174,3 +174,7 @@ func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []case
 	}
 	return vs, errs
 }
+
+// Concurrent implements cases.Concurrent: sessions are kept under a lock
+// and a case's session is used by one goroutine at a time.
+func (p *Reference) Concurrent() bool { return true }
