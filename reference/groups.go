@@ -19,9 +19,9 @@ type Robots struct {
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	rules      []rule // every rule; each group holds a span, sorted
-	groups     []group
-	agents     []agentLine // user-agent lines; each group holds a span
+	rules  []rule // every rule; each group holds a span, sorted
+	groups []group
+	agents []agentLine // user-agent lines; each group holds a span
 	// names are the product tokens the file names, sorted by token with
 	// ASCII case ignored, for binary search.
 	names      []name
