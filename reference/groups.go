@@ -19,15 +19,14 @@ type Robots struct {
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	rules      []rule // every rule; each group holds a span, sorted
-	groups     []group
-	agents     []agentLine // user-agent lines; each group holds a span
-	names      []name      // the product tokens the file names
-	nameGroups []int32     // group indexes; each name holds a span
-	// index maps lower-case tokens to names; nil for files naming few
-	// agents, which are found by a linear scan instead.
-	index  map[string]int32
-	global []int32 // groups that name "*"
+	rules  []rule // every rule; each group holds a span, sorted
+	groups []group
+	agents []agentLine // user-agent lines; each group holds a span
+	// names are the product tokens the file names, sorted by token with
+	// ASCII case ignored, for binary search.
+	names      []name
+	nameGroups []int32 // group indexes; each name holds a span
+	global     []int32 // groups that name "*"
 	// orphan holds the rules before any user-agent line; they apply only
 	// with Options.OrphanRulesApply.
 	orphan []rule
@@ -97,12 +96,9 @@ func (r *Robots) Truncated() bool { return r.truncated }
 // ParsedBytes is the number of leading bytes of the body that were read.
 func (r *Robots) ParsedBytes() int { return len(r.body) }
 
-// linearNames is how many names a file may have before lookups go
-// through a map rather than a scan.
-const linearNames = 8
-
 func (r *Robots) build() {
 	o := &r.opts
+	r.rules = make([]rule, 0, maxRules(r.body))
 	var pairs []namePair
 	var extra strings.Builder
 	open := false // the current group still takes user-agent lines
@@ -160,47 +156,50 @@ func (r *Robots) build() {
 	r.indexNames(pairs)
 }
 
+// maxRules bounds the number of rules in body, so that parsing allocates
+// the list once: a rule takes a line, and at least 7 bytes with its line
+// end ("Allow:" and CR or LF). Counting line ends is a vectorised search;
+// reading each line's first letter would cost a pass of its own.
+func maxRules(body string) int {
+	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
+	return min(lines, len(body)/7+1)
+}
+
 // namePair is a product token named by a user-agent line, and its group.
 type namePair struct {
 	token span
 	group int32
 }
 
-// indexNames gathers the groups of each token (UA-3: they are merged).
+// indexNames gathers the groups of each token (UA-3: they are merged):
+// the pairs are sorted by token, stably so that each token's groups stay
+// in file order, and each run of one token becomes a name.
 func (r *Robots) indexNames(pairs []namePair) {
-	if len(pairs) > linearNames {
-		r.index = make(map[string]int32)
-	}
-	ids := make([]int32, len(pairs))
-	r.names = make([]name, 0, len(pairs))
+	slices.SortStableFunc(pairs, func(a, b namePair) int { return compareFold(r.str(a.token), r.str(b.token)) })
+	r.nameGroups = make([]int32, 0, len(pairs))
 	for i, p := range pairs {
-		token := r.str(p.token)
-		id := r.lookupName(token)
-		if id < 0 {
-			id = int32(len(r.names))
-			r.names = append(r.names, name{token: p.token})
-			if r.index != nil {
-				r.index[lowerASCIIString(token)] = id
-			}
+		if i == 0 || compareFold(r.str(pairs[i-1].token), r.str(p.token)) != 0 {
+			n := int32(len(r.nameGroups))
+			r.names = append(r.names, name{token: p.token, groups: span{n, n}})
 		}
-		ids[i] = id
-		r.names[id].groups[1]++ // a count, until the spans are laid out
-	}
-	next := int32(0)
-	for i := range r.names {
-		n := r.names[i].groups[1]
-		r.names[i].groups = span{next, next}
-		next += n
-	}
-	r.nameGroups = make([]int32, next)
-	for i, p := range pairs {
-		g := &r.names[ids[i]].groups
+		g := &r.names[len(r.names)-1].groups
 		if g[1] > g[0] && r.nameGroups[g[1]-1] == p.group {
 			continue // the same token twice in one group
 		}
-		r.nameGroups[g[1]] = p.group
+		r.nameGroups = append(r.nameGroups, p.group)
 		g[1]++
 	}
+}
+
+// compareFold compares two strings as equalFold sees them: ASCII letters
+// without regard to case, every other byte exactly.
+func compareFold(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if x, y := lowerASCII(a[i]), lowerASCII(b[i]); x != y {
+			return int(x) - int(y)
+		}
+	}
+	return len(a) - len(b)
 }
 
 // str returns the text of a span of the body.
@@ -218,14 +217,17 @@ func (r *Robots) text(p *pattern) string {
 // nowhere, at < 0), placing its text in the body when normalisation left
 // it as written and in extra otherwise.
 func (r *Robots) compile(value string, at int, extra *strings.Builder) pattern {
-	p, text, changed := compilePattern(value, &r.opts)
+	p, text, changed := compileTo(nil, value, &r.opts)
 	if at >= 0 && !changed {
-		p.start, p.end = int32(at), int32(at+len(text))
+		p.start, p.end = int32(at), int32(at)+p.end
 		return p
+	}
+	if !changed {
+		text = []byte(value[:p.end])
 	}
 	p.inExtra = true
 	p.start = int32(extra.Len())
-	extra.WriteString(text)
+	extra.Write(text)
 	p.end = int32(extra.Len())
 	return p
 }
@@ -241,28 +243,11 @@ func (r *Robots) closeGroup(start int) {
 
 // lookupName returns the index of token among the file's names, or -1.
 func (r *Robots) lookupName(token string) int32 {
-	if r.index == nil {
-		for i := range r.names {
-			if equalFold(r.str(r.names[i].token), token) {
-				return int32(i)
-			}
-		}
+	i, found := slices.BinarySearchFunc(r.names, token, func(n name, t string) int { return compareFold(r.str(n.token), t) })
+	if !found {
 		return -1
 	}
-	var buf [64]byte
-	if len(token) <= len(buf) {
-		for i := 0; i < len(token); i++ {
-			buf[i] = lowerASCII(token[i])
-		}
-		if id, ok := r.index[string(buf[:len(token)])]; ok {
-			return id
-		}
-		return -1
-	}
-	if id, ok := r.index[lowerASCIIString(token)]; ok {
-		return id
-	}
-	return -1
+	return int32(i)
 }
 
 func lowerASCII(c byte) byte {

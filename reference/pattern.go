@@ -241,22 +241,12 @@ type pattern struct {
 	inExtra bool
 }
 
-// compilePattern turns a rule's value into a pattern and its text.
+// compileTo turns a rule's value into a pattern and its text.
 // Compilation is a pure function of the value and the options. When no
-// octet had to change, changed is false and text is a prefix of value.
-// The returned pattern's span is not set.
-func compilePattern(value string, o *Options) (p pattern, text string, changed bool) {
-	p, buf, changed := compileTo(nil, value, o)
-	if !changed {
-		return p, value[:p.end], false
-	}
-	return p, string(buf), true
-}
-
-// compileTo is compilePattern writing a changed text over dst, so that a
-// caller with a buffer of its own allocates nothing. When changed is false
-// the text is value[:p.end] and dst is returned as it came; otherwise the
-// text is the returned slice. The pattern's span is [0, len(text)).
+// octet had to change, changed is false and the text is value[:p.end], a
+// prefix of the value; otherwise the text is written over dst (so that a
+// caller with a buffer of its own allocates nothing) and returned. The
+// pattern's span is [0, len(text)).
 func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
 	dst = dst[:0]
 	// PAT-1's optional reading: "private" is "/private".

@@ -269,42 +269,64 @@ var spaceTables = func() (t [2][256]bool) {
 // keyKind maps a record name to its kind. Record names are
 // case-insensitive (SYN-1).
 func (o *Options) keyKind(key string) LineKind {
+	if key == "" {
+		return Other
+	}
 	if !o.GoogleKeys {
-		switch len(key) {
-		case len("user-agent"):
-			if equalFold(key, "user-agent") {
+		switch lowerASCII(key[0]) {
+		case 'u':
+			if len(key) == len("user-agent") && isKeyword(key, "user-agent") {
 				return UserAgent
 			}
-		case len("allow"):
-			if equalFold(key, "allow") {
+		case 'a':
+			if len(key) == len("allow") && isKeyword(key, "allow") {
 				return Allow
 			}
-		case len("disallow"):
-			if equalFold(key, "disallow") {
+		case 'd':
+			if len(key) == len("disallow") && isKeyword(key, "disallow") {
 				return Disallow
 			}
 		}
 		return Other
 	}
 	// Google's parser compares prefixes and accepts frequent misspellings.
-	for _, p := range [...]string{"user-agent", "useragent", "user agent"} {
-		if hasPrefixFold(key, p) {
-			return UserAgent
+	switch lowerASCII(key[0]) {
+	case 'u':
+		for _, p := range [...]string{"user-agent", "useragent", "user agent"} {
+			if hasPrefixFold(key, p) {
+				return UserAgent
+			}
 		}
-	}
-	if hasPrefixFold(key, "allow") {
-		return Allow
-	}
-	for _, p := range [...]string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"} {
-		if hasPrefixFold(key, p) {
-			return Disallow
+	case 'a':
+		if hasPrefixFold(key, "allow") {
+			return Allow
+		}
+	case 'd':
+		for _, p := range [...]string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"} {
+			if hasPrefixFold(key, p) {
+				return Disallow
+			}
 		}
 	}
 	return Other
 }
 
+// isKeyword reports whether s, of the same length as the lower-case
+// keyword kw, spells it in any letter case: equalFold with one side known
+// to be lower case.
+func isKeyword(s, kw string) bool {
+	for i := 0; i < len(kw); i++ {
+		if c := s[i]; c != kw[i] && ('A' > c || c > 'Z' || c+'a'-'A' != kw[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasPrefixFold reports whether s starts with the lower-case prefix in any
+// letter case.
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && isKeyword(s[:len(prefix)], prefix)
 }
 
 // IsProductToken reports whether s is a product token as §2.2.1 defines
