@@ -93,6 +93,11 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
 	}
+	if !*quiet {
+		// Which library and runtime ran, since findings depend on both
+		// (urllib.robotparser changed its matching in CPython 3.13).
+		fmt.Fprintf(stderr, "reptest diff: versions: %s\n", versionList(ps))
+	}
 	closeParsers(ps)
 	var usable multi
 	for _, n := range names {
