@@ -36,7 +36,30 @@ type Server struct {
 	routes    map[string]Response // normalised URL → response
 	listeners map[string]*external
 	closing   chan struct{}
+	observe   func(Hit)
 }
+
+// Hit is one request the server received, as Observe reports it.
+type Hit struct {
+	Time      time.Time
+	Method    string
+	URL       string    // the absolute URL asked for, on the case's origin
+	UserAgent string    // the User-Agent header
+	Response  *Response // what is served; nil for a 404
+}
+
+// Observe makes the server call f with every request it receives, before
+// answering it; reptest crawl records a crawler's requests this way.
+func (s *Server) Observe(f func(Hit)) {
+	s.mu.Lock()
+	s.observe = f
+	s.mu.Unlock()
+}
+
+// ProxyAddr is the loopback address of the Host-routed plain HTTP server.
+// It also works as an HTTP proxy for every served http origin: a request
+// in absolute form ("GET http://a.test/x") is routed by its host.
+func (s *Server) ProxyAddr() string { return s.plain.Listener.Addr().String() }
 
 // external is a loopback listener that stands for one origin.
 type external struct {
@@ -215,7 +238,15 @@ func (s *Server) handler(origin string) http.Handler {
 		}
 		s.mu.Lock()
 		resp, ok := s.routes[key]
+		observe := s.observe
 		s.mu.Unlock()
+		if observe != nil {
+			h := Hit{Time: time.Now(), Method: r.Method, URL: key, UserAgent: r.UserAgent()}
+			if ok {
+				h.Response = &resp
+			}
+			observe(h)
+		}
 		if !ok {
 			http.NotFound(w, r)
 			return

@@ -59,19 +59,14 @@ func (f *Finding) Key() string { return f.Signature + " " + Primary(f.Req) }
 // The same verdicts always give the same signature, whatever the order of
 // the parsers. It returns "" when all verdicts are the same.
 func Signature(verdicts map[string]cases.Verdict) string {
-	by := make(map[cases.Verdict][]string)
-	for name, v := range verdicts {
-		by[v] = append(by[v], name)
-	}
-	if len(by) < 2 {
+	sides := Sides(verdicts)
+	if len(sides) < 2 {
 		return ""
 	}
-	blocks := make([]string, 0, len(by))
-	for v, names := range by {
-		slices.Sort(names)
-		blocks = append(blocks, strings.Join(names, ",")+"="+string(v))
+	blocks := make([]string, len(sides))
+	for i, sd := range sides {
+		blocks[i] = sd.String()
 	}
-	slices.Sort(blocks)
 	return strings.Join(blocks, "≠")
 }
 

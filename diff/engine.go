@@ -290,7 +290,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		res.disagreements++
 		if robots == nil {
-			robots = reference.Parse(f.Robots, optionsFor(f.Profile))
+			robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
 		}
 		var key strings.Builder
 		for _, v := range vs {
@@ -379,7 +379,7 @@ func causeKey(d reference.Decision) string {
 
 // traceOf returns the reference's explanation of its verdict on in.
 func traceOf(in Input) string {
-	d, err := reference.Parse(in.Robots, optionsFor(in.Profile)).Decide(in.Agent, in.URL)
+	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
 		return err.Error()
 	}

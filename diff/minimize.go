@@ -206,11 +206,7 @@ func (s *shrinker) lines() {
 // traceLines returns the line numbers the reference's decision names,
 // under the options of the input's profile.
 func (s *shrinker) traceLines(n int) map[int]bool {
-	opts := reference.RFC()
-	if s.cur.Profile == cases.ProfileGoogle {
-		opts = reference.Google()
-	}
-	d, err := reference.Parse(s.cur.Robots, opts).Decide(s.cur.Agent, s.cur.URL)
+	d, err := parseFor(s.cur).Decide(s.cur.Agent, s.cur.URL)
 	if err != nil {
 		return nil
 	}
@@ -278,7 +274,8 @@ func (s *shrinker) chars() {
 // by number.
 func lineInfo(body []byte, profile string) map[int]reference.Line {
 	m := make(map[int]reference.Line)
-	for _, l := range reference.Parse(body, optionsFor(profile)).Lines() {
+	opts, _ := reference.OptionsFor(profile)
+	for _, l := range reference.Parse(body, opts).Lines() {
 		m[l.Number] = l
 	}
 	return m
@@ -409,7 +406,7 @@ func (s *shrinker) canonicalLines() {
 	lines := splitLines(string(s.cur.Robots))
 	var at []int
 	canon := slices.Clone(lines)
-	for _, l := range reference.Parse(s.cur.Robots, optionsFor(s.cur.Profile)).Lines() {
+	for _, l := range parseFor(s.cur).Lines() {
 		n := l.Number - 1
 		if l.Key == "" || n >= len(lines) {
 			continue
@@ -452,7 +449,7 @@ func (s *shrinker) canonicalLines() {
 // line names it, the short token "FooBot". Characters are not removed:
 // an example reads better with a word for the agent.
 func (s *shrinker) agent() {
-	opts := optionsFor(s.cur.Profile)
+	opts, _ := reference.OptionsFor(s.cur.Profile)
 	named := false
 	var spelt []string
 	for _, l := range reference.Parse(s.cur.Robots, opts).Lines() {

@@ -117,7 +117,7 @@ func TestInputsErrors(t *testing.T) {
 	if err := in.AddPath(bad); err != nil {
 		t.Fatal(err)
 	}
-	_, err := in.Run(context.Background(), Shard{}, func(context.Context) ([]cases.Parser, error) {
+	_, err := in.Run(context.Background(), cases.Shard{}, func(context.Context) ([]cases.Parser, error) {
 		return []cases.Parser{ref(), refGoogle()}, nil
 	}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "bad.warc: record 1") {
@@ -149,7 +149,7 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 	factory := func(context.Context) ([]cases.Parser, error) {
 		return []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}}, nil
 	}
-	runShard := func(sh Shard) *Report {
+	runShard := func(sh cases.Shard) *Report {
 		var in Inputs
 		if err := in.AddPath(paths); err != nil {
 			t.Fatal(err)
@@ -169,13 +169,13 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 		}
 		return back
 	}
-	whole, err := Merge(runShard(Shard{}))
+	whole, err := Merge(runShard(cases.Shard{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var parts []*Report
 	for k := 1; k <= 4; k++ {
-		parts = append(parts, runShard(Shard{K: k, N: 4}))
+		parts = append(parts, runShard(cases.Shard{K: k, N: 4}))
 	}
 	merged, err := Merge(parts...)
 	if err != nil {

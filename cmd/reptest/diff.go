@@ -12,6 +12,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
@@ -33,6 +34,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
 	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
 	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	printShard := fs.Bool("print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
 	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
@@ -52,13 +54,10 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	var sh diff.Shard
-	if *shard != "" {
-		var err error
-		if sh, err = diff.ParseShardEnv(*shard, os.Getenv); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
+	sh, err := diff.ParseShardEnv(*shard, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
 	}
 
 	// Inputs: corpus cases, then directories and files, then generated
@@ -79,7 +78,13 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
-	files := sh.Select(in.Files)
+	files, warcs := in.Select(sh)
+	if *printShard {
+		for _, w := range warcs {
+			fmt.Fprintln(stdout, w.Name)
+		}
+		return 0
+	}
 
 	switch {
 	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
@@ -163,20 +168,8 @@ func isMissing(name string, missing []unavailable) error {
 	return errors.New("unavailable")
 }
 
-// writeDiffHTML renders the findings with the report package, which reads
-// them in their JSON form.
+// writeDiffHTML renders the findings with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC}
-	for _, f := range rep.Findings {
-		b, err := json.Marshal(&f)
-		if err != nil {
-			return err
-		}
-		var rf report.Finding
-		if err := json.Unmarshal(b, &rf); err != nil {
-			return err
-		}
-		doc.Findings = append(doc.Findings, rf)
-	}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
 	return report.WriteHTML(w, doc, report.HTMLOptions{})
 }
