@@ -20,7 +20,7 @@ import (
 // extensions host and delay).
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}
-	checkKeys     = []string{"agent", "url", "expect", "accept", "rule"}
+	checkKeys     = []string{"agent", "url", "expect", "accept", "rule", "usage"}
 	responseKeys  = []string{"status", "headers", "body", "body_base64", "body_generate", "fault", "delay"}
 	fetchKeys     = append([]string{"url"}, responseKeys...)
 	stepKeys      = []string{"at", "response", "checks"}
@@ -99,8 +99,8 @@ func (l *loader) identity(r *reader, n *yaml.Node, f fields, c *Case) {
 	}
 	if fl, ok := f["profile"]; ok {
 		if p, ok := r.str(fl.val, "profile"); ok {
-			if p != ProfileRFC && p != ProfileGoogle {
-				r.errorf(fl.val, "bad profile %q (want %s or %s)", p, ProfileRFC, ProfileGoogle)
+			if p != ProfileRFC && p != ProfileGoogle && p != ProfileAIPref {
+				r.errorf(fl.val, "bad profile %q (want %s, %s or %s)", p, ProfileRFC, ProfileGoogle, ProfileAIPref)
 			}
 			c.Profile = p
 		}
@@ -374,6 +374,9 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 			}
 			chk.Rule = &v
 		}
+	}
+	if fl, ok := f["usage"]; ok {
+		chk.Usage = r.usage(fl.val)
 	}
 	return chk, len(r.errs) == errs
 }

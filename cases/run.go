@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reptest/reptest/reference"
@@ -61,8 +62,14 @@ type RunOptions struct {
 	// answer in time gets an error outcome and no further checks.
 	Timeout time.Duration
 	// FetchTimeout is the HTTP client timeout of fetches from the test
-	// server (default 1 s): a fault "timeout" costs this long.
+	// server in a case (or timeline step) whose server stalls on purpose,
+	// with a fault "timeout" or a delayed body (DefaultFetchTimeout): the
+	// stall costs this long. Other fetches may take up to a quarter of
+	// Timeout, so that a loaded machine does not turn them into timeouts.
 	FetchTimeout time.Duration
+	// Workers is the number of cases run at once when every parser is
+	// Concurrent (DefaultWorkers when 0); 1 runs them one by one.
+	Workers int
 	// Explain, when set, explains each failed check with the expected
 	// verdict's trace (normally the reference).
 	Explain Tracer
@@ -82,39 +89,138 @@ type Report struct {
 // It never stops because a parser crashed, hung or answered nonsense: such
 // checks end in the error outcome and the run goes on. It returns early
 // only when ctx is cancelled, with the results so far and ctx's error.
+//
+// When every parser (and the explainer) is Concurrent, cases run in
+// parallel (RunOptions.Workers), each worker with a test server of its
+// own; the results are in case order all the same.
 func Run(ctx context.Context, cs []Case, parsers []Parser, opts RunOptions) (Report, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
 	if opts.FetchTimeout <= 0 {
-		opts.FetchTimeout = time.Second
+		opts.FetchTimeout = DefaultFetchTimeout
 	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = DefaultWorkers
+	}
+	if !concurrent(parsers, opts.Explain) {
+		workers = 1
+	}
+	workers = max(1, min(workers, len(cs)))
+	results := make([][]Result, len(cs))
+	next := make(chan int)
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := newRunner(parsers, opts)
+			defer r.close()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				results[i] = r.runOne(ctx, &cs[i])
+				mu.Lock()
+				done++
+				if opts.Progress != nil {
+					opts.Progress(done, len(cs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range cs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	err := ctx.Err()
+	r := newRunner(parsers, opts)
+	for _, res := range results {
+		r.results = append(r.results, res...)
+	}
+	return r.report(), err
+}
+
+// DefaultFetchTimeout is the HTTP client timeout of fetches from the test
+// server when RunOptions.FetchTimeout is 0.
+const DefaultFetchTimeout = 300 * time.Millisecond
+
+// DefaultWorkers is the number of cases run at once, when the parsers
+// allow it and RunOptions.Workers is 0. Most of a parallel case's time is
+// spent waiting out a timeout, not computing, so it is more than the
+// number of cores.
+const DefaultWorkers = 8
+
+// concurrent reports whether every parser, and the explainer, may be
+// asked from several goroutines at once.
+func concurrent(parsers []Parser, explain Tracer) bool {
+	for _, p := range parsers {
+		if c, ok := p.(Concurrent); !ok || !c.Concurrent() {
+			return false
+		}
+	}
+	if explain != nil {
+		if c, ok := explain.(Concurrent); !ok || !c.Concurrent() {
+			return false
+		}
+	}
+	return true
+}
+
+// newRunner returns a runner of its own for one worker: parser states, a
+// test server started when a case needs one.
+func newRunner(parsers []Parser, opts RunOptions) *runner {
 	r := &runner{opts: opts, parsers: make([]*parserState, len(parsers))}
 	for i, p := range parsers {
 		r.parsers[i] = &parserState{Parser: p, info: p.Info()}
 	}
-	var srv *Server
-	defer func() {
-		if srv != nil {
-			srv.Close()
-		}
-	}()
-	for i := range cs {
-		if err := ctx.Err(); err != nil {
-			return r.report(), err
-		}
-		c := &cs[i]
-		if (len(c.Fetch) > 0 || len(c.Timeline) > 0) && srv == nil {
-			srv = NewServer()
-			r.client = srv.Client(opts.FetchTimeout)
-		}
-		r.srv = srv
-		r.runCase(ctx, c)
-		if opts.Progress != nil {
-			opts.Progress(i+1, len(cs))
+	return r
+}
+
+// runOne runs one case and returns its results.
+func (r *runner) runOne(ctx context.Context, c *Case) []Result {
+	if (len(c.Fetch) > 0 || len(c.Timeline) > 0) && r.srv == nil {
+		r.srv = NewServer()
+		// The server holds a timed-out connection for half the check
+		// timeout: longer than the runner's own client waits, shorter
+		// than a parser that waits the server out may take to answer.
+		r.srv.hold = max(r.opts.Timeout/2, 2*r.opts.FetchTimeout)
+		r.hasty = r.srv.Client(r.opts.FetchTimeout)
+		r.patient = r.srv.Client(r.srv.hold / 2)
+	}
+	r.results = nil
+	r.runCase(ctx, c)
+	return r.results
+}
+
+// clientFor returns the client for fetches of the responses: the hasty
+// one when one of them stalls (a timeout fault, a delayed body), so that
+// the stall costs FetchTimeout; the patient one otherwise.
+func (r *runner) clientFor(rs ...Response) *http.Client {
+	for _, resp := range rs {
+		if resp.Fault == "timeout" || resp.Delay > 0 {
+			return r.hasty
 		}
 	}
-	return r.report(), nil
+	return r.patient
+}
+
+func (r *runner) close() {
+	if r.srv != nil {
+		r.srv.Close()
+	}
 }
 
 type runner struct {
@@ -122,7 +228,11 @@ type runner struct {
 	parsers []*parserState
 	srv     *Server
 	client  *http.Client
-	results []Result
+	// hasty gives up after FetchTimeout, for cases whose server stalls
+	// on purpose; patient waits longer, so that on a loaded machine no
+	// ordinary fetch is taken for a timeout. client is the one in use.
+	hasty, patient *http.Client
+	results        []Result
 	// sessions counts timeline sessions started.
 	sessions int
 }
@@ -156,6 +266,7 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 	case len(c.Timeline) > 0:
 		r.runTimeline(ctx, c)
 	case len(c.Fetch) > 0:
+		r.client = r.clientFor(c.Fetch...)
 		if err := r.srv.Serve(c.Fetch); err != nil {
 			r.failCase(c, 0, err)
 			return
@@ -294,6 +405,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	defer r.endSessions(session)
 	for s := range c.Timeline {
 		st := &c.Timeline[s]
+		r.client = r.clientFor(st.Response)
 		if err := r.srv.Serve([]Response{st.Response}); err != nil {
 			r.failCase(c, idx, err)
 			return
@@ -457,7 +569,10 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 		out = OutcomeOf(c.Level, chk.Expect, nil, "")
 		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
+	var usage map[string]string
+	out, detail, usage = r.checkUsage(ctx, c, chk, p, cr.req, out, detail)
 	res := r.add(cr, name, v, out, detail)
+	res.ExpectUsage, res.Usage = chk.Usage, usage
 	switch {
 	case out == Pass:
 	case cr.trace != nil:

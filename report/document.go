@@ -27,7 +27,10 @@ type Document struct {
 	Version string `json:"version"`
 	Profile string `json:"profile"`
 	// Strict records that deviations count against conformance.
-	Strict  bool            `json:"strict,omitempty"`
+	Strict bool `json:"strict,omitempty"`
+	// Drafts names the Internet-Drafts the profile follows, with their
+	// versions (the aipref profile); empty for RFC 9309 and Google.
+	Drafts  string          `json:"drafts,omitempty"`
 	Parsers []cases.Summary `json:"parsers"`
 	Results []cases.Result  `json:"results"`
 
@@ -51,6 +54,7 @@ type Meta struct {
 	Version string // reptest's version
 	Profile string // the run's profile, "rfc9309" or "google"
 	Strict  bool   // deviations count against conformance
+	Drafts  string // the drafts the profile follows, if any
 }
 
 // FromResults builds the document of a run. The summaries give the
@@ -64,6 +68,7 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 		Version: m.Version,
 		Profile: m.Profile,
 		Strict:  m.Strict,
+		Drafts:  m.Drafts,
 		Parsers: slices.Clone(parsers),
 		Results: slices.Clone(results),
 	}

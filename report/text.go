@@ -94,7 +94,11 @@ func (t *textWriter) header() {
 	if d.Strict {
 		strict = ", strict"
 	}
-	t.printf("%sreptest %s%s  profile %s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), strict, len(d.Results))
+	drafts := ""
+	if d.Drafts != "" {
+		drafts = " (" + visible(d.Drafts, 300) + ")"
+	}
+	t.printf("%sreptest %s%s  profile %s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, len(d.Results))
 }
 
 func (t *textWriter) summaries() {

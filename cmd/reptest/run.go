@@ -24,7 +24,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
 	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
 	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
-	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
+	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	strict := fs.Bool("strict", false, "deviations (failed SHOULD checks) count against conformance")
 	fs.Var(&runGlobs, "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var(&skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
@@ -84,9 +84,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(selected) == 0 {
 		// Nothing to run is a mistake (a glob or a profile), not a pass.
 		fmt.Fprintf(stderr, "reptest run: no case of profile %s matches the selection", *profile)
-		other := otherProfile(*profile)
-		if cs := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
-			fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
+		for _, other := range otherProfiles(*profile) {
+			if cs := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
+				fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
+				break
+			}
 		}
 		fmt.Fprintln(stderr)
 		return 2
@@ -124,7 +126,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep = markUnavailable(rep, unavailable)
 
-	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict}, rep.Summaries, rep.Results, selected)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict, Drafts: reference.ProfileDrafts(*profile)}, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}
@@ -191,10 +193,13 @@ func printLoadError(w io.Writer, err error) {
 	fmt.Fprintln(w, "reptest:", err)
 }
 
-// otherProfile names the profile that is not p.
-func otherProfile(p string) string {
-	if p == cases.ProfileGoogle {
-		return cases.ProfileRFC
+// otherProfiles names the profiles that are not p.
+func otherProfiles(p string) []string {
+	var out []string
+	for _, q := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+		if q != p {
+			out = append(out, q)
+		}
 	}
-	return cases.ProfileGoogle
+	return out
 }
