@@ -188,7 +188,11 @@ func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 		target, statement := splitUsageValue(r.str(rec.value))
 		length := 0
 		if target != "" {
-			p, text, _ := compilePattern(target, &r.opts)
+			p, buf, changed := compileTo(nil, target, &r.opts)
+			text := string(buf)
+			if !changed {
+				text = target[:p.end]
+			}
 			if !p.matches(text, path) {
 				continue
 			}
