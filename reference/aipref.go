@@ -188,9 +188,12 @@ func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 		target, statement := splitUsageValue(r.str(rec.value))
 		length := 0
 		if target != "" {
-			var scratch [256]byte
-			p, text, changed := compileTo(scratch[:0], target, &r.opts)
-			if !changed && !matchText(&p, target[:p.end], path) || changed && !matchText(&p, text, path) {
+			p, buf, changed := compileTo(nil, target, &r.opts)
+			text := string(buf)
+			if !changed {
+				text = target[:p.end]
+			}
+			if !p.matches(text, path) {
 				continue
 			}
 			length = int(p.length)
