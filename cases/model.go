@@ -72,7 +72,7 @@ type Case struct {
 	Checks []Check
 
 	// Source is where the case was read from, for messages:
-	// "corpus/groups/merge.yaml:12".
+	// "corpus/user-agent/merging.yaml:12".
 	Source string
 }
 

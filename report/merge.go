@@ -116,7 +116,7 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
-	slices.SortFunc(out.Requirements, func(a, b Requirement) int { return compareReq(a.ID, b.ID) })
+	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
 	out.sortResults()
 	out.Recount()
 	return out, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -70,24 +69,6 @@ func checkProfile(cmd, p string, stderr io.Writer) bool {
 		return false
 	}
 	return true
-}
-
-// parseShard reads "K/N" (1 ≤ K ≤ N); "" means no sharding.
-func parseShard(s string) (k, n int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		k, err = strconv.Atoi(a)
-		if err == nil {
-			n, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 ≤ K ≤ N", s)
-	}
-	return k, n, nil
 }
 
 // writer returns a function that renders into the file at path (nothing

@@ -52,7 +52,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !checkProfile("run", *profile, stderr) {
 		return 2
 	}
-	k, n, err := parseShard(*shard)
+	sh, err := cases.ParseShard(*shard)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return 2
@@ -77,11 +77,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return 2
 	}
-	selected, err := cases.Select(all, *profile, runGlobs, skipGlobs)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest run:", err)
-		return 2
-	}
+	selected := cases.Select(all, *profile, runGlobs, skipGlobs)
 	if !*quiet {
 		warnInvalid(stderr, selected)
 	}
@@ -89,7 +85,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// Nothing to run is a mistake (a glob or a profile), not a pass.
 		fmt.Fprintf(stderr, "reptest run: no case of profile %s matches the selection", *profile)
 		for _, other := range otherProfiles(*profile) {
-			if cs, _ := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
+			if cs := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
 				fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
 				break
 			}
@@ -97,12 +93,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		return 2
 	}
-	if n > 0 {
-		if selected, err = cases.Shard(selected, k, n); err != nil {
-			fmt.Fprintln(stderr, "reptest run:", err)
-			return 2
-		}
-	}
+	selected = sh.Cases(selected)
 
 	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
 		names = multi{"reference"}
@@ -135,9 +126,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep = markUnavailable(rep, unavailable)
 
-	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict, Drafts: reference.ProfileDrafts(*profile)}, rep.Summaries, rep.Results, selected)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict, Drafts: reference.ProfileDrafts(*profile)}, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = coverage(reqs, all)
+		doc.Requirements = cases.Coverage(reqs, all)
 	}
 	if expect != nil {
 		doc.ApplyExpectations(expect)
@@ -200,21 +191,6 @@ func printLoadError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, "reptest:", err)
-}
-
-// coverage counts the cases that name each requirement.
-func coverage(reqs []cases.Requirement, cs []cases.Case) []report.Requirement {
-	count := map[string]int{}
-	for _, c := range cs {
-		for _, r := range c.Req {
-			count[r]++
-		}
-	}
-	out := make([]report.Requirement, 0, len(reqs))
-	for _, r := range reqs {
-		out = append(out, report.Requirement{ID: r.ID, Level: r.Level, Title: r.Summary, Section: r.Section, Cases: count[r.ID]})
-	}
-	return out
 }
 
 // otherProfiles names the profiles that are not p.

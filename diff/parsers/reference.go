@@ -42,7 +42,7 @@ func NewReferenceWith(name string, opts reference.Options) *Reference {
 func (p *Reference) Info() cases.Info {
 	return cases.Info{
 		Name:         p.name,
-		Version:      Version,
+		Version:      reference.Version,
 		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage},
 	}
 }
@@ -147,9 +147,6 @@ func (p *Reference) EndSession(id string) {
 	p.mu.Unlock()
 }
 
-// Version is reptest's version, reported by the reference adapters.
-const Version = "0.1.0"
-
 // CheckBatch implements cases.Batcher: a parse request is parsed once for
 // all the questions; other requests are checked one by one.
 func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
@@ -177,3 +174,7 @@ func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []case
 	}
 	return vs, errs
 }
+
+// Concurrent implements cases.Concurrent: sessions are kept under a lock
+// and a case's session is used by one goroutine at a time.
+func (p *Reference) Concurrent() bool { return true }
