@@ -95,3 +95,27 @@ func TestRunNames(t *testing.T) {
 		}
 	}
 }
+
+// rejectingPeer is a protocol program in sh that rejects every file,
+// saying why.
+const rejectingPeer = `read hello; echo '{"name":"sh-peer","capabilities":["parse"]}'; ` +
+	`while read line; do id=$(echo "$line" | sed -n 's/^{"id":"\([0-9]*\)".*/\1/p'); ` +
+	`echo "{\"id\":\"$id\",\"verdict\":\"reject\",\"detail\":\"line 1: nope\"}"; done`
+
+// The protocol's detail is recorded with the result and shown by -v.
+func TestRunParserDetail(t *testing.T) {
+	code, stderr, _, results := runJSON(t, "--exec", rejectingPeer)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1\n%s", code, stderr)
+	}
+	if len(results) != 1 || results[0].Verdict != cases.Reject || results[0].ParserDetail != "line 1: nope" {
+		t.Errorf("results %+v; want one reject with the parser's detail", results)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(goodCase), 0o644)
+	var stdout, errb bytes.Buffer
+	dispatch(context.Background(), []string{"run", "--corpus", dir, "-v", "--exec", rejectingPeer}, &stdout, &errb)
+	if !strings.Contains(stdout.String(), "the parser says: line 1: nope") {
+		t.Errorf("-v does not show the parser's detail:\n%s", stdout.String())
+	}
+}
