@@ -106,7 +106,8 @@ func openParsers(ctx context.Context, names []string, progs *programs, timeout t
 	var missing []unavailable
 	// External programs get half the check's time, so that a hung one is
 	// killed and restarted by its adapter before the runner gives up.
-	popts := parsers.Options{Timeout: timeout / 2}
+	// The Go libraries run isolated, so that the timeout bounds them too.
+	popts := parsers.Options{Timeout: timeout / 2, Isolate: true}
 	taken := map[string]bool{}
 	fail := func(err error) ([]cases.Parser, []unavailable, error) {
 		closeParsers(ps)

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/reptest/reptest/cases"
@@ -43,4 +44,33 @@ func BenchmarkProtocol(b *testing.B) {
 		}
 		run(b, c)
 	})
+}
+
+// BenchmarkFastPathBound runs the in-process libraries on the worst
+// shapes found within the bounds of Isolated's fast path (64 KiB, 64 "*",
+// a 4 KiB URL): the time per check is what a check can cost in process
+// at most, with no timeout able to stop it.
+func BenchmarkFastPathBound(b *testing.B) {
+	url := "https://example.com/" + strings.Repeat("a", fastURL-len("https://example.com/"))
+	pad := func(s string) string { return s + strings.Repeat("#", fastBody-len(s)-1) + "\n" }
+	shapes := map[string]string{
+		"rules": pad("User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", fastStars-1)),
+		"one":   pad("User-agent: *\nDisallow: /" + strings.Repeat("*a", fastStars-1) + "b\n"),
+		"lines": "User-agent: *\n" + strings.Repeat("Disallow: /aaaaaaaaaaaaa\n", (fastBody-20)/25),
+	}
+	for name, body := range shapes {
+		req := cases.Request{Robots: []byte(body), Agent: "FooBot", URL: url}
+		if !fast(req, nil) {
+			b.Fatalf("%s: outside the fast path", name)
+		}
+		for lib, p := range libraries() {
+			b.Run(lib+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := p.Check(context.Background(), req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

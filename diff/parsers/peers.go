@@ -112,7 +112,7 @@ func (p peer) start(ctx context.Context, opts Options) (cases.Parser, error) {
 	words := append([]string{"exec", shellQuote(rt)}, quoteAll(p.args)...)
 	words = append(words, shellQuote(script))
 	return NewExec(ctx, strings.Join(words, " "), ExecOptions{
-		Name: p.name, Timeout: opts.Timeout, StartTimeout: opts.StartTimeout, Dir: dir,
+		Name: p.name, Timeout: opts.Timeout, StartTimeout: opts.StartTimeout, Dir: dir, Procs: opts.Procs,
 	})
 }
 

@@ -83,16 +83,7 @@ func (p *Reference) Check(ctx context.Context, req cases.Request) (cases.Verdict
 		d, err = p.Decide(ctx, req)
 		allowed = d.Allowed
 	}
-	if err != nil {
-		if errors.Is(err, reference.ErrInvalidToken) {
-			return "", fmt.Errorf("%s: %w", p.name, err)
-		}
-		return "", err
-	}
-	if allowed {
-		return cases.Allow, nil
-	}
-	return cases.Disallow, nil
+	return p.verdict(allowed, err)
 }
 
 // fetcher returns the fetcher for a request: a fresh one per request, or
@@ -127,3 +118,41 @@ func (p *Reference) EndSession(id string) {
 
 // Version is reptest's version, reported by the reference adapters.
 const Version = "0.1.0"
+
+// CheckBatch implements cases.Batcher: a parse or status request is parsed
+// once for every question; fetch requests are asked one by one.
+func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	var decide func(agent, url string) (bool, error)
+	opts := p.Options(req.Profile)
+	switch req.Kind() {
+	case cases.CapParse:
+		decide = reference.Parse(req.Robots, opts).Allowed
+	case cases.CapStatus:
+		res := reference.FromStatus(req.Status, req.Robots, opts)
+		decide = func(agent, url string) (bool, error) {
+			d, err := res.Decide(agent, url)
+			return d.Allowed, err
+		}
+	default:
+		return eachCheck(ctx, p, req, qs)
+	}
+	vs := make([]cases.Verdict, len(qs))
+	errs := make([]error, len(qs))
+	for i, q := range qs {
+		vs[i], errs[i] = p.verdict(decide(q.Agent, q.URL))
+	}
+	return vs, errs
+}
+
+// verdict turns the reference's answer into a check's.
+func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
+	switch {
+	case errors.Is(err, reference.ErrInvalidToken):
+		return "", fmt.Errorf("%s: %w", p.name, err)
+	case err != nil:
+		return "", err
+	case allowed:
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
+}

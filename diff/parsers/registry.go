@@ -47,6 +47,17 @@ type Options struct {
 	// its library loads, and its hello. 0 means DefaultStartTimeout, or
 	// Timeout when that is longer.
 	StartTimeout time.Duration
+	// Isolate runs the Go libraries (grobotstxt, temoto) as Isolated:
+	// checks that could run long or grow large go to a worker process, so
+	// that Timeout bounds them and WorkerMemory their memory. The program
+	// must call ServeWorkerIfAsked first thing in main.
+	Isolate bool
+	// WorkerMemory bounds the memory of each worker; 0 means
+	// DefaultWorkerMemory.
+	WorkerMemory int64
+	// Procs is the most processes run at once per external peer or worker
+	// for concurrent callers (ExecOptions.Procs); 0 means 1.
+	Procs int
 }
 
 // constructor makes one parser.
@@ -61,17 +72,25 @@ func builtins() map[string]constructor {
 		"reference-google": func(context.Context, Options) (cases.Parser, error) {
 			return NewReferenceWith("reference-google", reference.Google()), nil
 		},
-		"grobotstxt": func(context.Context, Options) (cases.Parser, error) {
-			return NewGrobotstxt(), nil
+		"grobotstxt": func(ctx context.Context, opts Options) (cases.Parser, error) {
+			return library(ctx, NewGrobotstxt(), opts)
 		},
-		"temoto": func(context.Context, Options) (cases.Parser, error) {
-			return NewTemoto(), nil
+		"temoto": func(ctx context.Context, opts Options) (cases.Parser, error) {
+			return library(ctx, NewTemoto(), opts)
 		},
 	}
 	for _, p := range peers() {
 		m[p.name] = p.start
 	}
 	return m
+}
+
+// library returns an in-process library, isolated when opts says so.
+func library(ctx context.Context, lib cases.Parser, opts Options) (cases.Parser, error) {
+	if !opts.Isolate {
+		return lib, nil
+	}
+	return newIsolated(ctx, lib, opts)
 }
 
 // Names returns the names of the built-in parsers, sorted. Each is
