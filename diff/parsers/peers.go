@@ -30,7 +30,8 @@ type peer struct {
 	probe    []string
 	probeDir string
 	resolve  bool
-	// missing says what the probe failed to load and how to install it.
+	// missing says what the probe failed to load and how to install it;
+	// %[1]s in it stands for the peers directory.
 	missing string
 }
 
@@ -67,7 +68,7 @@ func peers() []peer {
 			script:   "node/robots-parser.js",
 			probe:    []string{"-e", `require("robots-parser")`},
 			probeDir: "node",
-			missing:  "cannot load robots-parser (npm package robots-parser@3.0.1: run npm ci in diff/peers/node, or diff/peers/install.sh)",
+			missing:  "cannot load robots-parser (npm package robots-parser@3.0.1: run `npm ci` in %[1]s/node, or `npm install -g robots-parser@3.0.1` and set NODE_PATH=$(npm root -g))",
 		},
 	}
 }
@@ -102,7 +103,11 @@ func (p peer) start(ctx context.Context, opts Options) (cases.Parser, error) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("%s: checking %s: %w", p.name, p.runtime, err)
 		}
-		return nil, unavailable("%s: %s %s", p.name, p.runtime, p.missing)
+		missing := p.missing
+		if strings.Contains(missing, "%[1]s") {
+			missing = fmt.Sprintf(missing, dir)
+		}
+		return nil, unavailable("%s: %s %s", p.name, p.runtime, missing)
 	}
 	if real := strings.TrimSpace(out); p.resolve && filepath.IsAbs(real) {
 		if _, err := os.Stat(real); err == nil {

@@ -151,3 +151,21 @@ func TestPeerRuntimeMissing(t *testing.T) {
 		}
 	}
 }
+
+// TestPeersOutsideCheckout checks that outside a checkout the embedded
+// programs are written to the user's cache folder and run from there.
+func TestPeersOutsideCheckout(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(PeersEnv, "")
+	t.Chdir(t.TempDir())
+	dir, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cache, "reptest", "peers"); filepath.Dir(dir) != want {
+		t.Errorf("PeersDir() = %s, want a folder in %s", dir, want)
+	}
+	p := newPeer(t, "python-urllib")
+	runVerdicts(t, p, commonPeerChecks)
+}
