@@ -23,6 +23,9 @@ const (
 	// CapClock: a fetching parser that keeps a cache per session and
 	// takes the time from the request, so timeline cases can run on it.
 	CapClock Capability = "clock"
+	// CapUsage: the parser also reports usage preferences (the aipref
+	// profile) through UsageReporter.
+	CapUsage Capability = "usage"
 )
 
 // Info describes a parser.
@@ -30,6 +33,12 @@ type Info struct {
 	Name         string
 	Version      string
 	Capabilities []Capability
+	// Runtime names the interpreter that runs an external parser, with
+	// its version ("CPython 3.11.7", "Node.js v20.20.2"), as the program
+	// reports it: a library can behave differently on another runtime
+	// (urllib.robotparser took up longest match in CPython 3.13). Empty
+	// for in-process parsers and programs that do not say.
+	Runtime string
 }
 
 // Has reports whether the parser has capability c.
@@ -158,6 +167,14 @@ func (g *Generator) WriteTo(w io.Writer) (int64, error) {
 // EndSession after the last step of a timeline case.
 type SessionEnder interface {
 	EndSession(id string)
+}
+
+// UsageReporter is implemented by parsers with CapUsage. For the request's
+// body, agent and URL it returns the usage preference of each category
+// asked: "y", "n" or "unknown" (reference.Usage). A category it cannot
+// answer is left out.
+type UsageReporter interface {
+	Usage(ctx context.Context, req Request, categories []string) (map[string]string, error)
 }
 
 // Question is one (agent, URL) pair asked about a body.

@@ -138,7 +138,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		s := Summary{Name: p.info.Name, Version: p.info.Version}
+		s := Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}
 		for _, res := range r.results {
 			if res.Parser == p.info.Name {
 				s.Add(res.Outcome)
@@ -439,7 +439,10 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 		out = OutcomeOf(c.Level, chk.Expect, nil, "")
 		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
+	var usage map[string]string
+	out, detail, usage = r.checkUsage(ctx, c, chk, p, req, out, detail)
 	res := r.add(c, idx, chk, name, v, out, detail, step)
+	res.ExpectUsage, res.Usage = chk.Usage, usage
 	switch {
 	case out == Pass:
 	case trace != nil:

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
@@ -47,13 +49,10 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	var sh diff.Shard
-	if *shard != "" {
-		var err error
-		if sh, err = diff.ParseShard(*shard); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
+	sh, err := cases.ParseShard(*shard)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
 	}
 
 	// Inputs: corpus cases, then directories, then generated files.
@@ -75,7 +74,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		files = append(files, fsOf...)
 	}
 	files = append(files, diff.Generate(*seed, *generate)...)
-	files = sh.Select(files)
+	files = slices.DeleteFunc(files, func(f diff.File) bool { return !sh.Has(f.Name) })
 
 	switch {
 	case len(names) == 0 && progs.none():
@@ -159,20 +158,8 @@ func isMissing(name string, missing []unavailable) error {
 	return errors.New("unavailable")
 }
 
-// writeDiffHTML renders the findings with the report package, which reads
-// them in their JSON form.
+// writeDiffHTML renders the findings with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC}
-	for _, f := range rep.Findings {
-		b, err := json.Marshal(&f)
-		if err != nil {
-			return err
-		}
-		var rf report.Finding
-		if err := json.Unmarshal(b, &rf); err != nil {
-			return err
-		}
-		doc.Findings = append(doc.Findings, rf)
-	}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
 	return report.WriteHTML(w, doc, report.HTMLOptions{})
 }

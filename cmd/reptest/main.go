@@ -26,6 +26,7 @@ import (
 	"sort"
 
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 )
 
 // command is one subcommand: it parses its own flags and returns the exit
@@ -96,6 +97,6 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
 		return 2
 	}
-	fmt.Fprintf(stdout, "reptest %s (%s)\n", parsers.Version, runtime.Version())
+	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
 	return 0
 }

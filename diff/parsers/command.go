@@ -280,6 +280,10 @@ func writeTemp(dir string, body []byte) (string, error) {
 	return f.Name(), nil
 }
 
+// SplitWords splits a command template into words as --command does (see
+// splitWords); reptest crawl reads its --crawler template with it.
+func SplitWords(s string) ([]string, error) { return splitWords(s) }
+
 // splitWords splits a command template into words with the quoting rules
 // of a POSIX shell: blanks separate words; inside single quotes every
 // character is literal; inside double quotes a backslash escapes only

@@ -35,7 +35,7 @@ func newHelperExec(t *testing.T, mode string, timeout time.Duration, env ...stri
 
 func TestExecHello(t *testing.T) {
 	e := newHelperExec(t, "good", 0)
-	want := cases.Info{Name: "helper", Version: "9.9", Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus}}
+	want := cases.Info{Name: "helper", Version: "9.9", Runtime: "helper-runtime 1.0", Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus}}
 	if diff := cmp.Diff(want, e.Info()); diff != "" {
 		t.Errorf("Info() mismatch (-want +got), unknown capability \"teleport\" dropped:\n%s", diff)
 	}
@@ -258,7 +258,7 @@ func TestEncodeRequest(t *testing.T) {
 			map[string]any{"id": "7", "robots_url": "http://127.0.0.1:4000/robots.txt", "agent": "FooBot", "url": "http://a.test/x", "session": "s1", "now": "2025-03-01T11:00:00Z"}},
 	}
 	for _, tt := range tests {
-		line, err := encodeRequest("7", tt.req, nil)
+		line, err := encodeRequest("7", tt.req, nil, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

@@ -68,9 +68,31 @@ func peers() []peer {
 			script:   "node/robots-parser.js",
 			probe:    []string{"-e", `require("robots-parser")`},
 			probeDir: "node",
-			missing:  "cannot load robots-parser (npm package robots-parser@3.0.1: run `npm ci` in %[1]s/node, or `npm install -g robots-parser@3.0.1` and set NODE_PATH=$(npm root -g))",
+			missing:  npmMissing("robots-parser", "robots-parser@3.0.1"),
+		},
+		{
+			name: "robots-txt-guard", runtime: "node", runtimePkg: "nodejs",
+			script:   "node/robots-txt-guard.js",
+			probe:    []string{"-e", `require("robots-txt-guard"); require("robots-txt-parse")`},
+			probeDir: "node",
+			missing:  npmMissing("robots-txt-guard", "robots-txt-guard@1.0.2 robots-txt-parse@2.0.1"),
+		},
+		{
+			name: "robots-txt-parser", runtime: "node", runtimePkg: "nodejs",
+			script:   "node/robots-txt-parser.js",
+			probe:    []string{"-e", `require("robots-txt-parser")`},
+			probeDir: "node",
+			missing:  npmMissing("robots-txt-parser", "robots-txt-parser@2.0.3"),
 		},
 	}
+}
+
+// npmMissing is the missing message of a peer whose npm packages (pkgs,
+// pinned) are not installed: in a checkout install.sh runs npm ci, outside
+// one the embedded programs' folder needs it, or a global install.
+func npmMissing(lib, pkgs string) string {
+	return "cannot load " + lib + " (npm " + pkgs + ": run `npm ci` in %[1]s/node or diff/peers/install.sh, " +
+		"or `npm install -g " + pkgs + "` and set NODE_PATH=$(npm root -g))"
 }
 
 // unavailableError is a peer that cannot run here; it wraps ErrUnavailable

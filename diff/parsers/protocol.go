@@ -38,6 +38,9 @@ type request struct {
 	Profile   string     `json:"profile,omitempty"`
 	Session   string     `json:"session,omitempty"`
 	Now       string     `json:"now,omitempty"`
+	// Usage asks a program with the capability usage for the usage
+	// preferences of these categories (the aipref profile).
+	Usage []string `json:"usage,omitempty"`
 }
 
 // question is one (agent, URL) pair of a batch request.
@@ -54,6 +57,8 @@ type answer struct {
 	Error   *string         `json:"error"`
 	Detail  string          `json:"detail"`
 	Answers []verdictAnswer `json:"answers"`
+	// Usage answers a request's usage categories: "y", "n" or "unknown".
+	Usage map[string]string `json:"usage"`
 }
 
 // verdictAnswer is the answer to one question of a batch.
@@ -67,13 +72,15 @@ type verdictAnswer struct {
 type hello struct {
 	Name         string   `json:"name"`
 	Version      string   `json:"version"`
+	Runtime      string   `json:"runtime"`
 	Capabilities []string `json:"capabilities"`
 }
 
 // encodeRequest returns the request line for req, newline included. With
-// qs set it is a batch request and req's Agent and URL are not sent.
-func encodeRequest(id string, req cases.Request, qs []cases.Question) ([]byte, error) {
-	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile}
+// qs set it is a batch request and req's Agent and URL are not sent; with
+// usage set it asks for the usage preferences of those categories.
+func encodeRequest(id string, req cases.Request, qs []cases.Question, usage []string) ([]byte, error) {
+	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile, Usage: usage}
 	switch req.Kind() {
 	case cases.CapFetch:
 		r.RobotsURL = req.RobotsURL
@@ -117,10 +124,10 @@ func parseHello(line []byte, name string) (info cases.Info, batch bool, err erro
 	if name == "" {
 		name = "exec"
 	}
-	info = cases.Info{Name: name, Version: h.Version}
+	info = cases.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
 	for _, c := range h.Capabilities {
 		switch cp := cases.Capability(c); cp {
-		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock:
+		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage:
 			if !info.Has(cp) {
 				info.Capabilities = append(info.Capabilities, cp)
 			}

@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -41,8 +42,8 @@ func NewReferenceWith(name string, opts reference.Options) *Reference {
 func (p *Reference) Info() cases.Info {
 	return cases.Info{
 		Name:         p.name,
-		Version:      Version,
-		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock},
+		Version:      reference.Version,
+		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage},
 	}
 }
 
@@ -51,10 +52,31 @@ func (p *Reference) Options(profile string) reference.Options {
 	if p.fixed != nil {
 		return *p.fixed
 	}
-	if profile == cases.ProfileGoogle {
-		return reference.Google()
+	opts, _ := reference.OptionsFor(profile)
+	return opts
+}
+
+// Usage implements cases.UsageReporter for parse and status requests: the
+// preference of each category under the request's profile (for the
+// aipref profile, reference.AIPref).
+func (p *Reference) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
+	if req.Kind() == cases.CapFetch {
+		return nil, fmt.Errorf("%s: %w: usage preferences of a fetch request", p.name, errCapability)
 	}
-	return reference.RFC()
+	res := reference.FromStatus(cmp.Or(req.Status, 200), req.Robots, p.Options(req.Profile))
+	out := make(map[string]string, len(categories))
+	for _, c := range categories {
+		u := reference.UsageUnknown
+		if res.Robots != nil {
+			d, err := res.Robots.Usage(req.Agent, req.URL, c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.name, err)
+			}
+			u = d.Usage
+		}
+		out[c] = string(u)
+	}
+	return out, nil
 }
 
 // Decide returns the reference's decision with its trace.
@@ -115,9 +137,6 @@ func (p *Reference) EndSession(id string) {
 	delete(p.sessions, id)
 	p.mu.Unlock()
 }
-
-// Version is reptest's version, reported by the reference adapters.
-const Version = "0.1.0"
 
 // CheckBatch implements cases.Batcher: a parse or status request is parsed
 // once for every question; fetch requests are asked one by one.
