@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/reptest/reptest/cases"
 )
 
@@ -192,4 +194,37 @@ func TestPeersOutsideCheckout(t *testing.T) {
 	}
 	p := newPeer(t, "python-urllib")
 	runVerdicts(t, p, commonPeerChecks)
+}
+
+// TestPeersBatch checks that every peer answers a batch as it answers the
+// same checks one by one, and that every shipped peer announces the batch
+// capability.
+func TestPeersBatch(t *testing.T) {
+	bodies := []string{allowInside, "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", ""}
+	qs := []cases.Question{
+		{Agent: "FooBot", URL: "https://example.com/docs/public/a"}, {Agent: "FooBot", URL: "https://example.com/foo/1"},
+		{Agent: "BarBot", URL: "https://example.com/bar"}, {Agent: "FooBot", URL: "https://example.com/docs"},
+	}
+	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true, "perl-robotrules": true, "webrobots": true}
+	for _, pr := range peers() {
+		t.Run(pr.name, func(t *testing.T) {
+			e := newPeer(t, pr.name).(*Exec)
+			if batching[pr.name] && !e.batch {
+				t.Errorf("%s does not announce the batch capability", pr.name)
+			}
+			for _, body := range bodies {
+				req := cases.Request{Robots: []byte(body), Profile: cases.ProfileRFC}
+				want, werrs := eachCheck(context.Background(), e, req, qs)
+				got, gerrs := e.CheckBatch(context.Background(), req, qs)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("body %q: batch differs from single checks (-want +got):\n%s", body, diff)
+				}
+				for i := range qs {
+					if (werrs[i] == nil) != (gerrs[i] == nil) {
+						t.Errorf("body %q, question %d: errors %v and %v", body, i, werrs[i], gerrs[i])
+					}
+				}
+			}
+		})
+	}
 }
