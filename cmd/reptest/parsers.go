@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -107,7 +108,9 @@ func openParsers(ctx context.Context, names []string, progs *programs, timeout t
 	// External programs get half the check's time, so that a hung one is
 	// killed and restarted by its adapter before the runner gives up.
 	// The Go libraries run isolated, so that the timeout bounds them too.
-	popts := parsers.Options{Timeout: timeout / 2, Isolate: true}
+	// Peers and workers start a second process only for concurrent
+	// callers, up to one per CPU.
+	popts := parsers.Options{Timeout: timeout / 2, Isolate: true, Procs: runtime.GOMAXPROCS(0)}
 	taken := map[string]bool{}
 	fail := func(err error) ([]cases.Parser, []unavailable, error) {
 		closeParsers(ps)
@@ -164,7 +167,7 @@ func (pr program) open(ctx context.Context, progs *programs, taken map[string]bo
 	if strings.TrimSpace(pr.arg) == "" {
 		return nil, errors.New("--exec: empty command")
 	}
-	opts := parsers.ExecOptions{Timeout: timeout, Name: pr.name}
+	opts := parsers.ExecOptions{Timeout: timeout, Name: pr.name, Procs: runtime.GOMAXPROCS(0)}
 	p, err := parsers.NewExec(ctx, pr.arg, opts)
 	if err == nil && taken[p.Info().Name] {
 		// Results are kept by parser name: a second program that calls

@@ -67,7 +67,9 @@ type ExecOptions struct {
 	Env []string
 	// Procs is the most copies of the program run at once, for callers
 	// that call Check and CheckBatch from several goroutines; 0 means 1.
-	// A copy is started only when that many checks are in flight.
+	// A copy is started only when that many checks are in flight. A
+	// program with the capability clock runs once, since its sessions live
+	// in its cache.
 	Procs int
 	// MaxStalls is how many checks in a row may go unanswered within the
 	// timeout before Exec stops asking the program: 0 means 3, a negative
@@ -144,6 +146,10 @@ func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, erro
 		return nil, err
 	}
 	e.info, e.batch, e.starts = info, batch, 1
+	if info.Has(cases.CapClock) {
+		// Sessions live in one program's cache: no copies.
+		e.slots = make(chan struct{}, 1)
+	}
 	e.idle = []*process{p}
 	e.tail.Store(p.stderr)
 	e.stop = context.AfterFunc(ctx, func() { e.Close() })

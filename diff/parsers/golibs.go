@@ -43,7 +43,8 @@ func moduleVersion(path, fallback string) string {
 }
 
 // Grobotstxt adapts github.com/jimsmart/grobotstxt, a Go port of Google's
-// C++ robots.txt parser. It takes parse requests only.
+// C++ robots.txt parser. It takes parse requests only. It keeps no state
+// and is safe for concurrent use.
 //
 // The library takes the whole URL and answers "not allowed" when net/url
 // cannot parse it; the adapter passes the URL as it is, so such checks show
@@ -83,7 +84,8 @@ func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v cases.Verdic
 // example a rule or a Crawl-delay before the first User-agent line, or a
 // Crawl-delay that is not a number; FromStatusAndBytes also refuses a status
 // outside 2xx, 4xx and 5xx. The adapter answers cases.Reject for those:
-// it is the library's answer, not a failure of the run.
+// it is the library's answer, not a failure of the run. It keeps no state
+// and is safe for concurrent use.
 type Temoto struct{}
 
 // NewTemoto returns the temoto adapter.

@@ -14,7 +14,8 @@ import (
 
 // Reference adapts the reference implementation to cases.Parser. It has
 // every capability: parse, status, fetch (through the request's client)
-// and clock (one cache per session, on the request's time).
+// and clock (one cache per session, on the request's time). It is safe
+// for concurrent use, Check and CheckBatch included.
 type Reference struct {
 	name  string
 	fixed *reference.Options // nil: the case's profile chooses
