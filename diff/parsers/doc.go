@@ -16,7 +16,7 @@
 //   - webrobots: Ruby's WebRobots (parse and status).
 //
 // The last five are external peers: small programs in diff/peers that speak
-// the reptest/1 protocol (CASES.md §3) around the library, started through
+// the reptest/1 protocol (docs/FORMAT.md §3) around the library, started through
 // NewExec. Their runtimes come from Debian and npm packages that
 // diff/peers/install.sh installs; when one is missing, New returns an
 // error wrapping ErrUnavailable that names the package, and callers report
