@@ -16,7 +16,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// The keys of each mapping of a case file (CASES.md §1, plus the
+// The keys of each mapping of a case file (docs/FORMAT.md §1, plus the
 // extensions host and delay).
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}

@@ -85,7 +85,7 @@ type Report struct {
 	Summaries []Summary
 }
 
-// Run runs every check of every case against every parser (CASES.md §2).
+// Run runs every check of every case against every parser (docs/FORMAT.md §2).
 // It never stops because a parser crashed, hung or answered nonsense: such
 // checks end in the error outcome and the run goes on. It returns early
 // only when ctx is cancelled, with the results so far and ctx's error.

@@ -17,7 +17,7 @@ import (
 )
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
-// (CASES.md §4, §5).
+// (docs/FORMAT.md §4, §5).
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
 	var names, inputs, corpora multi

@@ -14,7 +14,7 @@ import (
 	"github.com/reptest/reptest/report"
 )
 
-// cmdRun runs the corpus against parsers (CASES.md §5).
+// cmdRun runs the corpus against parsers (docs/FORMAT.md §5).
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
 	var names, corpora, runGlobs, skipGlobs multi

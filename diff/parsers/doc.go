@@ -18,9 +18,9 @@
 //   - webrobots: Ruby's WebRobots (parse and status).
 //
 // The last seven are external peers: small programs in diff/peers that speak
-// the reptest/1 protocol (diff/peers/README.md) around the library,
-// started through NewExec. Their runtimes come from Debian and npm packages
-// that diff/peers/install.sh installs; when one is missing, New returns an
+// the reptest/1 protocol (docs/FORMAT.md §3; diff/peers/README.md) around
+// the library, started through NewExec. Their runtimes come from Debian and
+// npm packages that diff/peers/install.sh installs; when one is missing, New returns an
 // error wrapping ErrUnavailable that names the package, and callers report
 // that parser as skipped.
 //

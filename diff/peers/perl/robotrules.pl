@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # reptest peer for WWW::RobotRules (Debian libwww-robotrules-perl), speaking
-# the reptest/1 protocol: JSON lines on standard input and output (CASES.md
-# section 3 in the reptest repository).
+# the reptest/1 protocol: JSON lines on standard input and output (docs/FORMAT.md
+# §3 in the reptest repository).
 #
 # The library parses a body for the robots.txt URL of the page and answers
 # allowed() for the page. It has no notion of HTTP status (LWP::RobotUA does

@@ -1,7 +1,7 @@
 """The reptest/1 protocol loop shared by reptest's Python peer programs.
 
 A peer program reads JSON lines on standard input and answers each with one
-JSON line on standard output (see CASES.md section 3 in the reptest
+JSON line on standard output (see docs/FORMAT.md §3 in the reptest
 repository). A peer supplies a check function and calls serve().
 """
 

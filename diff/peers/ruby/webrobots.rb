@@ -1,5 +1,5 @@
 # reptest peer for WebRobots (Debian ruby-webrobots), speaking the reptest/1
-# protocol: JSON lines on standard input and output (CASES.md section 3 in
+# protocol: JSON lines on standard input and output (docs/FORMAT.md §3 in
 # the reptest repository).
 #
 # WebRobots fetches robots.txt through its :http_get hook, which returns the
