@@ -202,3 +202,11 @@ type Batcher interface {
 type Detailer interface {
 	CheckDetail(ctx context.Context, req Request) (Verdict, string, error)
 }
+
+// Concurrent is implemented by parsers that may be asked from several
+// goroutines at once, each about a different case: in-process parsers
+// that keep no state, or keep it per session under a lock. Run runs the
+// cases of such parsers in parallel.
+type Concurrent interface {
+	Concurrent() bool
+}

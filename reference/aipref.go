@@ -188,8 +188,9 @@ func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 		target, statement := splitUsageValue(r.str(rec.value))
 		length := 0
 		if target != "" {
-			p, text, _ := compilePattern(target, &r.opts)
-			if !p.matches(text, path) {
+			var scratch [256]byte
+			p, text, changed := compileTo(scratch[:0], target, &r.opts)
+			if !changed && !matchText(&p, target[:p.end], path) || changed && !matchText(&p, text, path) {
 				continue
 			}
 			length = int(p.length)

@@ -156,3 +156,31 @@ func ExampleRobots_Usage() {
 	// /blog/post train-genai=y: from lines [4]
 	// /private/x train-genai=unknown: the path may not be crawled, so no preference applies
 }
+
+func ExampleUsageCategories() {
+	fmt.Println(UsageCategories())
+	fmt.Println(IsUsageCategory("train-ai"), IsUsageCategory("tdm"))
+	// Output:
+	// [ai-input ai-train all search train-ai train-genai]
+	// true false
+}
+
+func ExampleAIPref() {
+	// Under the aipref profile a Content-Usage line is a rule, so the
+	// second user-agent line starts a group of its own.
+	const body = "User-agent: alphabot\nContent-Usage: train-ai=n\nUser-agent: betabot\nDisallow: /\n"
+	for _, opts := range []Options{RFC(), AIPref()} {
+		ok, _ := ParseString(body, opts).Allowed("alphabot", "/page")
+		fmt.Println(opts.Name, ProfileDrafts(opts.Name) != "", ok)
+	}
+	// Output:
+	// rfc9309 false false
+	// aipref true true
+}
+
+func ExampleRobots_UsageCategoriesStated() {
+	r := ParseString("User-agent: *\nContent-Signal: search=yes, ai-train=no\nContent-Usage: /docs/ train-ai=n\n", AIPref())
+	fmt.Println(r.UsageCategoriesStated(), UsageRulePath("Content-Usage", "/docs/ train-ai=n"))
+	// Output:
+	// [ai-train search train-ai] /docs/
+}

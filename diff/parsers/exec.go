@@ -210,7 +210,7 @@ func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (cases.Verdic
 	if err := e.accepts(req); err != nil {
 		return "", "", err
 	}
-	a, raw, id, err := e.exchange(ctx, req, nil, nil)
+	a, raw, id, err := e.exchange(ctx, req, nil)
 	if err != nil {
 		return "", "", err
 	}
@@ -222,29 +222,6 @@ func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (cases.Verdic
 		return v, "", nil
 	}
 	return v, a.Detail, nil
-}
-
-// Usage implements cases.UsageReporter for a program with the capability
-// usage: the request carries "usage", the categories, and the answer
-// holds "usage", an object of category to "y", "n" or "unknown".
-func (e *Exec) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
-	if !e.info.Has(cases.CapUsage) {
-		return nil, fmt.Errorf("%s: %w: usage", e.info.Name, errCapability)
-	}
-	if err := e.accepts(req); err != nil {
-		return nil, err
-	}
-	a, raw, id, err := e.exchange(ctx, req, nil, categories)
-	if err != nil {
-		return nil, err
-	}
-	if a.Error != nil {
-		return nil, fmt.Errorf("%s: request %s: the parser answered an error: %s", e.info.Name, id, *a.Error)
-	}
-	if a.Usage == nil {
-		return nil, fmt.Errorf("%s: request %s: the answer has no usage: %s", e.info.Name, id, quoteShort(raw, 200))
-	}
-	return a.Usage, nil
 }
 
 // accepts returns an error for a request the program cannot take.
@@ -259,9 +236,9 @@ func (e *Exec) accepts(req cases.Request) error {
 // exchange sends one request (a batch when qs is not nil) and reads its
 // answer, restarting, killing and counting failures as the type's comment
 // says.
-func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question, usage []string) (answer, []byte, string, error) {
+func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question, usage ...string) (answer, []byte, string, error) {
 	id := strconv.FormatUint(e.nextID.Add(1), 10)
-	line, err := encodeRequest(id, req, qs, usage)
+	line, err := encodeRequest(id, req, qs, usage...)
 	if err != nil {
 		return answer{}, nil, id, fmt.Errorf("%s: request %s: %w", e.info.Name, id, err)
 	}

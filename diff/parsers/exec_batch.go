@@ -31,7 +31,7 @@ func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Que
 
 // batchPart asks one batch request and fills vs and errs.
 func (e *Exec) batchPart(ctx context.Context, req cases.Request, qs []cases.Question, vs []cases.Verdict, errs []error) {
-	a, raw, id, err := e.exchange(ctx, req, qs, nil)
+	a, raw, id, err := e.exchange(ctx, req, qs)
 	switch {
 	case err != nil:
 		fillErr(errs, err)

@@ -258,7 +258,7 @@ func TestEncodeRequest(t *testing.T) {
 			map[string]any{"id": "7", "robots_url": "http://127.0.0.1:4000/robots.txt", "agent": "FooBot", "url": "http://a.test/x", "session": "s1", "now": "2025-03-01T11:00:00Z"}},
 	}
 	for _, tt := range tests {
-		line, err := encodeRequest("7", tt.req, nil, nil)
+		line, err := encodeRequest("7", tt.req, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

@@ -112,6 +112,12 @@ func (t *Temoto) Check(ctx context.Context, req cases.Request) (cases.Verdict, e
 	return temotoTest(data, req.Agent, req.URL)
 }
 
+// Concurrent implements cases.Concurrent: the adapter keeps no state.
+func (*Grobotstxt) Concurrent() bool { return true }
+
+// Concurrent implements cases.Concurrent: the adapter keeps no state.
+func (*Temoto) Concurrent() bool { return true }
+
 // recoverPanic turns a panic of an in-process library into an error of the
 // check, the way a crash of an external program is one.
 func recoverPanic(name string, err *error) {

@@ -77,9 +77,8 @@ type hello struct {
 }
 
 // encodeRequest returns the request line for req, newline included. With
-// qs set it is a batch request and req's Agent and URL are not sent; with
-// usage set it asks for the usage preferences of those categories.
-func encodeRequest(id string, req cases.Request, qs []cases.Question, usage []string) ([]byte, error) {
+// qs set it is a batch request and req's Agent and URL are not sent.
+func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...string) ([]byte, error) {
 	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile, Usage: usage}
 	switch req.Kind() {
 	case cases.CapFetch:

@@ -176,3 +176,7 @@ func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
 	}
 	return cases.Disallow, nil
 }
+
+// Concurrent implements cases.Concurrent: sessions are kept under a lock
+// and a case's session is used by one goroutine at a time.
+func (p *Reference) Concurrent() bool { return true }
