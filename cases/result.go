@@ -36,6 +36,9 @@ type Result struct {
 	// Detail explains a failure: the parser's error and stderr tail, a
 	// wrong deciding line, or why the check was skipped.
 	Detail string `json:"detail,omitempty"`
+	// ParserDetail is what the parser said about a reject or an error
+	// answer (the protocol's "detail"; see Detailer).
+	ParserDetail string `json:"parser_detail,omitempty"`
 	// Trace is the reference's explanation of the expected verdict.
 	Trace string `json:"trace,omitempty"`
 	// Step is the timeline step's time ("25h") for clocked cases.

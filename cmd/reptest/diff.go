@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -21,12 +20,9 @@ import (
 // (docs/FORMAT.md §4, §5).
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
-	var names, execs, commands, inputs, corpora multi
+	var names, inputs, corpora multi
 	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	progs := addProgramFlags(fs)
 	fs.Var(&inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
 	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
 	generate := fs.Int("generate", 0, "also compare `N` generated files")
@@ -35,6 +31,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
 	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
 	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	printShard := fs.Bool("print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
 	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
@@ -78,25 +75,26 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
-	files := slices.DeleteFunc(slices.Clone(in.Files), func(f diff.File) bool { return !sh.Has(f.Name) })
+	files, warcs := in.Select(sh)
+	if *printShard {
+		for _, w := range warcs {
+			fmt.Fprintln(stdout, w.Name)
+		}
+		return 0
+	}
 
 	switch {
-	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
+	case len(names) == 0 && progs.none():
 		names = multi{"reference", "grobotstxt", "temoto"}
 	case len(names) == 0:
 		// Your own programs are compared with the reference.
 		names = multi{"reference"}
 	}
 	// Find the parsers that cannot run here once, and leave them out.
-	ps, missing, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	ps, missing, err := openParsers(ctx, names, progs, *timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
-	}
-	if !*quiet {
-		// Which library and runtime ran, since findings depend on both
-		// (urllib.robotparser changed its matching in CPython 3.13).
-		fmt.Fprintf(stderr, "reptest diff: versions: %s\n", versionList(ps))
 	}
 	closeParsers(ps)
 	var usable multi
@@ -109,8 +107,14 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usable = append(usable, n)
 	}
+	for _, u := range missing {
+		if u.prog != nil && !*quiet {
+			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
+		}
+	}
+	progs = progs.without(missing)
 	factory := func(ctx context.Context) ([]cases.Parser, error) {
-		ps, _, err := openParsers(ctx, usable, execs, commands, *allowedRE, *disallowedRE, *timeout)
+		ps, _, err := openParsers(ctx, usable, progs, *timeout)
 		return ps, err
 	}
 

@@ -17,12 +17,9 @@ import (
 // cmdRun runs the corpus against parsers (docs/FORMAT.md §5).
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
-	var names, execs, commands, corpora, runGlobs, skipGlobs multi
+	var names, corpora, runGlobs, skipGlobs multi
 	fs.Var(&names, "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	progs := addProgramFlags(fs)
 	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
 	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	strict := fs.Bool("strict", false, "deviations (failed SHOULD checks) count against conformance")
@@ -95,17 +92,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	selected = sh.Cases(selected)
 
-	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
+	if len(names) == 0 && progs.none() {
 		names = multi{"reference"}
 	}
-	ps, unavailable, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	ps, unavailable, err := openParsers(ctx, names, progs, *timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return 2
 	}
 	defer closeParsers(ps)
 	for _, u := range unavailable {
-		if !*quiet {
+		switch {
+		case u.prog != nil:
+			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.name, u.err)
+		case !*quiet:
 			fmt.Fprintf(stderr, "reptest run: %s is skipped: %v\n", u.name, u.err)
 		}
 	}
