@@ -43,6 +43,8 @@ type Document struct {
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
 	// Findings are the differential findings of a diff run (docs/FORMAT.md §4).
 	Findings []diff.Finding `json:"findings,omitempty"`
+	// Crawls are the request timelines of reptest crawl's runs.
+	Crawls []CrawlRun `json:"crawls,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`

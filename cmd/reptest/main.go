@@ -45,6 +45,8 @@ func commands() map[string]command {
 		"promote": {cmdPromote, "turn findings into YAML case drafts"},
 		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
 		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+		"crawl":   {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
+		"audit":   {cmdAudit, "judge the bots of an access log against robots.txt versions"},
 		"version": {cmdVersion, "print the version of reptest and of Go"},
 	}
 }
