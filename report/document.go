@@ -18,7 +18,7 @@ import (
 // Tool is the value of Document.Tool.
 const Tool = "reptest"
 
-// Document is a run's results as one JSON object: the shape of CASES.md
+// Document is a run's results as one JSON object: the shape of docs/FORMAT.md
 // §5 ("tool", "version", "profile", "parsers", "results"), plus optional
 // keys that the renderings use. Every other form of a report is rendered
 // from a Document, so that saved results can be rendered again.
@@ -27,7 +27,10 @@ type Document struct {
 	Version string `json:"version"`
 	Profile string `json:"profile"`
 	// Strict records that deviations count against conformance.
-	Strict  bool            `json:"strict,omitempty"`
+	Strict bool `json:"strict,omitempty"`
+	// Drafts names the Internet-Drafts the profile follows, with their
+	// versions (the aipref profile); empty for RFC 9309 and Google.
+	Drafts  string          `json:"drafts,omitempty"`
 	Parsers []cases.Summary `json:"parsers"`
 	Results []cases.Result  `json:"results"`
 
@@ -38,7 +41,7 @@ type Document struct {
 	// skipped, what a person needs to see it: the robots.txt body or the
 	// served responses, and the reference's deciding line per check.
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
-	// Findings are the differential findings of a diff run (CASES.md §4).
+	// Findings are the differential findings of a diff run (docs/FORMAT.md §4).
 	Findings []diff.Finding `json:"findings,omitempty"`
 	// Crawls are the request timelines of reptest crawl's runs.
 	Crawls []CrawlRun `json:"crawls,omitempty"`
@@ -53,6 +56,7 @@ type Meta struct {
 	Version string // reptest's version
 	Profile string // the run's profile, "rfc9309" or "google"
 	Strict  bool   // deviations count against conformance
+	Drafts  string // the drafts the profile follows, if any
 }
 
 // FromResults builds the document of a run. The summaries give the
@@ -66,6 +70,7 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 		Version: m.Version,
 		Profile: m.Profile,
 		Strict:  m.Strict,
+		Drafts:  m.Drafts,
 		Parsers: slices.Clone(parsers),
 		Results: slices.Clone(results),
 	}
@@ -230,7 +235,7 @@ func (d *Document) WriteJSON(w io.Writer) error {
 }
 
 // ReadJSON reads a document written by WriteJSON (or any producer of the
-// CASES.md §5 shape) and checks that it is one: the tool is reptest,
+// docs/FORMAT.md §5 shape) and checks that it is one: the tool is reptest,
 // every outcome is known, and each (parser, case, check) appears once.
 func ReadJSON(r io.Reader) (*Document, error) {
 	dec := json.NewDecoder(r)

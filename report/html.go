@@ -139,11 +139,12 @@ type htmlView struct {
 	Data       htmlData
 	Version    string
 	Profile    string
+	Drafts     string
 	Strict     bool
 	Total      int
 	Parsers    []parserView
 	Chart      chartView
-	Matrix     matrixView
+	ReqTable   reqTableView
 	Cards      []caseCard
 	Findings   []findingView
 	FindCount  int
@@ -275,7 +276,7 @@ type mark struct {
 	Pass, Total int
 }
 
-type matrixView struct {
+type reqTableView struct {
 	HasReqs bool // the document has a requirement table
 	Parsers []string
 	Rows    []reqRow
@@ -380,6 +381,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		Script:  template.JS(htmlJS),
 		Version: d.Version,
 		Profile: d.Profile,
+		Drafts:  d.Drafts,
 		Strict:  d.Strict,
 		Total:   len(d.Results),
 	}
@@ -412,7 +414,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Parsers = append(v.Parsers, pv)
 	}
 	v.Chart = buildChart(d, v.Parsers)
-	v.Matrix = buildMatrix(d, &fk)
+	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
 	groups := findingGroups(d.Findings)
@@ -539,9 +541,10 @@ func buildChart(d *Document, ps []parserView) chartView {
 	return c
 }
 
-// buildMatrix builds the requirement × parser table.
-func buildMatrix(d *Document, fk *filterKeys) matrixView {
-	m := matrixView{}
+// buildReqTable builds the requirement × parser table (not report.Matrix,
+// which is agents × paths for one file).
+func buildReqTable(d *Document, fk *filterKeys) reqTableView {
+	m := reqTableView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, p.Name)
 	}

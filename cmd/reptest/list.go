@@ -18,7 +18,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
 	fs.Var(&runGlobs, "run", "list only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var(&skipGlobs, "skip", "leave out cases whose id or requirement ID matches the glob (repeatable)")
-	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309 or google; default: both)")
+	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309, google or aipref; default: all)")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code

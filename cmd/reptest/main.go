@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"sort"
 
+	"github.com/reptest/reptest/diff/parsers"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -51,6 +52,8 @@ func commands() map[string]command {
 }
 
 func main() {
+	// The isolated Go libraries run in workers that are this binary.
+	parsers.ServeWorkerIfAsked()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
