@@ -211,7 +211,7 @@ func judged(j Judgement) string {
 	if j.Tier == TierRobots {
 		return "robots.txt: " + j.Why
 	}
-	return string(j.Tier) + " " + account(j)
+	return strings.TrimSpace(string(j.Tier) + " " + account(j))
 }
 
 // account explains a judgement without naming its tier: the decision,
