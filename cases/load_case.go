@@ -161,7 +161,7 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	}
 	if fl, ok := f["robots_generate"]; ok {
 		if g, ok := r.generator(fl.val, "robots_generate", maxRobotsGenerate); ok {
-			c.Robots = g.Bytes()
+			c.Robots = l.generate(r, fl.val, g)
 		}
 	}
 

@@ -54,6 +54,10 @@ type Summary struct {
 	Errors     int    `json:"errors"`
 	Skipped    int    `json:"skipped"`
 	Conforms   bool   `json:"conforms"`
+	// NotRun, when set, says why the parser counts as not run: it was
+	// given checks and skipped every one, or every one of a level. A
+	// parser that did not run never conforms (see Summarize).
+	NotRun string `json:"not_run,omitempty"`
 }
 
 // Add counts one outcome.
@@ -75,10 +79,10 @@ func (s *Summary) Add(o Outcome) {
 	}
 }
 
-// Judge sets Conforms: no violations and no errors, and with strict no
-// deviations either.
+// Judge sets Conforms: the parser ran (NotRun is empty), with no
+// violations and no errors, and with strict no deviations either.
 func (s *Summary) Judge(strict bool) {
-	s.Conforms = s.Violations == 0 && s.Errors == 0 && (!strict || s.Deviations == 0)
+	s.Conforms = s.NotRun == "" && s.Violations == 0 && s.Errors == 0 && (!strict || s.Deviations == 0)
 }
 
 // OutcomeOf maps a verdict to its outcome for a check of the given level

@@ -115,10 +115,32 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
+	out.Selection = mergedSelection(docs)
+	for i, d := range docs {
+		if !d.Interrupted {
+			continue
+		}
+		why := fmt.Sprintf("document %d", i+1)
+		if d.Selection != nil {
+			why += " (shard " + d.Selection.Shard + ")"
+		}
+		if d.InterruptReason != "" {
+			why += ": " + d.InterruptReason
+		}
+		out.Interrupted = true
+		out.InterruptReason = joinReason(out.InterruptReason, why)
+	}
 	slices.SortFunc(out.Requirements, func(a, b Requirement) int { return compareReq(a.ID, b.ID) })
 	out.sortResults()
 	out.Recount()
 	return out, nil
+}
+
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // findingKey identifies a finding for deduplication.

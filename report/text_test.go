@@ -110,7 +110,7 @@ func TestProgress(t *testing.T) {
 	var buf bytes.Buffer
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	p := NewProgress(&buf)
-	p.enabled, p.now = true, clk.now
+	p.terminal, p.now, p.delay, p.every = true, clk.now, time.Second, 100*time.Millisecond
 	p.Start(10)
 	p.Step()
 	clk.add(500 * time.Millisecond)
@@ -140,17 +140,25 @@ func TestProgress(t *testing.T) {
 		t.Errorf("Done does not erase the bar: %q", buf.String())
 	}
 
-	// Not a terminal: nothing at all.
-	var quiet bytes.Buffer
-	q := NewProgress(&quiet)
+	// Not a terminal (a CI log): a line every few seconds, none sooner,
+	// and nothing to erase.
+	var log bytes.Buffer
+	q := NewProgress(&log)
 	q.now = clk.now
-	q.Start(2)
-	clk.add(5 * time.Second)
+	q.Start(4)
 	q.Step()
+	clk.add(lineEvery - time.Second)
 	q.Step()
+	if log.Len() != 0 {
+		t.Errorf("wrote before %s: %q", lineEvery, log.String())
+	}
+	clk.add(time.Second)
+	q.Step()
+	clk.add(time.Second)
+	q.Step() // the last step, but too soon after the line before
 	q.Done()
-	if quiet.Len() != 0 {
-		t.Errorf("drew on a non-terminal: %q", quiet.String())
+	if want := "progress: 3/4 (75%), 5s elapsed\n"; log.String() != want {
+		t.Errorf("non-terminal progress = %q, want %q", log.String(), want)
 	}
 
 	// A nil progress does nothing.
@@ -163,7 +171,7 @@ func TestProgress(t *testing.T) {
 func TestProgressConcurrent(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewProgress(&buf)
-	p.enabled = true
+	p.terminal = true
 	p.delay = 0
 	p.Start(1000)
 	var wg sync.WaitGroup

@@ -24,6 +24,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
+	"syscall"
 
 	"github.com/reptest/reptest/diff/parsers"
 )
@@ -48,8 +49,14 @@ func commands() map[string]command {
 	}
 }
 
+// stopSignals end a run early, the same way: the context is cancelled
+// (context.Cause names the signal), parsers and their processes are
+// closed, and what ran is written and judged as interrupted. SIGTERM is
+// what CI runners, timeout(1) and Kubernetes send.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -90,9 +97,14 @@ func usage(w io.Writer, cmds map[string]command) {
 }
 
 func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
-		return 2
+	fs := newFlags("version", stderr)
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", pos[0])
+		return exitUsage
 	}
 	fmt.Fprintf(stdout, "reptest %s (%s)\n", parsers.Version, runtime.Version())
 	return 0

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,21 +13,6 @@ import (
 // terminal, and not when NO_COLOR is set.
 func colorFor(w io.Writer) bool {
 	return report.IsTerminal(w) && os.Getenv("NO_COLOR") == ""
-}
-
-// writeFileWith creates path ("-" is stdout) and writes it with fn.
-func writeFileWith(path string, stdout io.Writer, fn func(io.Writer) error) error {
-	if path == "-" {
-		return fn(stdout)
-	}
-	var buf bytes.Buffer
-	if err := fn(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
 
 // cmdReport renders saved results: reptest report FILE.json... [flags].
@@ -44,11 +28,12 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		title    = fs.String("title", "", "title of the HTML report")
 		verbose  = fs.Bool("v", false, "list every failing check")
 		quiet    = fs.Bool("quiet", false, "print no summary")
+		partial  = fs.Bool("partial", false, "render documents that are not every shard of a run (flagged as partial) instead of refusing them")
 		findings multi
 	)
 	fs.Var(&findings, "findings", "add differential findings (JSON lines) from `FILE`; repeatable")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [-v] [--quiet]")
+		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]")
 		fs.PrintDefaults()
 	}
 	files, code, ok := parseArgs(fs, args)
@@ -67,6 +52,13 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 		docs = append(docs, d)
+	}
+	if err := report.CheckShards(docs); err != nil {
+		if !*partial {
+			fmt.Fprintf(stderr, "reptest report: %v\n(give every shard's file, or --partial to render these anyway)\n", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "reptest report: warning: %v; the results are partial\n", err)
 	}
 	doc := docs[0]
 	doc.Recount() // the counts always follow the results
@@ -99,28 +91,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		doc.ApplyExpectations(e)
 	}
-	outputs := []struct {
-		path string
-		fn   func(io.Writer) error
-	}{
-		{*mergeOut, doc.WriteJSON},
-		{*htmlOut, func(w io.Writer) error { return report.WriteHTML(w, doc, report.HTMLOptions{Title: *title}) }},
-		{*junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }},
-	}
-	for _, o := range outputs {
-		if o.path == "" {
-			continue
-		}
-		if err := writeFileWith(o.path, stdout, o.fn); err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-	}
-	if *badgeDir != "" {
-		if _, err := report.WriteBadges(*badgeDir, doc); err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
+	out := docOutputs{json: *mergeOut, html: *htmlOut, junit: *junitOut, badges: *badgeDir, title: *title}
+	if !out.write("report", doc, stdout, stderr) {
+		return exitUsage
 	}
 	if !*quiet && *mergeOut != "-" {
 		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout)}); err != nil {
@@ -128,10 +101,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 	}
-	if doc.ShouldFail() {
-		return 1
-	}
-	return 0
+	return resultStatus(doc)
 }
 
 func readDocument(name string) (*report.Document, error) {
