@@ -138,7 +138,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		rep.Summaries = append(rep.Summaries, Summarize(p.info.Name, p.info.Version, r.results, r.opts.Strict))
+		rep.Summaries = append(rep.Summaries, Summarize(Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}, r.results, r.opts.Strict))
 	}
 	return rep
 }

@@ -5,13 +5,14 @@ import (
 	"slices"
 )
 
-// Summarize counts the results of the parser named name and judges it
-// (Summary.Judge). A parser that was given checks but skipped all of them,
+// Summarize counts the results of the parser that base names and judges
+// it (Summary.Judge); of base it keeps the name, version and runtime. A parser that was given checks but skipped all of them,
 // or all of those of one level, is marked NotRun with the reason, and so
 // does not conform: a result is never better than what ran. A parser with
 // no result at all was not run either.
-func Summarize(name, version string, results []Result, strict bool) Summary {
-	s := Summary{Name: name, Version: version}
+func Summarize(base Summary, results []Result, strict bool) Summary {
+	s := Summary{Name: base.Name, Version: base.Version, Runtime: base.Runtime}
+	name := s.Name
 	type count struct {
 		checks, skipped int
 		why             string // the first skipped check's detail

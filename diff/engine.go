@@ -41,6 +41,13 @@ type Options struct {
 	NoMinimize bool
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
+	// CacheEntries bounds the verdicts the run remembers
+	// (DefaultCacheEntries when 0).
+	CacheEntries int
+	// Unoptimised asks every parser every question with one Check, with
+	// no cache, no batches and no short cuts. The findings are the same
+	// either way; it is there to show that they are.
+	Unoptimised bool
 	// Progress, when set, is called after each file with the number of
 	// files done, the total and the disagreeing probes so far. It is
 	// called from one goroutine at a time.
@@ -87,6 +94,13 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 	if opts.MaxTests <= 0 {
 		opts.MaxTests = DefaultMaxTests
 	}
+	if opts.CacheEntries <= 0 {
+		opts.CacheEntries = DefaultCacheEntries
+	}
+	var cache *verdictCache
+	if !opts.Unoptimised {
+		cache = newVerdictCache(opts.CacheEntries)
+	}
 
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
@@ -130,6 +144,7 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 				fail(err)
 				return
 			}
+			p.cache = cache
 			if len(p.names) < 2 {
 				fail(errors.New("diff: need at least two parsers to compare"))
 				return
@@ -206,14 +221,13 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		robots  *reference.Robots
 		byKey   = make(map[string]int)
 		waiting []pending
-		vs      = make([]cases.Verdict, 0, n)
 	)
-	for _, pr := range probes {
+	all := askAll(ctx, p, f, probes, opts.Unoptimised)
+	for at, pr := range probes {
 		if ctx.Err() != nil {
 			return res
 		}
-		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
-		vs = p.verdicts(ctx, in, vs)
+		vs := all[at]
 		res.probes++
 		differs := false
 		k := 0
@@ -231,7 +245,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		res.disagreements++
 		if robots == nil {
-			robots = reference.Parse(f.Robots, optionsFor(f.Profile))
+			robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
 		}
 		var key strings.Builder
 		for _, v := range vs {
@@ -247,9 +261,10 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 			continue
 		}
 		byKey[key.String()] = len(waiting)
-		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1})
+		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
+		waiting = append(waiting, pending{in: in, vs: vs, probes: 1})
 	}
-	memo := make(map[string]Finding)
+	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
@@ -260,7 +275,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		in := w.in
 		if !opts.NoMinimize {
-			in = minimizeMemo(ctx, p, in, SameCause(Finding{Input: in, Verdicts: want}), opts.MaxTests, memo)
+			in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
 		}
 		fd := p.finding(ctx, in)
 		if fd.Signature == "" {
@@ -276,6 +291,25 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		res.findings = append(res.findings, fd)
 	}
 	return res
+}
+
+// askAll returns every parser's verdicts on every probe of f, vs[k][i]
+// being parser i's on probes[k]: in one batch per parser, or (plain) one
+// Check per probe and parser.
+func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]cases.Verdict {
+	if plain {
+		vs := make([][]cases.Verdict, len(probes))
+		for k, pr := range probes {
+			vs[k] = p.verdicts(ctx, Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
+		}
+		return vs
+	}
+	qs := make([]cases.Question, len(probes))
+	for k, pr := range probes {
+		qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
+	}
+	b := newBody(Input{Robots: f.Robots, Profile: f.Profile})
+	return p.probe(ctx, &b, qs)
 }
 
 // causeKey describes the reference's decision coarsely: the reason, the
@@ -300,7 +334,7 @@ func causeKey(d reference.Decision) string {
 
 // traceOf returns the reference's explanation of its verdict on in.
 func traceOf(in Input) string {
-	d, err := reference.Parse(in.Robots, optionsFor(in.Profile)).Decide(in.Agent, in.URL)
+	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
 		return err.Error()
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 // Tool is the value of Document.Tool.
@@ -47,7 +48,7 @@ type Document struct {
 	// served responses, and the reference's deciding line per check.
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
 	// Findings are the differential findings of a diff run (CASES.md §4).
-	Findings []Finding `json:"findings,omitempty"`
+	Findings []diff.Finding `json:"findings,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`
@@ -249,7 +250,7 @@ func (d *Document) Recount() {
 		d.Parsers = append(d.Parsers, cases.Summary{Name: name})
 	}
 	for i, p := range d.Parsers {
-		d.Parsers[i] = cases.Summarize(p.Name, p.Version, d.Results, d.Strict)
+		d.Parsers[i] = cases.Summarize(p, d.Results, d.Strict)
 	}
 }
 

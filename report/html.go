@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -16,6 +17,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -348,16 +350,17 @@ type verdictRow struct {
 }
 
 type findingView struct {
-	Signature  string
-	Count      int
-	Agent      string
-	URL        string
-	Minimized  bool
-	Sides      []Side
-	Req        []reqLink
-	ParserKeys string
-	AreaKeys   string
-	Body       bodyView
+	Anchor                  string
+	Signature, Primary      string
+	PrimaryURL              string
+	Findings, Probes, Files int
+	Agent, URL              string
+	Minimized               bool
+	Sides                   []diff.Side
+	Req                     []reqLink
+	ParserKeys              string
+	AreaKeys                string
+	Body                    bodyView
 }
 
 // filterKeys holds the keys of the values the filters select on.
@@ -408,7 +411,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	v.Matrix = buildMatrix(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
-	groups := GroupFindings(d.Findings)
+	groups := findingGroups(d.Findings)
 	v.FindCount = len(d.Findings)
 	for _, g := range groups {
 		v.Findings = append(v.Findings, findingOf(g, &fk))
@@ -832,10 +835,12 @@ func servedView(s Served, at string) bodyView {
 	return bv
 }
 
-func findingOf(g FindingGroup, fk *filterKeys) findingView {
-	f := findingView{Signature: g.Signature, Count: g.Count, Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: g.Sides}
+func findingOf(g diff.Group, fk *filterKeys) findingView {
+	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary, ""),
+		Findings: g.Findings, Probes: g.Probes, Files: g.Files,
+		Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: diff.Sides(g.Example.Verdicts)}
 	var ps []string
-	for _, s := range g.Sides {
+	for _, s := range f.Sides {
 		ps = append(ps, s.Parsers...)
 	}
 	f.ParserKeys = fk.parsers.keyList(ps)
@@ -843,12 +848,15 @@ func findingOf(g FindingGroup, fk *filterKeys) findingView {
 		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id, "")})
 	}
 	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
-	body, err := g.Example.Robots()
-	if err != nil {
-		body = []byte(g.Example.RobotsB64)
-	}
-	b := newBody(body)
+	b := newBody(g.Example.Robots)
 	f.Body = bodyOf("robots.txt", b)
 	f.Body.Lines = layoutLines(b.Bytes(), nil, nil)
 	return f
+}
+
+// groupAnchor names a group's element: a hash of its key, so that a
+// permalink to a group stays valid across runs that find it again.
+func groupAnchor(g diff.Group) string {
+	h := sha256.Sum256([]byte(g.Signature + " " + g.Primary))
+	return "c-" + hex.EncodeToString(h[:6])
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -206,8 +207,9 @@ func hostileDoc() *Document {
 				Checks: []CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
 		},
 		Requirements: []Requirement{{ID: hostile, Section: "javascript:alert(9)", Title: hostile, Level: hostile}},
-		Findings: []Finding{{RobotsB64: base64.StdEncoding.EncodeToString([]byte(hostile + "\n" + long)), Agent: hostile, URL: hostile,
-			Verdicts: map[string]string{parser: "allow", "reference": hostile}, Signature: hostile, Req: []string{hostile}}},
+		Findings: []diff.Finding{{Input: diff.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
+			Verdicts: map[string]cases.Verdict{parser: "allow", "reference": cases.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
+			Sources: []string{hostile}, Trace: hostile}},
 		Expected:   []ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
 		Unexpected: []UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
 	}
@@ -295,7 +297,7 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 			t.Fatalf("raw %U at byte %d: %q", r, i, out[max(0, i-40):min(len(out), i+40)])
 		}
 	}
-	for _, esc := range []string{`\u202E`, `\u2066`, `\u200F`, `\x1B`, `\x00`, `\x7F`, `\u2028`, `\xFF`} {
+	for _, esc := range []string{`\u202e`, `\u2066`, `\u200f`, `\x1b`, `\x00`, `\x7f`, `\u2028`, `\xff`} {
 		if !strings.Contains(out, `<span class="esc" title="escaped character">`+esc+`</span>`) {
 			t.Errorf("no visible escape %s", esc)
 		}

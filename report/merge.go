@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 // ConflictError lists what two shards say differently.
@@ -64,7 +65,7 @@ func Merge(docs ...*Document) (*Document, error) {
 			switch {
 			case !seen:
 				versions[p.Name] = p.Version
-				out.Parsers = append(out.Parsers, cases.Summary{Name: p.Name, Version: p.Version})
+				out.Parsers = append(out.Parsers, cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime})
 			case v != p.Version:
 				conflict("parser %q has version %q and %q (document %d)", p.Name, v, p.Version, i+1)
 			}
@@ -144,18 +145,10 @@ func joinReason(a, b string) string {
 }
 
 // findingKey identifies a finding for deduplication.
-func findingKey(f Finding) string {
+func findingKey(f diff.Finding) string {
 	var b strings.Builder
-	b.WriteString(f.RobotsB64)
-	b.WriteByte(0)
-	b.WriteString(f.Agent)
-	b.WriteByte(0)
-	b.WriteString(f.URL)
-	b.WriteByte(0)
-	for _, p := range sortedKeys(f.Verdicts) {
-		b.WriteString(p)
-		b.WriteByte('=')
-		b.WriteString(f.Verdicts[p])
+	for _, s := range []string{f.Profile, string(f.Robots), f.Agent, f.URL, diff.Signature(f.Verdicts)} {
+		b.WriteString(s)
 		b.WriteByte(0)
 	}
 	return b.String()

@@ -156,20 +156,8 @@ func isMissing(name string, missing []unavailable) error {
 	return errors.New("unavailable")
 }
 
-// writeDiffHTML renders the findings with the report package, which reads
-// them in their JSON form.
+// writeDiffHTML renders the findings with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC}
-	for _, f := range rep.Findings {
-		b, err := json.Marshal(&f)
-		if err != nil {
-			return err
-		}
-		var rf report.Finding
-		if err := json.Unmarshal(b, &rf); err != nil {
-			return err
-		}
-		doc.Findings = append(doc.Findings, rf)
-	}
+	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
 	return report.WriteHTML(w, doc, report.HTMLOptions{})
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/report"
 )
 
@@ -117,13 +118,13 @@ func readDocument(name string) (*report.Document, error) {
 	return d, nil
 }
 
-func readFindings(name string) ([]report.Finding, error) {
+func readFindings(name string) ([]diff.Finding, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fs, err := report.ReadFindings(f)
+	fs, err := diff.ReadFindings(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
