@@ -10,8 +10,10 @@ import (
 	"os"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/reptest/reptest/corpus"
+	"github.com/reptest/reptest/visible"
 	"gopkg.in/yaml.v3"
 )
 
@@ -25,11 +27,25 @@ type LoadError struct {
 }
 
 // Error returns "file:line:col: msg", or "file: msg" without a position.
+// A file name or message holding control, format or non-UTF-8 bytes is
+// written with them escaped (package visible): errors go to terminals,
+// and a hostile corpus must not drive them.
 func (e *LoadError) Error() string {
 	if e.Line == 0 {
-		return e.File + ": " + e.Msg
+		return shown(e.File) + ": " + shown(e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", shown(e.File), e.Line, e.Col, shown(e.Msg))
+}
+
+// shown returns s as it is when a terminal shows it faithfully, else
+// escaped. Text without such characters is kept as it is, backslashes
+// included, so that messages quoting values with %q are not escaped
+// twice.
+func shown(s string) string {
+	if utf8.ValidString(s) && visible.String(strings.ReplaceAll(s, `\`, "")) == strings.ReplaceAll(s, `\`, "") {
+		return s
+	}
+	return visible.String(s)
 }
 
 func compareLoadErrors(a, b *LoadError) int {
