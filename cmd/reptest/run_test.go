@@ -121,3 +121,37 @@ func TestShardsRecordedAndChecked(t *testing.T) {
 		t.Errorf("an empty shard: exit %d, stderr %q; want 2 and a message", code, stderr.String())
 	}
 }
+
+// --write-expect starts an expected-failure file from a run's failures:
+// the same run with --expect then passes. --level selects by level.
+func TestRunWriteExpectAndLevel(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{"a.yaml": goodCase})
+	expect := filepath.Join(t.TempDir(), "known.yaml")
+	failing := []string{"run", "--corpus", dir, "--quiet", "--command", "true %robots% %url% %user-agent%"}
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), append(failing, "--write-expect", expect), &stdout, &stderr); code != 1 {
+		t.Fatalf("failing run: exit %d, want 1\n%s", code, stderr.String())
+	}
+	data, err := os.ReadFile(expect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "command:\n  - cases: [t/one]\n    reason: 'check 0: violation, expected disallow, got allow'") {
+		t.Errorf("expected-failure file:\n%s", data)
+	}
+	if code := dispatch(context.Background(), append(failing, "--expect", expect), &stdout, &stderr); code != 0 {
+		t.Errorf("the same run with --expect: exit %d, want 0\n%s", code, stderr.String())
+	}
+
+	stderr.Reset()
+	if code := dispatch(context.Background(), []string{"run", "--corpus", dir, "--quiet", "--level", "should"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "level SHOULD") {
+		t.Errorf("--level should on a MUST-only corpus: exit %d, stderr %q; want 2", code, stderr.String())
+	}
+	if code := dispatch(context.Background(), []string{"run", "--corpus", dir, "--quiet", "--level", "MUST,may"}, &stdout, &stderr); code != 0 {
+		t.Errorf("--level MUST,may: exit %d, want 0\n%s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := dispatch(context.Background(), []string{"run", "--corpus", dir, "--level", "often"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `level "often"`) {
+		t.Errorf("--level often: exit %d, stderr %q", code, stderr.String())
+	}
+}
