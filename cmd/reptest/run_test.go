@@ -155,3 +155,23 @@ func TestRunWriteExpectAndLevel(t *testing.T) {
 		t.Errorf("--level often: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// report flags an interrupted document first and last, and fails.
+func TestReportInterrupted(t *testing.T) {
+	dir := writeCorpus(t, map[string]string{"a.yaml": goodCase})
+	out := filepath.Join(dir, "out.json")
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"run", "--corpus", dir, "--quiet", "--json", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, stderr.String())
+	}
+	d := readDoc(t, out)
+	d.Interrupted, d.InterruptReason = true, "terminated signal received"
+	if err := report.WriteFile(out, d.WriteJSON); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	code := dispatch(context.Background(), []string{"report", out}, &stdout, &stderr)
+	if code != 1 || strings.Count(stdout.String(), "INTERRUPTED: the run did not finish (terminated signal received)") != 2 {
+		t.Errorf("report of an interrupted run: exit %d, want 1 and the mark first and last:\n%s", code, stdout.String())
+	}
+}
