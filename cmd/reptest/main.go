@@ -12,8 +12,10 @@
 //	reptest matrix FILE     agents × paths verdict table with warnings
 //	reptest version         the version of reptest and of Go
 //
-// Exit status: 0 when every parser conforms, 1 when one does not, 2 for a
-// usage error or a corpus that fails to load.
+// Exit status: 0 when every parser conforms, 1 when one does not, did not
+// run, or the run was interrupted (SIGINT or SIGTERM), 2 for a usage error,
+// a corpus that fails to load, an empty selection or shard, or an output
+// that cannot be written (see exitOK, exitFail, exitUsage).
 package main
 
 import (

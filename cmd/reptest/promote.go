@@ -111,9 +111,8 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return 2
 		}
 		path := filepath.Join(*out, strings.ReplaceAll(strings.TrimPrefix(d.ID, "draft/"), "/", "-")+".yaml")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			fmt.Fprintln(stderr, "reptest promote:", err)
-			return 2
+		if !writeOutput("promote", nil, stderr, path, func(w io.Writer) error { _, err := w.Write(b); return err }) {
+			return exitUsage
 		}
 		fmt.Fprintln(stdout, path)
 	}
