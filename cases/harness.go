@@ -107,11 +107,7 @@ func selectForTest(opts TestOptions) ([]Case, error) {
 			return nil, fmt.Errorf("loading the embedded corpus: %w", err)
 		}
 	}
-	sel, err := Select(all, profile, opts.Run, opts.Skip)
-	if err != nil {
-		return nil, err
-	}
-	sel = SelectLevels(sel, opts.Levels)
+	sel := SelectLevels(Select(all, profile, opts.Run, opts.Skip), opts.Levels)
 	if len(sel) == 0 {
 		return nil, fmt.Errorf("cases.Test: no case selected (profile %q, levels %q, run %q, skip %q)", profile, opts.Levels, opts.Run, opts.Skip)
 	}
@@ -138,19 +134,13 @@ func harnessReports(cs []Case, results []Result, strict bool) (reports []caseRep
 		rs := byCase[c.ID]
 		skipped := 0
 		for _, r := range rs {
-			switch r.Outcome {
-			case Violation, Error:
-				cr.failures = append(cr.failures, describeResult(c, r))
-			case Deviation:
-				if strict {
-					cr.failures = append(cr.failures, describeResult(c, r))
-				} else {
-					cr.logs = append(cr.logs, describeResult(c, r))
-				}
-			case Note:
-				cr.logs = append(cr.logs, describeResult(c, r))
-			case Skipped:
+			switch {
+			case r.Outcome == Skipped:
 				skipped++
+			case r.Outcome.Fails(strict):
+				cr.failures = append(cr.failures, describeResult(c, r))
+			case r.Outcome != Pass:
+				cr.logs = append(cr.logs, describeResult(c, r))
 			}
 		}
 		if skipped > 0 && skipped == len(rs) {

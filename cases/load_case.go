@@ -200,12 +200,12 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 		c.Fetch = r.fetch(fl.val, host)
 	}
 	if fl, ok := f["timeline"]; ok {
-		c.Timeline = r.timeline(fl.val, host)
+		c.Timeline = r.timeline(fl.val, host, c.Profile)
 		if fc, ok := f["checks"]; ok {
 			r.errorf(fc.key, "a timeline case has its checks in its steps, not at the case level")
 		}
 	} else if r.require(n, f, "the case", "checks") {
-		c.Checks = r.checks(f["checks"].val, host)
+		c.Checks = r.checks(f["checks"].val, host, c.Profile, !f.has("fetch"))
 	}
 	return c, len(r.errs) == errs
 }
@@ -283,8 +283,10 @@ func resolveURL(host, s string) (string, error) {
 	return s, nil
 }
 
-// checks reads a list of checks; an empty list is an error.
-func (r *reader) checks(n *yaml.Node, host string) []Check {
+// checks reads a list of checks; an empty list is an error. The profile
+// says which agents and URLs a check may give; body says the case tests a
+// body rather than fetches.
+func (r *reader) checks(n *yaml.Node, host, profile string, body bool) []Check {
 	items, ok := r.list(n, "checks")
 	if !ok {
 		return nil
@@ -295,7 +297,7 @@ func (r *reader) checks(n *yaml.Node, host string) []Check {
 	}
 	out := make([]Check, 0, len(items))
 	for _, it := range items {
-		if chk, ok := r.check(it, host); ok {
+		if chk, ok := r.check(it, host, profile, body); ok {
 			out = append(out, chk)
 		}
 	}
@@ -303,7 +305,7 @@ func (r *reader) checks(n *yaml.Node, host string) []Check {
 }
 
 // check reads one check.
-func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
+func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bool) {
 	f, ok := r.mapping(n, "a check", checkKeys)
 	if !ok {
 		return Check{}, false
@@ -316,8 +318,8 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 	if a, ok := r.str(f["agent"].val, "agent"); ok {
 		// The crawler's side of UA-1: a check is asked for a product
 		// token, which the reference (and any conforming crawler) refuses
-		// otherwise.
-		if !reference.IsProductToken(a) {
+		// otherwise. Google's matcher takes any agent string (G-API).
+		if opts, _ := reference.OptionsFor(profile); !opts.AnyAgent && !reference.IsProductToken(a) {
 			// Not an error that stops the load: one check written this
 			// way should not keep a whole corpus from running.
 			v := f["agent"].val
@@ -326,7 +328,10 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 		}
 		chk.Agent = a
 	}
-	if s, ok := r.str(f["url"].val, "url"); ok {
+	if s, ok := r.str(f["url"].val, "url"); ok && s == "" && body && profile == ProfileGoogle {
+		// Google's matcher reads an empty URL as "/" (G-API); a fetch
+		// needs a URL to fetch from.
+	} else if ok {
 		u, err := resolveURL(host, s)
 		if err != nil {
 			r.errorf(f["url"].val, "url: %v", err)
@@ -475,7 +480,7 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func (r *reader) timeline(n *yaml.Node, host string) []Step {
+func (r *reader) timeline(n *yaml.Node, host, profile string) []Step {
 	items, ok := r.list(n, "timeline")
 	if !ok {
 		return nil
@@ -508,7 +513,7 @@ func (r *reader) timeline(n *yaml.Node, host string) []Step {
 		// A step may have no checks: its file is still fetched at its
 		// time (an outage that starts there, say).
 		if fl, ok := f["checks"]; ok && !(fl.val.Kind == yaml.SequenceNode && len(fl.val.Content) == 0) {
-			st.Checks = r.checks(fl.val, host)
+			st.Checks = r.checks(fl.val, host, profile, false)
 		}
 		if len(r.errs) == errs {
 			out = append(out, st)

@@ -81,10 +81,26 @@ func (s *Summary) Add(o Outcome) {
 	}
 }
 
-// Judge sets Conforms: the parser ran (NotRun is empty), with no
-// violations and no errors, and with strict no deviations either.
+// Judge sets Conforms: the parser ran (NotRun is empty) and no outcome
+// Fails.
 func (s *Summary) Judge(strict bool) {
-	s.Conforms = s.NotRun == "" && s.Violations == 0 && s.Errors == 0 && (!strict || s.Deviations == 0)
+	counts := map[Outcome]int{Pass: s.Pass, Note: s.Note, Deviation: s.Deviations,
+		Violation: s.Violations, Error: s.Errors, Skipped: s.Skipped}
+	s.Conforms = s.NotRun == ""
+	for o, n := range counts {
+		if n > 0 && o.Fails(strict) {
+			s.Conforms = false
+		}
+	}
+}
+
+// Fails reports whether an outcome makes a parser nonconforming: a
+// violation or an error, and in a strict run a deviation too. This is the
+// one place that says so; Judge, the Go harness, JUnit and the report's
+// new failures ask it. Fails(true) is also what a reader should look at
+// in any run (the report's list of failures).
+func (o Outcome) Fails(strict bool) bool {
+	return o == Violation || o == Error || strict && o == Deviation
 }
 
 // OutcomeOf maps a verdict to its outcome for a check of the given level

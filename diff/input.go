@@ -1,13 +1,10 @@
 package diff
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -119,42 +116,3 @@ func FromCases(cs []cases.Case) []File {
 	}
 	return files
 }
-
-// Shard is a part K of N (1 ≤ K ≤ N) of a run's inputs.
-type Shard struct{ K, N int }
-
-// ParseShard reads "K/N".
-func ParseShard(s string) (Shard, error) {
-	k, n, ok := strings.Cut(s, "/")
-	if !ok {
-		return Shard{}, fmt.Errorf("diff: shard %q is not K/N", s)
-	}
-	ki, err1 := strconv.Atoi(k)
-	ni, err2 := strconv.Atoi(n)
-	if err := errors.Join(err1, err2); err != nil {
-		return Shard{}, fmt.Errorf("diff: shard %q: %w", s, err)
-	}
-	if ni < 1 || ki < 1 || ki > ni {
-		return Shard{}, fmt.Errorf("diff: shard %q: need 1 ≤ K ≤ N", s)
-	}
-	return Shard{K: ki, N: ni}, nil
-}
-
-// Select returns the files of the shard: those whose index in files is
-// K-1 modulo N. The zero Shard selects everything. Every file is in
-// exactly one shard of N, whatever the machine.
-func (s Shard) Select(files []File) []File {
-	if s.N <= 1 {
-		return files
-	}
-	var out []File
-	for i, f := range files {
-		if i%s.N == s.K-1 {
-			out = append(out, f)
-		}
-	}
-	return slices.Clip(out)
-}
-
-// String returns "K/N".
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }

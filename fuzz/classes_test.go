@@ -31,6 +31,7 @@ var grobotClasses = []knownClass{
 	{"grobotstxt/lowercase-hex", grobotLowercaseHex},
 	{"grobotstxt/unicode-space", grobotUnicodeSpace},
 	{"grobotstxt/no-parse-limit", grobotNoParseLimit},
+	{"grobotstxt/nul-is-an-octet", grobotNULOctet},
 }
 
 // temotoClasses are the known disagreements of github.com/temoto/robotstxt
@@ -250,6 +251,21 @@ func grobotNoParseLimit(d *divergence) bool {
 	}
 	o := d.opts
 	o.MaxBytes = 0
+	return d.refDecide(d.body, o, d.url) == d.got
+}
+
+// grobotNULOctet: grobotstxt reads a NUL byte as an octet like any other;
+// Google's parser reads each line, and the URL's path, as a C string, so a
+// NUL ends them, as the reference's Google options do (NULEndsLine). The
+// predicate holds when the reference, reading NUL as an octet, agrees.
+//
+// Corpus cases: google/nul-ends-a-rule, google/nul-ends-a-user-agent-value.
+func grobotNULOctet(d *divergence) bool {
+	if !strings.Contains(string(d.body), "\x00") && !strings.Contains(d.url, "\x00") {
+		return false
+	}
+	o := d.opts
+	o.NULEndsLine = false
 	return d.refDecide(d.body, o, d.url) == d.got
 }
 

@@ -27,6 +27,7 @@ func TestKnownClasses(t *testing.T) {
 		{"grobotstxt/lowercase-hex", "User-agent: *\nDisallow: /a%2fb\n", "FooBot", "/a%2Fb"},
 		{"grobotstxt/unicode-space", "User-agent: *\nDisallow: /x\u00a0\n", "FooBot", "/x"},
 		{"grobotstxt/no-parse-limit", padded, "FooBot", "/late"},
+		{"grobotstxt/nul-is-an-octet", "User-agent: *\nDisallow: /\x00\n", "FooBot", "/x"},
 
 		{"temoto/reject-rule-before-user-agent", "Disallow: /x\nUser-agent: *\nDisallow: /y\n", "FooBot", "/y"},
 		{"temoto/reject-crawl-delay", "User-agent: *\nCrawl-delay: soon\nDisallow: /y\n", "FooBot", "/y"},

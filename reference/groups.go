@@ -145,7 +145,7 @@ func (r *Robots) build() {
 				if len(r.global) == 0 || r.global[len(r.global)-1] != gi {
 					r.global = append(r.global, gi)
 				}
-			case token != "":
+			case o.names(token):
 				// The token is a prefix of the value.
 				pairs = append(pairs, pair{span{int32(at + vs), int32(at + vs + len(token))}, gi})
 			}

@@ -9,10 +9,10 @@ import "strings"
 // ParseString(body, opts).Allowed(agent, url); for several decisions on
 // one file, parse it once instead.
 func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
-	if !isToken(agent) {
+	o := &opts
+	if !o.validAgent(agent) {
 		return false, ErrInvalidToken
 	}
-	o := &opts
 	var buf [512]byte
 	path := o.appendPath(buf[:0], url)
 	if o.ImplicitRobotsTxt && isRobotsTxtPath(path) {
@@ -39,7 +39,7 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 			switch {
 			case star:
 				curGlobal, sawGlobal = true, true
-			case token != "" && equalFold(token, agent):
+			case o.names(token) && equalFold(token, agent):
 				curNamed, sawNamed = true, true
 			}
 		case Allow, Disallow:

@@ -66,9 +66,23 @@ type Options struct {
 
 	// AgentMatch selects the reading of user-agent values (UA-7).
 	AgentMatch AgentMatch
+	// AnyAgent accepts any string as the crawler's agent, as Google's
+	// parser does, rather than refusing one that is not a product token
+	// with ErrInvalidToken (UA-1). The string is compared whole, without
+	// regard to ASCII case, with the token each user-agent line names
+	// (see AgentMatch): "Foo Bar" matches no "User-agent: Foo" line, and
+	// the empty string matches a line whose value starts with no token
+	// character ("User-agent: /x").
+	AnyAgent bool
 	// StarPrefix treats a user-agent value that starts with "*" and a
 	// space ("* foo") as the "*" group, as Google's parser does.
 	StarPrefix bool
+
+	// NULEndsLine ends a line at its first NUL byte, and the URI's path
+	// and query at theirs, as Google's parser does: it reads both as C
+	// strings, so "Disallow: /a\x00b" is "Disallow: /a". The RFC reads NUL
+	// as an octet like any other (default false).
+	NULEndsLine bool
 
 	// OrphanRulesApply makes allow and disallow lines that come before
 	// the first user-agent line apply to every crawler. The RFC says they
@@ -192,6 +206,8 @@ func Google() Options {
 		GoogleSpace:                true,
 		AgentMatch:                 AgentLeadingToken,
 		StarPrefix:                 true,
+		AnyAgent:                   true,
+		NULEndsLine:                true,
 		IndexHTML:                  true,
 		SemicolonEndsHost:          true,
 		MaxRedirects:               5,

@@ -347,6 +347,9 @@ func (p *pattern) matches(t string, path []byte) bool {
 // is set.
 func (o *Options) appendPath(dst []byte, uri string) []byte {
 	pq, slash := pathQuery(uri, o.SemicolonEndsHost)
+	if o.NULEndsLine {
+		pq = cutNUL(pq)
+	}
 	if slash {
 		dst = append(dst, '/')
 	}

@@ -72,7 +72,7 @@ func SplitLines(body string) []string {
 // scanLines calls fn for each line of body (after any byte order mark) with
 // its number, the offset of its first byte and its text. A line ends at
 // CR, LF or CRLF (§2.2, SYN-3); the text passed to fn holds no line-end
-// characters and is cut to o.MaxLineBytes.
+// characters and is cut to o.MaxLineBytes and, with o.NULEndsLine, at a NUL.
 func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 	i := 0
 	if o.SkipBOM {
@@ -106,6 +106,9 @@ func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 		if o.MaxLineBytes > 0 && len(text) > o.MaxLineBytes {
 			text = text[:o.MaxLineBytes]
 		}
+		if o.NULEndsLine {
+			text = cutNUL(text)
+		}
 		n++
 		if end == len(body) {
 			// The last line: skip it when empty, so that a final line end
@@ -121,6 +124,14 @@ func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 			i++
 		}
 	}
+}
+
+// cutNUL returns s up to its first NUL byte.
+func cutNUL(s string) string {
+	if k := strings.IndexByte(s, 0); k >= 0 {
+		return s[:k]
+	}
+	return s
 }
 
 // limitBody returns the part of body that is parsed under a limit of max
@@ -276,6 +287,15 @@ func isToken(s string) bool {
 func isTokenByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
 }
+
+// validAgent reports whether a decision may be asked for agent: a product
+// token (UA-1), or any string with AnyAgent.
+func (o *Options) validAgent(agent string) bool { return o.AnyAgent || isToken(agent) }
+
+// names reports whether a user-agent line whose agentName is token names a
+// crawler at all. An empty token names none, except under AnyAgent: there,
+// as in Google's parser, the empty agent string equals it.
+func (o *Options) names(token string) bool { return token != "" || o.AnyAgent }
 
 // agentName returns the token a user-agent value names, as written, and
 // whether the value is the "*" of §2.2.1.

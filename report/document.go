@@ -42,7 +42,7 @@ type Document struct {
 
 	// Requirements is the requirement table with the number of cases
 	// that name each requirement (coverage); optional.
-	Requirements []Requirement `json:"requirements,omitempty"`
+	Requirements []cases.Requirement `json:"requirements,omitempty"`
 	// Cases holds, for each case with a result other than pass or
 	// skipped, what a person needs to see it: the robots.txt body or the
 	// served responses, and the reference's deciding line per check.
@@ -53,19 +53,6 @@ type Document struct {
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`
 	Unexpected []UnexpectedPass  `json:"unexpected_passes,omitempty"`
-}
-
-// Requirement is one row of the requirement table (REQUIREMENTS.md).
-type Requirement struct {
-	ID    string `json:"id"`
-	Level string `json:"level,omitempty"`
-	Title string `json:"title,omitempty"`
-	// Section is the RFC 9309 section, such as "2.2.1"; empty means the
-	// one SectionOf gives.
-	Section string `json:"section,omitempty"`
-	// Cases is how many cases of the corpus name the requirement; zero is
-	// a hole in the suite.
-	Cases int `json:"cases"`
 }
 
 // Selection is the part of a run's selection of cases that one document
@@ -315,12 +302,6 @@ func knownOutcome(o cases.Outcome) bool {
 		return true
 	}
 	return false
-}
-
-// failing reports whether an outcome counts as a failure a person should
-// look at: a deviation, violation or error.
-func failing(o cases.Outcome) bool {
-	return o == cases.Violation || o == cases.Deviation || o == cases.Error
 }
 
 // resultKey identifies one check of one parser.

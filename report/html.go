@@ -386,8 +386,8 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
 		fk.levels.key(string(l))
 	}
-	for _, a := range areas {
-		fk.areas.key(a.Prefix)
+	for _, a := range table().areas {
+		fk.areas.key(a.Name)
 	}
 	exp := d.expectedIndex()
 	v.Expected = len(d.Expected)
@@ -426,7 +426,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc), Name: string(oc)})
 	}
 	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
-	v.Data.Areas = fk.areas.options(func(s string) string { return visible(areaTitle(s)+" ("+s+")", 100) })
+	v.Data.Areas = fk.areas.options(func(s string) string { return visible(area(s).Title, 100) })
 	return v
 }
 
@@ -510,12 +510,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 		c.Ticks = append(c.Ticks, tick{X: float64(left) + float64(plotW)*float64(p)/100, Label: fmt.Sprintf("%d%%", p)})
 	}
 	for i, a := range names {
-		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: areaTitle(a)}
-		for _, ar := range areas {
-			if ar.Prefix == a {
-				row.Section = ar.Section
-			}
-		}
+		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: area(a).Title, Section: area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
 			k := key{a, p.Name}
@@ -551,7 +546,7 @@ func buildMatrix(d *Document, fk *filterKeys) matrixView {
 		if r, ok := rows[id]; ok {
 			return r
 		}
-		r := &reqRow{ID: id, Area: AreaOf(id), URL: requirementURL(id, ""), Cells: make([]cell, len(m.Parsers))}
+		r := &reqRow{ID: id, Area: areaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
 			r.Cells[i].Empty = true
 		}
@@ -562,8 +557,7 @@ func buildMatrix(d *Document, fk *filterKeys) matrixView {
 	m.HasReqs = len(d.Requirements) > 0
 	for _, rq := range d.Requirements {
 		r := add(rq.ID)
-		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Title, rq.Cases, true
-		r.URL = requirementURL(rq.ID, rq.Section)
+		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Summary, rq.Cases, true
 	}
 	pidx := map[string]int{}
 	for i, p := range m.Parsers {
@@ -680,7 +674,7 @@ func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
 	}
 	cv := checkView{Index: r.Check, Agent: r.Agent, URL: r.URL, Expect: want, Level: string(r.Level), Step: r.Step, Trace: r.Trace}
 	for _, id := range r.Req {
-		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
 	cv.LevelKey = fk.levels.key(string(r.Level))
@@ -836,7 +830,7 @@ func servedView(s Served, at string) bodyView {
 }
 
 func findingOf(g diff.Group, fk *filterKeys) findingView {
-	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary, ""),
+	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
 		Findings: g.Findings, Probes: g.Probes, Files: g.Files,
 		Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: diff.Sides(g.Example.Verdicts)}
 	var ps []string
@@ -845,7 +839,7 @@ func findingOf(g diff.Group, fk *filterKeys) findingView {
 	}
 	f.ParserKeys = fk.parsers.keyList(ps)
 	for _, id := range g.Req {
-		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
 	b := newBody(g.Example.Robots)

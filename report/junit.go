@@ -95,12 +95,11 @@ func JUnit(w io.Writer, d *Document) error {
 			Time:      "0",
 		}
 		msg := checkMessage(d, r)
-		strictDev := d.Strict && r.Outcome == cases.Deviation
 		switch {
 		case r.Outcome == cases.Skipped:
 			tc.Skipped = &junitSkipped{Message: visible(r.Detail, 1000)}
 			s.Skipped++
-		case failing(r.Outcome) && exp[keyOf(r)] != nil:
+		case r.Outcome.Fails(true) && exp[keyOf(r)] != nil:
 			m := exp[keyOf(r)]
 			text := "expected failure: " + m.Reason
 			if m.Link != "" {
@@ -112,7 +111,7 @@ func JUnit(w io.Writer, d *Document) error {
 		case r.Outcome == cases.Error:
 			tc.Error = &junitProblem{Message: headline(r), Type: "error", Text: msg}
 			s.Errors++
-		case r.Outcome == cases.Violation || strictDev:
+		case r.Outcome.Fails(d.Strict):
 			tc.Failure = &junitProblem{Message: headline(r), Type: string(r.Outcome), Text: msg}
 			s.Failures++
 		case r.Outcome != cases.Pass:

@@ -131,7 +131,7 @@ func Merge(docs ...*Document) (*Document, error) {
 		out.Interrupted = true
 		out.InterruptReason = joinReason(out.InterruptReason, why)
 	}
-	slices.SortFunc(out.Requirements, func(a, b Requirement) int { return compareReq(a.ID, b.ID) })
+	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
 	out.sortResults()
 	out.Recount()
 	return out, nil

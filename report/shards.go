@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/reptest/reptest/cases"
 )
 
 // ShardError says why a set of documents is not every shard of one run.
@@ -30,21 +32,6 @@ func (e *ShardError) Error() string {
 	return "report: the documents are not a whole run: " + strings.Join(parts, "; ")
 }
 
-// ParseShard reads "K/N" (1 ≤ K ≤ N).
-func ParseShard(s string) (k, n int, err error) {
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		k, err = strconv.Atoi(a)
-		if err == nil {
-			n, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, fmt.Errorf("shard %q: want K/N with 1 ≤ K ≤ N", s)
-	}
-	return k, n, nil
-}
-
 // CheckShards reports whether docs are every shard of one selection, each
 // once: the same number of shards N and of selected cases, and shards 1 to
 // N all present. A single unsharded document ("1/1") is whole. Documents
@@ -52,7 +39,7 @@ func ParseShard(s string) (k, n int, err error) {
 // and pass, unless others do record one. The error is a *ShardError.
 func CheckShards(docs []*Document) error {
 	e := &ShardError{}
-	n, cases := 0, -1
+	n, want := 0, -1
 	seen := map[int]int{} // shard number -> document
 	unknown := 0
 	for i, d := range docs {
@@ -60,19 +47,23 @@ func CheckShards(docs []*Document) error {
 			unknown++
 			continue
 		}
-		k, dn, err := ParseShard(d.Selection.Shard)
+		sh, err := cases.ParseShard(d.Selection.Shard)
+		if err == nil && sh.N == 0 {
+			err = fmt.Errorf("no shard recorded")
+		}
 		if err != nil {
 			e.Problems = append(e.Problems, fmt.Sprintf("document %d: %v", i+1, err))
 			continue
 		}
+		k, dn := sh.K, sh.N
 		switch {
 		case n == 0:
-			n, cases = dn, d.Selection.Cases
+			n, want = dn, d.Selection.Cases
 		case dn != n:
 			e.Problems = append(e.Problems, fmt.Sprintf("document %d is shard %s of %d shards, not %d", i+1, d.Selection.Shard, dn, n))
 			continue
-		case d.Selection.Cases != cases:
-			e.Problems = append(e.Problems, fmt.Sprintf("document %d is from a selection of %d cases, not %d", i+1, d.Selection.Cases, cases))
+		case d.Selection.Cases != want:
+			e.Problems = append(e.Problems, fmt.Sprintf("document %d is from a selection of %d cases, not %d", i+1, d.Selection.Cases, want))
 			continue
 		}
 		if j, dup := seen[k]; dup {
@@ -95,8 +86,8 @@ func CheckShards(docs []*Document) error {
 			e.Missing = append(e.Missing, fmt.Sprintf("%d/%d", k, n))
 		}
 	}
-	if len(e.Missing) == 0 && len(e.Problems) == 0 && held != cases {
-		e.Problems = append(e.Problems, fmt.Sprintf("the shards hold %d cases, the selection %d", held, cases))
+	if len(e.Missing) == 0 && len(e.Problems) == 0 && held != want {
+		e.Problems = append(e.Problems, fmt.Sprintf("the shards hold %d cases, the selection %d", held, want))
 	}
 	if len(e.Missing) > 0 || len(e.Problems) > 0 {
 		return e
@@ -118,11 +109,12 @@ func mergedSelection(docs []*Document) *Selection {
 		if out == nil {
 			out = &Selection{Cases: d.Selection.Cases}
 		}
-		k, dn, err := ParseShard(d.Selection.Shard)
-		if err != nil {
+		sh, err := cases.ParseShard(d.Selection.Shard)
+		if err != nil || sh.N == 0 {
 			return nil
 		}
-		n = dn
+		k := sh.K
+		n = sh.N
 		if !slices.Contains(ks, k) {
 			ks = append(ks, k)
 			out.ShardCases += d.Selection.ShardCases

@@ -170,7 +170,7 @@ func colorCount(color, reset string, n, width int) string {
 func (t *textWriter) failures() []cases.Result {
 	var out []cases.Result
 	for _, r := range t.d.Results {
-		if failing(r.Outcome) {
+		if r.Outcome.Fails(true) {
 			out = append(out, r)
 		}
 	}

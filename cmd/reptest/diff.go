@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
@@ -50,13 +52,10 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	var sh diff.Shard
-	if *shard != "" {
-		var err error
-		if sh, err = diff.ParseShard(*shard); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
+	sh, err := cases.ParseShard(*shard)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
 	}
 
 	// Inputs: corpus cases, then directories, then generated files.
@@ -78,7 +77,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		files = append(files, fsOf...)
 	}
 	files = append(files, diff.Generate(*seed, *generate)...)
-	files = sh.Select(files)
+	files = slices.DeleteFunc(files, func(f diff.File) bool { return !sh.Has(f.Name) })
 
 	switch {
 	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
@@ -158,6 +157,6 @@ func isMissing(name string, missing []unavailable) error {
 
 // writeDiffHTML renders the findings with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
 	return report.WriteHTML(w, doc, report.HTMLOptions{})
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/reference"
-	"github.com/reptest/reptest/report"
 )
 
 // multi is a flag that may be given several times.
@@ -69,15 +68,4 @@ func checkProfile(cmd, p string, stderr io.Writer) bool {
 		return false
 	}
 	return true
-}
-
-// parseShard reads "K/N" (1 ≤ K ≤ N); "" means no sharding.
-func parseShard(s string) (k, n int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	if k, n, err = report.ParseShard(s); err != nil {
-		return 0, 0, fmt.Errorf("--%w", err)
-	}
-	return k, n, nil
 }

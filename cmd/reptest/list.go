@@ -14,12 +14,12 @@ import (
 
 // listing is what `reptest list` shows, and its --json form.
 type listing struct {
-	Cases    []listedCase `json:"cases"`
-	Checks   int          `json:"checks"`
-	Loaded   int          `json:"loaded"` // cases loaded before the selection
-	Coverage []listedReq  `json:"coverage"`
-	scope    string       // "all loaded cases" or "the 3 cases listed, of 9 loaded"
-	holes    int          // requirements without cases
+	Cases    []listedCase        `json:"cases"`
+	Checks   int                 `json:"checks"`
+	Loaded   int                 `json:"loaded"` // cases loaded before the selection
+	Coverage []cases.Requirement `json:"coverage"`
+	scope    string              // "all loaded cases" or "the 3 cases listed, of 9 loaded"
+	holes    int                 // requirements without cases
 }
 
 type listedCase struct {
@@ -31,14 +31,6 @@ type listedCase struct {
 	Kind    string   `json:"kind"`
 	Title   string   `json:"title"`
 	Source  string   `json:"source"`
-}
-
-type listedReq struct {
-	ID      string `json:"id"`
-	Level   string `json:"level"`
-	Section string `json:"section"`
-	Cases   int    `json:"cases"`
-	Checks  int    `json:"checks"`
 }
 
 // cmdList prints the selected cases and the requirement coverage table;
@@ -74,12 +66,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return exitUsage
 	}
-	sel, err := cases.Select(all, *profile, runGlobs, skipGlobs)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest list:", err)
-		return exitUsage
-	}
-	sel = cases.SelectLevels(sel, levels)
+	sel := cases.SelectLevels(cases.Select(all, *profile, runGlobs, skipGlobs), levels)
 	if len(sel) == 0 {
 		if *profile == "" {
 			fmt.Fprintln(stderr, "reptest list: no case matches the selection")
@@ -111,27 +98,21 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // newListing describes the selected cases and their coverage of reqs.
 func newListing(sel []cases.Case, loaded int, reqs []cases.Requirement) *listing {
-	l := &listing{Loaded: loaded, scope: "all loaded cases", Cases: []listedCase{}, Coverage: []listedReq{}}
+	l := &listing{Loaded: loaded, scope: "all loaded cases", Cases: []listedCase{}, Coverage: cases.Coverage(reqs, sel)}
 	if len(sel) < loaded {
 		l.scope = fmt.Sprintf("the %d cases listed, of %d loaded", len(sel), loaded)
 	}
-	ncases, nchecks := map[string]int{}, map[string]int{}
 	for i := range sel {
 		c := &sel[i]
 		n := len(c.AllChecks())
 		l.Checks += n
 		l.Cases = append(l.Cases, listedCase{ID: c.ID, Profile: c.Profile, Level: string(c.Level), Req: c.Req,
 			Checks: n, Kind: kind(c), Title: c.Title, Source: c.Source})
-		for _, r := range c.Req {
-			ncases[r]++
-			nchecks[r] += n
-		}
 	}
-	for _, r := range reqs {
-		if ncases[r.ID] == 0 {
+	for _, r := range l.Coverage {
+		if r.Cases == 0 {
 			l.holes++
 		}
-		l.Coverage = append(l.Coverage, listedReq{ID: r.ID, Level: r.Level, Section: r.Section, Cases: ncases[r.ID], Checks: nchecks[r.ID]})
 	}
 	return l
 }

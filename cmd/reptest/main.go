@@ -28,7 +28,7 @@ import (
 	"sort"
 	"syscall"
 
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 )
 
 // command is one subcommand: it parses its own flags and returns the exit
@@ -108,6 +108,6 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", pos[0])
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "reptest %s (%s)\n", parsers.Version, runtime.Version())
+	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
 	return 0
 }

@@ -27,8 +27,8 @@ type runConfig struct {
 	levelFlags              string
 	levels                  []cases.Level
 	out                     docOutputs
-	expectFile, shard       string
-	shardK, shardN          int
+	expectFile, shardFlag   string
+	shard                   cases.Shard
 	timeout                 time.Duration
 	expect                  *report.Expectations
 	stderr                  io.Writer
@@ -49,10 +49,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
-	meta := report.Meta{Version: parsers.Version, Profile: cfg.profile, Strict: cfg.strict, Selection: sel, Interrupted: interrupted}
+	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Selection: sel, Interrupted: interrupted}
 	doc := report.FromResults(meta, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = coverage(reqs, all)
+		doc.Requirements = cases.Coverage(reqs, all)
 	}
 	if cfg.expect != nil {
 		doc.ApplyExpectations(cfg.expect)
@@ -88,7 +88,7 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	fs.StringVar(&cfg.out.badges, "badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
 	fs.StringVar(&cfg.out.expect, "write-expect", "", "write the run's failures as an expected-failure `FILE` to start one (see --expect)")
 	fs.StringVar(&cfg.expectFile, "expect", "", "a YAML file of expected failures; only new failures fail the run")
-	fs.StringVar(&cfg.shard, "shard", "", "run only shard `K/N` of the cases")
+	fs.StringVar(&cfg.shardFlag, "shard", "", "run only shard `K/N` of the cases")
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, or it is restarted")
@@ -115,8 +115,8 @@ func (cfg *runConfig) check(pos []string) error {
 		return fmt.Errorf("--profile must be rfc9309 or google, not %q", cfg.profile)
 	}
 	var err error
-	if cfg.shardK, cfg.shardN, err = parseShard(cfg.shard); err != nil {
-		return err
+	if cfg.shard, err = cases.ParseShard(cfg.shardFlag); err != nil {
+		return fmt.Errorf("--%w", err)
 	}
 	if cfg.levels, err = parseLevels(cfg.levelFlags); err != nil {
 		return err
@@ -165,12 +165,7 @@ func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Sel
 		printLoadError(stderr, err)
 		return nil, nil, nil, exitUsage
 	}
-	selected, err = cases.Select(all, cfg.profile, cfg.runGlobs, cfg.skipGlobs)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest run:", err)
-		return nil, nil, nil, exitUsage
-	}
-	selected = cases.SelectLevels(selected, cfg.levels)
+	selected = cases.SelectLevels(cases.Select(all, cfg.profile, cfg.runGlobs, cfg.skipGlobs), cfg.levels)
 	if !cfg.quiet {
 		warnInvalid(stderr, selected)
 	}
@@ -179,17 +174,13 @@ func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Sel
 		return nil, nil, nil, exitUsage
 	}
 	sel = &report.Selection{Cases: len(selected), Shard: "1/1", ShardCases: len(selected)}
-	if cfg.shardN > 0 {
+	if cfg.shard.N > 0 {
 		n := len(selected)
-		if selected, err = cases.Shard(selected, cfg.shardK, cfg.shardN); err != nil {
-			fmt.Fprintln(stderr, "reptest run:", err)
+		if selected = cfg.shard.Cases(selected); len(selected) == 0 {
+			fmt.Fprintf(stderr, "reptest run: shard %s holds none of the %d cases selected; use fewer shards\n", cfg.shard, n)
 			return nil, nil, nil, exitUsage
 		}
-		if len(selected) == 0 {
-			fmt.Fprintf(stderr, "reptest run: shard %d/%d holds none of the %d cases selected; use fewer shards\n", cfg.shardK, cfg.shardN, n)
-			return nil, nil, nil, exitUsage
-		}
-		sel.Shard, sel.ShardCases = fmt.Sprintf("%d/%d", cfg.shardK, cfg.shardN), len(selected)
+		sel.Shard, sel.ShardCases = cfg.shard.String(), len(selected)
 	}
 	return all, selected, sel, exitOK
 }
@@ -202,7 +193,7 @@ func emptySelection(all []cases.Case, profile string, runGlobs, skipGlobs []stri
 		msg = fmt.Sprintf("no case of profile %s and level %s matches the selection", profile, joinLevels(levels))
 	}
 	other := otherProfile(profile)
-	if cs, _ := cases.Select(all, other, runGlobs, skipGlobs); len(cases.SelectLevels(cs, levels)) > 0 {
+	if len(cases.SelectLevels(cases.Select(all, other, runGlobs, skipGlobs), levels)) > 0 {
 		msg += fmt.Sprintf("; some cases of profile %s do (run them with --profile %s)", other, other)
 	}
 	return msg
@@ -325,21 +316,6 @@ func printLoadError(w io.Writer, err error) {
 		return
 	}
 	fmt.Fprintln(w, "reptest:", err)
-}
-
-// coverage counts the cases that name each requirement.
-func coverage(reqs []cases.Requirement, cs []cases.Case) []report.Requirement {
-	count := map[string]int{}
-	for _, c := range cs {
-		for _, r := range c.Req {
-			count[r]++
-		}
-	}
-	out := make([]report.Requirement, 0, len(reqs))
-	for _, r := range reqs {
-		out = append(out, report.Requirement{ID: r.ID, Level: r.Level, Title: r.Summary, Section: r.Section, Cases: count[r.ID]})
-	}
-	return out
 }
 
 // otherProfile names the profile that is not p.

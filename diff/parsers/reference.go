@@ -41,7 +41,7 @@ func NewReferenceWith(name string, opts reference.Options) *Reference {
 func (p *Reference) Info() cases.Info {
 	return cases.Info{
 		Name:         p.name,
-		Version:      Version,
+		Version:      reference.Version,
 		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock},
 	}
 }
@@ -122,9 +122,6 @@ func (p *Reference) EndSession(id string) {
 	delete(p.sessions, id)
 	p.mu.Unlock()
 }
-
-// Version is reptest's version, reported by the reference adapters.
-const Version = "0.1.0"
 
 // CheckBatch implements cases.Batcher: a parse request is parsed once for
 // all the questions; other requests are checked one by one.
