@@ -117,6 +117,17 @@ func Merge(docs ...*Document) (*Document, error) {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
 	out.Selection = mergedSelection(docs)
+	out.Interrupted, out.InterruptReason = mergedInterruption(docs)
+	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
+	out.sortResults()
+	out.Recount()
+	return out, nil
+}
+
+// mergedInterruption says whether any document was interrupted, and why,
+// naming each.
+func mergedInterruption(docs []*Document) (bool, string) {
+	var whys []string
 	for i, d := range docs {
 		if !d.Interrupted {
 			continue
@@ -128,20 +139,9 @@ func Merge(docs ...*Document) (*Document, error) {
 		if d.InterruptReason != "" {
 			why += ": " + d.InterruptReason
 		}
-		out.Interrupted = true
-		out.InterruptReason = joinReason(out.InterruptReason, why)
+		whys = append(whys, why)
 	}
-	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
-	out.sortResults()
-	out.Recount()
-	return out, nil
-}
-
-func joinReason(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
+	return len(whys) > 0, strings.Join(whys, "; ")
 }
 
 // findingKey identifies a finding for deduplication.

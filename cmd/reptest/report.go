@@ -45,30 +45,10 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return 2
 	}
-	var docs []*report.Document
-	for _, name := range files {
-		d, err := readDocument(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-		docs = append(docs, d)
-	}
-	if err := report.CheckShards(docs); err != nil {
-		if !*partial {
-			fmt.Fprintf(stderr, "reptest report: %v\n(give every shard's file, or --partial to render these anyway)\n", err)
-			return exitUsage
-		}
-		fmt.Fprintf(stderr, "reptest report: warning: %v; the results are partial\n", err)
-	}
-	doc := docs[0]
-	doc.Recount() // the counts always follow the results
-	if len(docs) > 1 {
-		var err error
-		if doc, err = report.Merge(docs...); err != nil {
-			fmt.Fprintf(stderr, "reptest report: merging %d files: %v\n", len(docs), err)
-			return 2
-		}
+	doc, err := readDocuments(files, *partial, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest report: %v\n", err)
+		return exitUsage
 	}
 	for _, name := range findings {
 		fsf, err := readFindings(name)
@@ -79,16 +59,10 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		doc.Findings = append(doc.Findings, fsf...)
 	}
 	if *expect != "" {
-		f, err := os.Open(*expect)
+		e, err := readExpectations(*expect)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-		e, err := report.ReadExpectations(f, *expect)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
+			return exitUsage
 		}
 		doc.ApplyExpectations(e)
 	}
@@ -103,6 +77,35 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	return resultStatus(doc)
+}
+
+// readDocuments reads the results documents and merges them into one. They
+// must be every shard of one run (report.CheckShards) unless partial, when
+// a warning says they are not.
+func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Document, error) {
+	var docs []*report.Document
+	for _, name := range files {
+		d, err := readDocument(name)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	if err := report.CheckShards(docs); err != nil {
+		if !partial {
+			return nil, fmt.Errorf("%w\n(give every shard's file, or --partial to render these anyway)", err)
+		}
+		fmt.Fprintf(stderr, "reptest report: warning: %v; the results are partial\n", err)
+	}
+	if len(docs) == 1 {
+		docs[0].Recount() // the counts always follow the results
+		return docs[0], nil
+	}
+	doc, err := report.Merge(docs...)
+	if err != nil {
+		return nil, fmt.Errorf("merging %d files: %w", len(docs), err)
+	}
+	return doc, nil
 }
 
 func readDocument(name string) (*report.Document, error) {
