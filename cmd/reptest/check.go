@@ -60,7 +60,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		d, err := r.Decide(*agent, u)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest check: %s: %v\n", u, err)
-			code = 2
+			code = exitUsage
 			continue
 		}
 		fmt.Fprintf(stdout, "%s\t%s\n", u, d)

@@ -55,7 +55,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 	case errors.Is(err, flag.ErrHelp):
 		return nil, 0, false
 	case err != nil:
-		return nil, 2, false
+		return nil, exitUsage, false
 	}
 	return pos, 0, true
 }

@@ -72,7 +72,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr, cmds)
 		if len(args) == 0 {
-			return 2
+			return exitUsage
 		}
 		return 0
 	}
@@ -80,7 +80,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		fmt.Fprintf(stderr, "reptest: unknown command %q\n", args[0])
 		usage(stderr, cmds)
-		return 2
+		return exitUsage
 	}
 	return c.run(ctx, args[1:], stdout, stderr)
 }
@@ -109,5 +109,5 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
-	return 0
+	return exitOK
 }

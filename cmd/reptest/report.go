@@ -43,7 +43,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if len(files) == 0 {
 		fs.Usage()
-		return 2
+		return exitUsage
 	}
 	doc, err := readDocuments(files, *partial, stderr)
 	if err != nil {
@@ -54,7 +54,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fsf, err := readFindings(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
+			return exitUsage
 		}
 		doc.Findings = append(doc.Findings, fsf...)
 	}
@@ -73,7 +73,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !*quiet && *mergeOut != "-" {
 		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout)}); err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
+			return exitUsage
 		}
 	}
 	return resultStatus(doc)
