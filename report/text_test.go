@@ -144,7 +144,7 @@ func TestProgress(t *testing.T) {
 	// and nothing to erase.
 	var log bytes.Buffer
 	q := NewProgress(&log)
-	q.now = clk.now
+	q.now, q.tick = clk.now, 0 // steps only: the clock is tested below
 	q.Start(4)
 	q.Step()
 	clk.add(lineEvery - time.Second)
@@ -159,6 +159,22 @@ func TestProgress(t *testing.T) {
 	q.Done()
 	if want := "progress: 3/4 (75%), 5s elapsed\n"; log.String() != want {
 		t.Errorf("non-terminal progress = %q, want %q", log.String(), want)
+	}
+
+	// Between steps, a clock writes the line when one slow step holds
+	// the run up.
+	var slow syncBuffer
+	c := NewProgress(&slow)
+	c.now, c.tick = clk.now, time.Millisecond
+	c.Start(3)
+	c.Step()
+	clk.add(lineEvery)
+	for deadline := time.Now().Add(5 * time.Second); slow.String() == "" && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	c.Done()
+	if want := "progress: 1/3 (33%), 5s elapsed\n"; slow.String() != want {
+		t.Errorf("the clock wrote %q, want %q", slow.String(), want)
 	}
 
 	// A nil progress does nothing.
@@ -189,4 +205,22 @@ func TestProgressConcurrent(t *testing.T) {
 	if p.done != 1000 {
 		t.Errorf("counted %d steps, want 1000", p.done)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
