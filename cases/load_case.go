@@ -20,7 +20,7 @@ import (
 // extensions host and delay).
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}
-	checkKeys     = []string{"agent", "url", "expect", "accept", "rule"}
+	checkKeys     = []string{"agent", "url", "expect", "accept", "rule", "usage"}
 	responseKeys  = []string{"status", "headers", "body", "body_base64", "body_generate", "fault", "delay"}
 	fetchKeys     = append([]string{"url"}, responseKeys...)
 	stepKeys      = []string{"at", "response", "checks"}
@@ -48,6 +48,8 @@ var caseID = regexp.MustCompile(`^[^\s/]+(/[^\s/]+)*$`)
 
 // parseCase reads one case. It returns false when the case has an error
 // (recorded in r); the id is registered even then, so duplicates are found.
+// The keys are read in the order of docs/FORMAT.md §1: identity,
+// requirements and level, what is tested, the host, then the checks.
 func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	f, ok := r.mapping(n, "a case", caseKeys)
 	if !ok {
@@ -55,8 +57,27 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	}
 	errs := len(r.errs)
 	c := Case{Source: fmt.Sprintf("%s:%d", r.file, n.Line), Profile: ProfileRFC}
+	l.identity(r, n, f, &c)
+	l.requirements(r, n, f, &c)
+	l.body(r, n, f, &c)
+	host := r.host(f)
+	if fl, ok := f["fetch"]; ok {
+		c.Fetch = r.fetch(fl.val, host)
+	}
+	if fl, ok := f["timeline"]; ok {
+		c.Timeline = r.timeline(fl.val, host, c.Profile)
+		if fc, ok := f["checks"]; ok {
+			r.errorf(fc.key, "a timeline case has its checks in its steps, not at the case level")
+		}
+	} else if r.require(n, f, "the case", "checks") {
+		c.Checks = r.checks(f["checks"].val, host, c.Profile, !f.has("fetch"))
+	}
+	return c, len(r.errs) == errs
+}
 
-	// Identity.
+// identity reads a case's id, title, tags and profile, and registers the
+// id.
+func (l *loader) identity(r *reader, n *yaml.Node, f fields, c *Case) {
 	if r.require(n, f, "the case", "id") {
 		idn := f["id"].val
 		if id, ok := r.str(idn, "id"); ok {
@@ -78,14 +99,17 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	}
 	if fl, ok := f["profile"]; ok {
 		if p, ok := r.str(fl.val, "profile"); ok {
-			if p != ProfileRFC && p != ProfileGoogle {
-				r.errorf(fl.val, "bad profile %q (want %s or %s)", p, ProfileRFC, ProfileGoogle)
+			if p != ProfileRFC && p != ProfileGoogle && p != ProfileAIPref {
+				r.errorf(fl.val, "bad profile %q (want %s, %s or %s)", p, ProfileRFC, ProfileGoogle, ProfileAIPref)
 			}
 			c.Profile = p
 		}
 	}
+}
 
-	// Requirements and level.
+// requirements reads a case's req and level; without a level the case
+// takes the strongest its requirements lend it under its profile.
+func (l *loader) requirements(r *reader, n *yaml.Node, f fields, c *Case) {
 	reqOK := false
 	if r.require(n, f, "the case", "req") {
 		reqn := f["req"].val
@@ -126,10 +150,16 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 			}
 		}
 	}
+}
 
-	// What is tested: a body, HTTP responses, or a timeline.
+// bodyKeys are the keys that say what a case tests; a case has one.
+var bodyKeys = []string{"robots", "robots_base64", "robots_generate", "fetch", "timeline"}
+
+// body checks that a case says what it tests (a body, HTTP responses or
+// a timeline) once, and reads the body when it is one.
+func (l *loader) body(r *reader, n *yaml.Node, f fields, c *Case) {
 	var given []string
-	for _, k := range []string{"robots", "robots_base64", "robots_generate", "fetch", "timeline"} {
+	for _, k := range bodyKeys {
 		if f.has(k) {
 			given = append(given, k)
 		}
@@ -164,50 +194,38 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 			c.Robots = l.generate(r, fl.val, g)
 		}
 	}
+}
 
-	// The host paths resolve against.
-	host := ""
+// host returns the origin a case's paths resolve against: its host key,
+// else the origin of its first fetch URL or, for a timeline, of its first
+// absolute check URL, else the default for its kind.
+func (r *reader) host(f fields) string {
 	if fl, ok := f["host"]; ok {
 		if s, ok := r.str(fl.val, "host"); ok {
-			if h, err := parseOrigin(s); err != nil {
-				r.errorf(fl.val, "host: %v", err)
-			} else {
-				host = h
+			h, err := parseOrigin(s)
+			if err == nil {
+				return h
 			}
+			r.errorf(fl.val, "host: %v", err)
 		}
 	}
-	served := f.has("fetch") || f.has("timeline")
-	if host == "" && f.has("fetch") {
+	if f.has("fetch") {
 		if items := f["fetch"].val; items.Kind == yaml.SequenceNode && len(items.Content) > 0 {
 			if v := mappingValue(items.Content[0], "url"); v != nil {
 				if u, err := url.Parse(v.Value); err == nil && u.IsAbs() && u.Host != "" {
-					host = u.Scheme + "://" + u.Host
+					return u.Scheme + "://" + u.Host
 				}
 			}
 		}
+		return defaultServedHost
 	}
-	if host == "" && f.has("timeline") {
-		host = firstCheckOrigin(f["timeline"].val)
-	}
-	if host == "" {
-		host = defaultPlainHost
-		if served {
-			host = defaultServedHost
+	if f.has("timeline") {
+		if h := firstCheckOrigin(f["timeline"].val); h != "" {
+			return h
 		}
+		return defaultServedHost
 	}
-
-	if fl, ok := f["fetch"]; ok {
-		c.Fetch = r.fetch(fl.val, host)
-	}
-	if fl, ok := f["timeline"]; ok {
-		c.Timeline = r.timeline(fl.val, host, c.Profile)
-		if fc, ok := f["checks"]; ok {
-			r.errorf(fc.key, "a timeline case has its checks in its steps, not at the case level")
-		}
-	} else if r.require(n, f, "the case", "checks") {
-		c.Checks = r.checks(f["checks"].val, host, c.Profile, !f.has("fetch"))
-	}
-	return c, len(r.errs) == errs
+	return defaultPlainHost
 }
 
 // decodeBase64 decodes standard base64, padded or not, ignoring spaces and
@@ -356,6 +374,9 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 			}
 			chk.Rule = &v
 		}
+	}
+	if fl, ok := f["usage"]; ok {
+		chk.Usage = r.usage(fl.val)
 	}
 	return chk, len(r.errs) == errs
 }

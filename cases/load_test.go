@@ -664,6 +664,11 @@ func TestRequirementsMatchDoc(t *testing.T) {
 	}
 	var got []idLevel
 	for _, r := range reqs {
+		if r.Area == "aipref" {
+			// The aipref rows cite the AI-preference drafts, not the
+			// RFC; the design table has no rows for them.
+			continue
+		}
 		got = append(got, idLevel{r.ID, r.Level})
 		if !strings.HasPrefix(r.ID, "G-") && r.Area == "google" || strings.HasPrefix(r.ID, "G-") && r.Area != "google" {
 			t.Errorf("%s: area %q; the google rows, and only they, have area google", r.ID, r.Area)

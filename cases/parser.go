@@ -23,6 +23,9 @@ const (
 	// CapClock: a fetching parser that keeps a cache per session and
 	// takes the time from the request, so timeline cases can run on it.
 	CapClock Capability = "clock"
+	// CapUsage: the parser also reports usage preferences (the aipref
+	// profile) through UsageReporter.
+	CapUsage Capability = "usage"
 )
 
 // Info describes a parser.
@@ -166,6 +169,14 @@ type SessionEnder interface {
 	EndSession(id string)
 }
 
+// UsageReporter is implemented by parsers with CapUsage. For the request's
+// body, agent and URL it returns the usage preference of each category
+// asked: "y", "n" or "unknown" (reference.Usage). A category it cannot
+// answer is left out.
+type UsageReporter interface {
+	Usage(ctx context.Context, req Request, categories []string) (map[string]string, error)
+}
+
 // Question is one (agent, URL) pair asked about a body.
 type Question struct {
 	Agent string
@@ -190,4 +201,12 @@ type Batcher interface {
 // Result.ParserDetail.
 type Detailer interface {
 	CheckDetail(ctx context.Context, req Request) (Verdict, string, error)
+}
+
+// Concurrent is implemented by parsers that may be asked from several
+// goroutines at once, each about a different case: in-process parsers
+// that keep no state, or keep it per session under a lock. Run runs the
+// cases of such parsers in parallel.
+type Concurrent interface {
+	Concurrent() bool
 }

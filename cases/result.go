@@ -40,6 +40,11 @@ type Result struct {
 	Trace string `json:"trace,omitempty"`
 	// Step is the timeline step's time ("25h") for clocked cases.
 	Step string `json:"step,omitempty"`
+	// ExpectUsage is the check's expected usage preferences (aipref
+	// profile) and Usage what the parser reported; nil when the check
+	// expects none or the parser reports none.
+	ExpectUsage map[string]string `json:"expect_usage,omitempty"`
+	Usage       map[string]string `json:"usage,omitempty"`
 }
 
 // Summary counts one parser's outcomes (CASES.md §5 "parsers").

@@ -49,7 +49,7 @@ func testCrawlerCmd(mode string) *crawl.Crawler {
 }
 
 func TestObeyingCrawlerPasses(t *testing.T) {
-	cs := selectCases(t, "http/status-*", "matching/longest*", "http/authority*", "http/redirect*")
+	cs := selectCases(t, "access/status-*", "matching/longest*", "access/authority*", "access/redirect*")
 	results, _ := crawl.RunAll(context.Background(), cs, testCrawlerCmd("obey"), nil)
 	for _, r := range results {
 		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {

@@ -47,10 +47,18 @@ const MaxFileBytes = 8 << 20
 
 // ReadDir returns every regular file under dir (recursively, in lexical
 // order) as a File named by its path. Hidden files and directories
-// (".name") and documentation that sits next to collections (*.md, *.tsv)
-// are skipped. A file larger than MaxFileBytes is an error.
+// (".name"), documentation that sits next to collections (*.md, *.tsv)
+// and WARC files (which Inputs streams) are skipped. A file larger than
+// MaxFileBytes is an error.
 func ReadDir(dir string) ([]File, error) {
+	files, _, err := readDir(dir)
+	return files, err
+}
+
+// readDir returns the files ReadDir returns and, apart, the WARC files.
+func readDir(dir string) ([]File, []string, error) {
 	var files []File
+	var warcs []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -68,14 +76,15 @@ func ReadDir(dir string) ([]File, error) {
 		if ext := strings.ToLower(filepath.Ext(name)); ext == ".md" || ext == ".tsv" {
 			return nil
 		}
+		if IsWARC(name) {
+			warcs = append(warcs, path)
+			return nil
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		if info.Size() > MaxFileBytes {
-			return fmt.Errorf("diff: %s: %d bytes is larger than %d", path, info.Size(), MaxFileBytes)
-		}
-		b, err := os.ReadFile(path)
+		b, err := readFile(path, info.Size())
 		if err != nil {
 			return err
 		}
@@ -83,12 +92,20 @@ func ReadDir(dir string) ([]File, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("diff: reading inputs: %w", err)
+		return nil, nil, fmt.Errorf("diff: reading inputs: %w", err)
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("diff: no files in %s", dir)
+	if len(files) == 0 && len(warcs) == 0 {
+		return nil, nil, fmt.Errorf("diff: no files in %s", dir)
 	}
-	return files, nil
+	return files, warcs, nil
+}
+
+// readFile reads one robots.txt file of the given size.
+func readFile(path string, size int64) ([]byte, error) {
+	if size > MaxFileBytes {
+		return nil, fmt.Errorf("diff: %s: %d bytes is larger than %d", path, size, MaxFileBytes)
+	}
+	return os.ReadFile(path)
 }
 
 // FromCases returns one File per case that has a body of its own, with

@@ -284,7 +284,7 @@ func temotoParseErrors(d *divergence) []error {
 // disallow line comes before the first user-agent line; the RFC ignores
 // such a line and keeps the others (SYN-8, SYN-9).
 //
-// Corpus cases: groups/rules-before-first-agent.
+// Corpus cases: syntax/rules-before-first-agent.
 func temotoRejectOrphanRule(d *divergence) bool {
 	for _, err := range temotoParseErrors(d) {
 		if msg := err.Error(); strings.Contains(msg, "llow before User-agent") {
@@ -456,7 +456,7 @@ func temotoUnicodeFolding(d *divergence) bool {
 // applies to its agents and allows everything (SYN-7, UA-6). The predicate
 // holds when the groups the reference applies have no rules.
 //
-// Corpus cases: groups/empty-trailing-group, rfc-examples/section-5-1-quxbot.
+// Corpus cases: syntax/empty-trailing-group, examples/section-5-1-quxbot.
 func temotoRulelessGroup(d *divergence) bool {
 	dec, err := reference.Parse(d.body, d.opts).Decide(d.agent, d.url)
 	if err != nil || dec.Group == "" || dec.Group == "*" {
@@ -508,7 +508,7 @@ func temotoNoParseLimit(d *divergence) bool {
 // in the URI equals "%2A"/"%24" in a rule (PCT-1, PCT-2, PCT-3, SPC-4).
 // The predicate holds when normalisation changes the URI's path or a rule.
 //
-// Corpus cases: encoding/unreserved-decoded-in-uri, rfc-examples/table-1-raw-utf8.
+// Corpus cases: encoding/unreserved-decoded-in-uri, examples/table-1-raw-utf8.
 func temotoPercentEncoding(d *divergence) bool {
 	path := reference.PathQuery(d.url)
 	if string(render(rfcUnits(path, false))) != path {

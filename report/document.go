@@ -28,6 +28,9 @@ type Document struct {
 	Profile string `json:"profile"`
 	// Strict records that deviations count against conformance.
 	Strict bool `json:"strict,omitempty"`
+	// Drafts names the Internet-Drafts the profile follows, with their
+	// versions (the aipref profile); empty for RFC 9309 and Google.
+	Drafts string `json:"drafts,omitempty"`
 	// Selection is what the run was asked to run: the number of cases
 	// selected, and the shard of them this document holds. With it, a
 	// merge can tell a complete set of shards from an incomplete one.
@@ -77,6 +80,7 @@ type Meta struct {
 	// Interrupted, when not empty, says why the run stopped before it
 	// finished.
 	Interrupted string
+	Drafts      string // the drafts the profile follows, if any
 }
 
 // FromResults builds the document of a run. The summaries give the
@@ -90,6 +94,7 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 		Version: m.Version,
 		Profile: m.Profile,
 		Strict:  m.Strict,
+		Drafts:  m.Drafts,
 		Parsers: slices.Clone(parsers),
 		Results: slices.Clone(results),
 

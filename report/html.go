@@ -136,6 +136,7 @@ type htmlView struct {
 	Data       htmlData
 	Version    string
 	Profile    string
+	Drafts     string
 	Strict     bool
 	Total      int
 	Parsers    []parserView
@@ -376,6 +377,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		Script:  template.JS(htmlJS),
 		Version: d.Version,
 		Profile: d.Profile,
+		Drafts:  d.Drafts,
 		Strict:  d.Strict,
 		Total:   len(d.Results),
 	}

@@ -39,7 +39,7 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(docs) == 0 {
 		return nil, errors.New("report: nothing to merge")
 	}
-	out := &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict}
+	out := &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict, Drafts: docs[0].Drafts}
 	var conflicts []string
 	conflict := func(format string, args ...any) { conflicts = append(conflicts, fmt.Sprintf(format, args...)) }
 

@@ -98,11 +98,15 @@ func (t *textWriter) header() {
 	if d.Strict {
 		strict = ", strict"
 	}
+	drafts := ""
+	if d.Drafts != "" {
+		drafts = " (" + visible(d.Drafts, 300) + ")"
+	}
 	shard := ""
 	if sel := d.Selection; sel != nil && sel.Shard != "1/1" {
 		shard = fmt.Sprintf(", shard %s: %d of %d cases", visible(sel.Shard, 40), sel.ShardCases, sel.Cases)
 	}
-	t.printf("%sreptest %s%s  profile %s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), strict, shard, len(d.Results))
+	t.printf("%sreptest %s%s  profile %s%s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, shard, len(d.Results))
 	t.interrupted()
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"time"
 
@@ -26,14 +27,15 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
 	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
 	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
-	fs.Var(&inputs, "inputs", "a directory of robots.txt files, every regular file (repeatable)")
+	fs.Var(&inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
 	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
 	generate := fs.Int("generate", 0, "also compare `N` generated files")
 	seed := fs.Uint64("seed", 1, "the seed of --generate")
 	jsonOut := fs.String("json", "", "write the findings as JSON lines to `FILE`")
 	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
 	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
-	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs")
+	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
 	top := fs.Int("top", 15, "groups shown in the summary (0: all)")
@@ -52,32 +54,31 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	sh, err := cases.ParseShard(*shard)
+	sh, err := cases.ParseShardEnv(*shard, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
 	}
 
-	// Inputs: corpus cases, then directories, then generated files.
-	var files []diff.File
+	// Inputs: corpus cases, then directories and files, then generated
+	// files; WARC files are streamed after them.
+	var in diff.Inputs
 	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
 		cs, err := loadCorpus(corpora)
 		if err != nil {
 			printLoadError(stderr, err)
 			return 2
 		}
-		files = append(files, diff.FromCases(cs)...)
+		in.Files = append(in.Files, diff.FromCases(cs)...)
 	}
-	for _, dir := range inputs {
-		fsOf, err := diff.ReadDir(dir)
-		if err != nil {
+	for _, path := range inputs {
+		if err := in.AddPath(path); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
 		}
-		files = append(files, fsOf...)
 	}
-	files = append(files, diff.Generate(*seed, *generate)...)
-	files = slices.DeleteFunc(files, func(f diff.File) bool { return !sh.Has(f.Name) })
+	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
+	files := slices.DeleteFunc(slices.Clone(in.Files), func(f diff.File) bool { return !sh.Has(f.Name) })
 
 	switch {
 	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
@@ -91,6 +92,11 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
+	}
+	if !*quiet {
+		// Which library and runtime ran, since findings depend on both
+		// (urllib.robotparser changed its matching in CPython 3.13).
+		fmt.Fprintf(stderr, "reptest diff: versions: %s\n", versionList(ps))
 	}
 	closeParsers(ps)
 	var usable multi
@@ -115,8 +121,13 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		progress.Start(len(files))
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
 	}
-	rep, err := diff.Run(ctx, files, factory, opts)
+	rep, err := in.Run(ctx, sh, factory, opts)
 	progress.Done()
+	if len(in.WARC) > 0 && !*quiet {
+		st := in.Stats
+		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
+			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		if ctx.Err() != nil {
@@ -132,7 +143,8 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			enc.SetIndent("", "  ")
 			return enc.Encode(&rep.Summary)
 		}) &&
-		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) })
+		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) }) &&
+		write(*reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
 	if !ok {
 		return 2
 	}

@@ -64,7 +64,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 // so on stderr as the command cmd.
 func checkProfile(cmd, p string, stderr io.Writer) bool {
 	if _, ok := reference.OptionsFor(p); !ok {
-		fmt.Fprintf(stderr, "reptest %s: --profile must be rfc9309 or google, not %q\n", cmd, p)
+		fmt.Fprintf(stderr, "reptest %s: --profile must be rfc9309, google or aipref, not %q\n", cmd, p)
 		return false
 	}
 	return true

@@ -42,7 +42,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	corpus.register(fs)
 	fs.Var(&runGlobs, "run", "list only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var(&skipGlobs, "skip", "leave out cases whose id or requirement ID matches the glob (repeatable)")
-	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309 or google; default: both)")
+	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309, google or aipref; default: all)")
 	levelFlags := fs.String("level", "", "list only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
 	asJSON := fs.Bool("json", false, "print the listing as JSON")
 	pos, code, ok := parseArgs(fs, args)

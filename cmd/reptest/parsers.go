@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -122,4 +123,22 @@ func isUnavailable(name string, missing []unavailable) bool {
 		}
 	}
 	return false
+}
+
+// versionList names each parser with its version and, for external
+// peers, its runtime: "reference 0.1.0, protego 0.2.1 (CPython 3.11.2)".
+func versionList(ps []cases.Parser) string {
+	parts := make([]string, 0, len(ps))
+	for _, p := range ps {
+		info := p.Info()
+		s := info.Name
+		if info.Version != "" {
+			s += " " + info.Version
+		}
+		if info.Runtime != "" {
+			s += " (" + info.Runtime + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -45,6 +45,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return exitUsage
 	}
+	if isDiffReport(files[0]) { // the shards of reptest diff --report
+		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
+	}
 	doc, err := readDocuments(files, *partial, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest report: %v\n", err)

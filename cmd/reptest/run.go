@@ -49,7 +49,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
-	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Selection: sel, Interrupted: interrupted}
+	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Drafts: reference.ProfileDrafts(cfg.profile),
+		Selection: sel, Interrupted: interrupted}
 	doc := report.FromResults(meta, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
@@ -77,7 +78,7 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	fs.StringVar(&cfg.allowedRE, "allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
 	fs.StringVar(&cfg.disallowedRE, "disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
 	cfg.corpus.register(fs)
-	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
+	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
 	fs.Var((*multi)(&cfg.runGlobs), "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var((*multi)(&cfg.skipGlobs), "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
@@ -112,7 +113,7 @@ func (cfg *runConfig) check(pos []string) error {
 		return fmt.Errorf("--timeout must be positive, not %s", cfg.timeout)
 	}
 	if _, ok := reference.OptionsFor(cfg.profile); !ok {
-		return fmt.Errorf("--profile must be rfc9309 or google, not %q", cfg.profile)
+		return fmt.Errorf("--profile must be rfc9309, google or aipref, not %q", cfg.profile)
 	}
 	var err error
 	if cfg.shard, err = cases.ParseShard(cfg.shardFlag); err != nil {
@@ -185,16 +186,17 @@ func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Sel
 	return all, selected, sel, exitOK
 }
 
-// emptySelection says why no case was selected, pointing to the other
+// emptySelection says why no case was selected, pointing to another
 // profile when its cases match.
 func emptySelection(all []cases.Case, profile string, runGlobs, skipGlobs []string, levels []cases.Level) string {
 	msg := fmt.Sprintf("no case of profile %s matches the selection", profile)
 	if len(levels) > 0 {
 		msg = fmt.Sprintf("no case of profile %s and level %s matches the selection", profile, joinLevels(levels))
 	}
-	other := otherProfile(profile)
-	if len(cases.SelectLevels(cases.Select(all, other, runGlobs, skipGlobs), levels)) > 0 {
-		msg += fmt.Sprintf("; some cases of profile %s do (run them with --profile %s)", other, other)
+	for _, other := range otherProfiles(profile) {
+		if len(cases.SelectLevels(cases.Select(all, other, runGlobs, skipGlobs), levels)) > 0 {
+			return msg + fmt.Sprintf("; some cases of profile %s do (run them with --profile %s)", other, other)
+		}
 	}
 	return msg
 }
@@ -318,10 +320,13 @@ func printLoadError(w io.Writer, err error) {
 	fmt.Fprintln(w, "reptest:", err)
 }
 
-// otherProfile names the profile that is not p.
-func otherProfile(p string) string {
-	if p == cases.ProfileGoogle {
-		return cases.ProfileRFC
+// otherProfiles names the profiles that are not p.
+func otherProfiles(p string) []string {
+	var out []string
+	for _, q := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+		if q != p {
+			out = append(out, q)
+		}
 	}
-	return cases.ProfileGoogle
+	return out
 }

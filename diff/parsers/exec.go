@@ -226,9 +226,9 @@ func (e *Exec) accepts(req cases.Request) error {
 // exchange sends one request (a batch when qs is not nil) and reads its
 // answer, restarting, killing and counting failures as the type's comment
 // says.
-func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question) (answer, []byte, string, error) {
+func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question, usage ...string) (answer, []byte, string, error) {
 	id := strconv.FormatUint(e.nextID.Add(1), 10)
-	line, err := encodeRequest(id, req, qs)
+	line, err := encodeRequest(id, req, qs, usage...)
 	if err != nil {
 		return answer{}, nil, id, fmt.Errorf("%s: request %s: %w", e.info.Name, id, err)
 	}

@@ -159,6 +159,12 @@ func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Q
 	return vs, errs
 }
 
+// Concurrent implements cases.Concurrent: the adapter keeps no state.
+func (*Grobotstxt) Concurrent() bool { return true }
+
+// Concurrent implements cases.Concurrent: the adapter keeps no state.
+func (*Temoto) Concurrent() bool { return true }
+
 // recoverPanic turns a panic of an in-process library into an error of the
 // check, the way a crash of an external program is one.
 func recoverPanic(name string, err *error) {

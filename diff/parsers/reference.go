@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +43,7 @@ func (p *Reference) Info() cases.Info {
 	return cases.Info{
 		Name:         p.name,
 		Version:      reference.Version,
-		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock},
+		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage},
 	}
 }
 
@@ -53,6 +54,29 @@ func (p *Reference) Options(profile string) reference.Options {
 	}
 	opts, _ := reference.OptionsFor(profile)
 	return opts
+}
+
+// Usage implements cases.UsageReporter for parse and status requests: the
+// preference of each category under the request's profile (for the
+// aipref profile, reference.AIPref).
+func (p *Reference) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
+	if req.Kind() == cases.CapFetch {
+		return nil, fmt.Errorf("%s: %w: usage preferences of a fetch request", p.name, errCapability)
+	}
+	res := reference.FromStatus(cmp.Or(req.Status, 200), req.Robots, p.Options(req.Profile))
+	out := make(map[string]string, len(categories))
+	for _, c := range categories {
+		u := reference.UsageUnknown
+		if res.Robots != nil {
+			d, err := res.Robots.Usage(req.Agent, req.URL, c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.name, err)
+			}
+			u = d.Usage
+		}
+		out[c] = string(u)
+	}
+	return out, nil
 }
 
 // Decide returns the reference's decision with its trace.
@@ -150,3 +174,7 @@ func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []case
 	}
 	return vs, errs
 }
+
+// Concurrent implements cases.Concurrent: sessions are kept under a lock
+// and a case's session is used by one goroutine at a time.
+func (p *Reference) Concurrent() bool { return true }
