@@ -194,6 +194,14 @@ type Batcher interface {
 	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
 }
 
+// Concurrent is implemented by parsers that may be asked from several
+// goroutines at once, each about a different case: in-process parsers
+// that keep no state, or keep it per session under a lock. Run runs the
+// cases of such parsers in parallel.
+type Concurrent interface {
+	Concurrent() bool
+}
+
 // Detailer is implemented by parsers that can say why they answered as
 // they did (the protocol's optional "detail"): CheckDetail is Check that
 // also returns the parser's own explanation of a Reject verdict or of an
@@ -201,12 +209,4 @@ type Batcher interface {
 // Result.ParserDetail.
 type Detailer interface {
 	CheckDetail(ctx context.Context, req Request) (Verdict, string, error)
-}
-
-// Concurrent is implemented by parsers that may be asked from several
-// goroutines at once, each about a different case: in-process parsers
-// that keep no state, or keep it per session under a lock. Run runs the
-// cases of such parsers in parallel.
-type Concurrent interface {
-	Concurrent() bool
 }

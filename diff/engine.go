@@ -133,8 +133,10 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		opts.CacheEntries = DefaultCacheEntries
 	}
 	var cache *verdictCache
+	var slots chan struct{}
 	if !opts.Unoptimised {
 		cache = newVerdictCache(opts.CacheEntries)
+		slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), opts.Workers))
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -167,7 +169,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 				return
 			}
 			defer closer()
-			p.cache = cache
+			p.cache, p.slots = cache, slots
 			mu.Lock()
 			if names == nil {
 				names = p.names

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -25,7 +24,7 @@ import (
 type Inputs struct {
 	Files []File
 	// WARC lists WARC files (plain or gzip-compressed), in order.
-	WARC []string
+	WARC []WARCFile
 	// Stats counts what the WARC files held, once Run has read them.
 	Stats WARCStats
 }
@@ -52,6 +51,14 @@ type WARCStats struct {
 	// Unreadable counts responses whose HTTP message could not be read or
 	// whose body is larger than MaxFileBytes; they are not compared.
 	Unreadable int `json:"unreadable"`
+}
+
+// WARCFile is a WARC file to read: Path opens it, Name places it in a
+// shard (cases.Shard.Has). Name is the same on every machine: the line of
+// a listing, the path below a directory given to AddPath, or the path as
+// given.
+type WARCFile struct {
+	Name, Path string
 }
 
 // IsWARC reports whether a file name is that of a WARC file.
@@ -84,9 +91,15 @@ func (in *Inputs) AddPath(path string) error {
 			return err
 		}
 		in.Files = append(in.Files, files...)
-		in.WARC = append(in.WARC, warcs...)
+		for _, w := range warcs {
+			name, err := filepath.Rel(path, w)
+			if err != nil {
+				name = w
+			}
+			in.WARC = append(in.WARC, WARCFile{Name: filepath.ToSlash(name), Path: w})
+		}
 	case IsWARC(path):
-		in.WARC = append(in.WARC, path)
+		in.WARC = append(in.WARC, WARCFile{Name: path, Path: path})
 	case isListing(path):
 		paths, err := readListing(path)
 		if err != nil {
@@ -103,8 +116,9 @@ func (in *Inputs) AddPath(path string) error {
 	return nil
 }
 
-// readListing returns the WARC paths a listing names.
-func readListing(path string) ([]string, error) {
+// readListing returns the WARC files a listing names; the files need not
+// exist yet.
+func readListing(path string) ([]WARCFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)
@@ -119,7 +133,7 @@ func readListing(path string) ([]string, error) {
 		defer gz.Close()
 		r = gz
 	}
-	var paths []string
+	var paths []WARCFile
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -129,10 +143,11 @@ func readListing(path string) ([]string, error) {
 		if !IsWARC(line) {
 			return nil, fmt.Errorf("diff: %s:%d: %q is not a WARC file (.warc or .warc.gz)", path, n, clipText(line))
 		}
+		file := line
 		if !filepath.IsAbs(line) {
-			line = filepath.Join(filepath.Dir(path), filepath.FromSlash(line))
+			file = filepath.Join(filepath.Dir(path), filepath.FromSlash(line))
 		}
-		paths = append(paths, line)
+		paths = append(paths, WARCFile{Name: line, Path: file})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("diff: %s: %w", path, err)
@@ -147,19 +162,30 @@ func clipText(s string) string {
 	return s
 }
 
-// Run compares the shard's inputs: a held file is in the shard by its
-// name, a WARC file by its path as given (cases.Shard.Has), so that each
-// shard reads only its own WARC files. Successful
-// responses are compared in the order the WARC files hold them, each body
-// once per run; the held files come first.
-func (in *Inputs) Run(ctx context.Context, shard cases.Shard, factory Factory, opts Options) (*Report, error) {
-	held := slices.DeleteFunc(slices.Clone(in.Files), func(f File) bool { return !shard.Has(f.Name) })
-	var warcs []string
-	for _, p := range in.WARC {
-		if shard.Has(p) {
-			warcs = append(warcs, p)
+// Select returns the shard's held files and WARC files: those whose name
+// the shard has (cases.Shard.Has), so that a shard reads only its own WARC
+// files and a WARC file is in the same shard on every machine.
+func (in *Inputs) Select(shard cases.Shard) ([]File, []WARCFile) {
+	var held []File
+	for _, f := range in.Files {
+		if shard.Has(f.Name) {
+			held = append(held, f)
 		}
 	}
+	var warcs []WARCFile
+	for _, w := range in.WARC {
+		if shard.Has(w.Name) {
+			warcs = append(warcs, w)
+		}
+	}
+	return held, warcs
+}
+
+// Run compares the shard's inputs (see Select): the held files first,
+// then the successful responses of the WARC files in the order the files
+// hold them, each body once per run.
+func (in *Inputs) Run(ctx context.Context, shard cases.Shard, factory Factory, opts Options) (*Report, error) {
+	held, warcs := in.Select(shard)
 	if len(warcs) == 0 {
 		return Run(ctx, held, factory, opts)
 	}
@@ -172,8 +198,8 @@ func (in *Inputs) Run(ctx context.Context, shard cases.Shard, factory Factory, o
 		}
 		n := len(held)
 		seen := make(map[[sha256.Size]byte]bool)
-		for _, p := range warcs {
-			err := readWARC(p, seen, &in.Stats, func(f File) bool {
+		for _, w := range warcs {
+			err := readWARC(w.Path, seen, &in.Stats, func(f File) bool {
 				ok := yield(job{n, &f})
 				n++
 				return ok

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/temoto/robotstxt"
 )
@@ -68,7 +69,7 @@ var temotoClasses = []knownClass{
 // Corpus cases: google/url-stray-percent.
 func grobotURLParseFailure(d *divergence) bool {
 	_, err := url.Parse(d.url)
-	return err != nil && d.got == disallow
+	return err != nil && d.got == cases.Disallow
 }
 
 // grobotURLReencoding: grobotstxt matches the URL as net/url re-writes it
@@ -271,10 +272,15 @@ func grobotNULOctet(d *divergence) bool {
 
 // ---- temoto/robotstxt ----
 
-// temotoParseErrors returns the errors temoto's parser gave.
+// temotoParseErrors returns the errors temoto's parser gave when it
+// refused the file. The adapter answers only "reject"; why is asked of
+// the library itself, as a reader of its documentation would.
 func temotoParseErrors(d *divergence) []error {
+	if d.got != cases.Reject {
+		return nil
+	}
 	var pe *robotstxt.ParseError
-	if d.got != reject || !errors.As(d.temotoErr, &pe) {
+	if _, err := robotstxt.FromBytes(d.body); !errors.As(err, &pe) {
 		return nil
 	}
 	return pe.Errs

@@ -3,10 +3,17 @@ package reference
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
 // concurrent use.
+//
+// Parsing reads the file's structure: its groups, their user-agent lines
+// and the rules' places. A group's rules are compiled (normalised, then
+// ordered for longest match) when a decision first consults the group, once
+// (see Robots.prepare), so that a file parsed for one decision compiles
+// only the groups that decision needs, as AllowedOnce does.
 //
 // Apart from the body itself, a parsed file holds no pointers to strings:
 // rules, names and records are offsets into the body (or into extra, for
@@ -15,12 +22,16 @@ import (
 type Robots struct {
 	opts      Options
 	body      string // the parsed part of the body, after the limit
-	extra     string // normalised rule paths that differ from the body
+	extra     string // normalised orphan rule paths that differ from the body
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	rules  []rule // every rule; each group holds a span, sorted
+	rules  []rule // every rule; each group holds a span, sorted once compiled
 	groups []group
+	// ready compiles each group once; compiled holds the normalised rule
+	// paths of each group that differ from the body.
+	ready    []sync.Once
+	compiled []string
 	agents []agentLine // user-agent lines; each group holds a span
 	// names are the product tokens the file names, sorted by token with
 	// ASCII case ignored, for binary search.
@@ -100,7 +111,6 @@ func (r *Robots) build() {
 	o := &r.opts
 	r.rules = make([]rule, 0, maxRules(r.body))
 	var pairs []namePair
-	var extra strings.Builder
 	open := false // the current group still takes user-agent lines
 	ruleStart := 0
 	sc := newLineScanner(r.body, o)
@@ -135,13 +145,12 @@ func (r *Robots) build() {
 			}
 		case Allow, Disallow:
 			ru := rule{line: int32(n), allow: kind == Allow, raw: value}
-			ru.pat = r.compile(text[vs:ve], at+vs, &extra)
 			if len(r.groups) == 0 {
-				r.orphan = r.appendRule(r.orphan, ru, &extra)
+				r.orphan = r.appendRule(r.orphan, ru)
 				continue
 			}
 			open = false
-			r.rules = r.appendRule(r.rules, ru, &extra)
+			r.rules = r.appendRule(r.rules, ru)
 		case Other:
 			if o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
 				open = false
@@ -151,9 +160,55 @@ func (r *Robots) build() {
 		}
 	}
 	r.closeGroup(ruleStart)
+	r.ready = make([]sync.Once, len(r.groups))
+	r.compiled = make([]string, len(r.groups))
+	// Orphan rules are few, and compiled at once.
+	r.extra = r.compileRules(r.orphan, -1)
 	r.sortRules(r.orphan)
-	r.extra = extra.String()
 	r.indexNames(pairs)
+}
+
+// prepare compiles the rules of group gi unless that is done.
+func (r *Robots) prepare(gi int32) {
+	r.ready[gi].Do(func() {
+		g := r.groups[gi].rules
+		rs := r.rules[g[0]:g[1]]
+		r.compiled[gi] = r.compileRules(rs, gi)
+		r.sortRules(rs)
+	})
+}
+
+// compileRules compiles each rule's path, as the rules of group gi (-1:
+// the orphans), and returns the normalised paths that differ from the
+// body, which the patterns' spans then point into.
+func (r *Robots) compileRules(rs []rule, gi int32) string {
+	var extra []byte
+	var scratch [256]byte
+	for i := range rs {
+		ru := &rs[i]
+		value := r.str(ru.raw)
+		if ru.derived {
+			value, _ = indexDir(value)
+		}
+		p, text, changed := compileTo(scratch[:], value, &r.opts)
+		if changed {
+			p.inExtra = true
+			p.start = int32(len(extra))
+			extra = append(extra, text...)
+			p.end = int32(len(extra))
+		} else {
+			p.start, p.end = ru.raw[0], ru.raw[0]+p.end
+		}
+		if ru.derived {
+			// The rule Google derives is the directory, anchored, as
+			// "dir$" would compile.
+			p.anchored = true
+			p.length++
+		}
+		p.group = gi
+		ru.pat = p
+	}
+	return string(extra)
 }
 
 // maxRules bounds the number of rules in body, so that parsing allocates
@@ -207,37 +262,20 @@ func (r *Robots) str(s span) string { return r.body[s[0]:s[1]] }
 
 // text returns a pattern's text.
 func (r *Robots) text(p *pattern) string {
-	if p.inExtra {
+	switch {
+	case !p.inExtra:
+		return r.body[p.start:p.end]
+	case p.group < 0:
 		return r.extra[p.start:p.end]
 	}
-	return r.body[p.start:p.end]
+	return r.compiled[p.group][p.start:p.end]
 }
 
-// compile compiles a rule path that stands at offset at in the body (or
-// nowhere, at < 0), placing its text in the body when normalisation left
-// it as written and in extra otherwise.
-func (r *Robots) compile(value string, at int, extra *strings.Builder) pattern {
-	p, text, changed := compileTo(nil, value, &r.opts)
-	if at >= 0 && !changed {
-		p.start, p.end = int32(at), int32(at)+p.end
-		return p
-	}
-	if !changed {
-		text = []byte(value[:p.end])
-	}
-	p.inExtra = true
-	p.start = int32(extra.Len())
-	extra.Write(text)
-	p.end = int32(extra.Len())
-	return p
-}
-
-// closeGroup gives the last group its rules, r.rules[start:], sorted.
+// closeGroup gives the last group its rules, r.rules[start:].
 func (r *Robots) closeGroup(start int) {
 	if len(r.groups) == 0 {
 		return
 	}
-	r.sortRules(r.rules[start:])
 	r.groups[len(r.groups)-1].rules = span{int32(start), int32(len(r.rules))}
 }
 
@@ -269,21 +307,17 @@ func (r *Robots) groupsOf(token string) []int32 {
 
 // appendRule appends the rule, and with Options.IndexHTML also the rule
 // Google derives from an allow of ".../index.htm*": the directory itself,
-// anchored (G-INDEX).
-func (r *Robots) appendRule(dst []rule, ru rule, extra *strings.Builder) []rule {
+// anchored (G-INDEX). Both are compiled later, by compileRules.
+func (r *Robots) appendRule(dst []rule, ru rule) []rule {
 	dst = append(dst, ru)
 	if !r.opts.IndexHTML || !ru.allow {
 		return dst
 	}
-	d, ok := indexDir(r.str(ru.raw))
-	if !ok {
+	if _, ok := indexDir(r.str(ru.raw)); !ok {
 		return dst
 	}
 	dir := ru
 	dir.derived = true
-	dir.pat = r.compile(d, int(ru.raw[0]), extra)
-	dir.pat.anchored = true
-	dir.pat.length++ // the "$" that "d$" would have
 	return append(dst, dir)
 }
 
@@ -444,6 +478,7 @@ type Agent struct {
 func (r *Robots) Groups() []Group {
 	out := make([]Group, len(r.groups))
 	for i, g := range r.groups {
+		r.prepare(int32(i))
 		agents := r.agents[g.agents[0]:g.agents[1]]
 		out[i].Agents = make([]Agent, len(agents))
 		for j, a := range agents {

@@ -166,6 +166,11 @@ func isCanonical(s string, uri bool) bool {
 	class := classTable(uri)
 	query := false
 	for i := 0; i < len(s); i++ {
+		// Skip octets that stay as they are, four at a time (keep is 0):
+		// most paths are made of them only.
+		for i+4 <= len(s) && class[s[i]]|class[s[i+1]]|class[s[i+2]]|class[s[i+3]] == keep {
+			i += 4
+		}
 		for i < len(s) && class[s[i]] == keep {
 			i++
 		}
@@ -237,8 +242,11 @@ type pattern struct {
 	// anchored is set when the rule ended in "$" (SPC-2): the pattern must
 	// match the whole path, not only a prefix of it.
 	anchored bool
-	// inExtra says the text is in Robots.extra rather than the body.
+	// inExtra says the text is not in the body but among the compiled
+	// paths of its group (Robots.compiled), or of the orphans
+	// (Robots.extra) when group is -1.
 	inExtra bool
+	group   int32
 }
 
 // compileTo turns a rule's value into a pattern and its text.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -35,6 +34,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
 	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
 	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	printShard := fs.Bool("print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
 	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
@@ -78,7 +78,13 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
-	files := slices.DeleteFunc(slices.Clone(in.Files), func(f diff.File) bool { return !sh.Has(f.Name) })
+	files, warcs := in.Select(sh)
+	if *printShard {
+		for _, w := range warcs {
+			fmt.Fprintln(stdout, w.Name)
+		}
+		return 0
+	}
 
 	switch {
 	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
@@ -92,11 +98,6 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
-	}
-	if !*quiet {
-		// Which library and runtime ran, since findings depend on both
-		// (urllib.robotparser changed its matching in CPython 3.13).
-		fmt.Fprintf(stderr, "reptest diff: versions: %s\n", versionList(ps))
 	}
 	closeParsers(ps)
 	var usable multi

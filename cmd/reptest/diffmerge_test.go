@@ -6,6 +6,7 @@ import (
 	"net/textproto"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +50,15 @@ func TestDiffShardsMerge(t *testing.T) {
 		}
 		return stdout.String()
 	}
+	// The shards' WARC files, as a job that downloads them asks.
+	var names []string
+	for _, sh := range []string{"1/2", "2/2"} {
+		names = append(names, strings.Fields(run("diff", "--inputs", listing, "--shard", sh, "--print-shard"))...)
+	}
+	slices.Sort(names)
+	if diff := cmp.Diff([]string{"a.warc.gz", "b.warc"}, names); diff != "" {
+		t.Errorf("--print-shard of 1/2 and 2/2 (-want +got):\n%s", diff)
+	}
 	common := []string{"diff", "--parser", "reference", "--parser", "reference-google", "--inputs", listing, "--quiet"}
 	whole := filepath.Join(dir, "whole.json")
 	run(append(common, "--report", whole)...)
@@ -75,7 +85,8 @@ func TestDiffShardsMerge(t *testing.T) {
 
 // TestDeployFiles checks that the shipped Indexed Job and workflow agree
 // with reptest: an Indexed Job with one pod per shard that passes
-// "--shard /N" and a workflow matrix that passes "--shard K/N".
+// "--shard /N" and a workflow matrix that passes "--shard K/N", each
+// downloading what --print-shard names.
 func TestDeployFiles(t *testing.T) {
 	var job struct {
 		Spec struct {
@@ -114,7 +125,7 @@ func TestDeployFiles(t *testing.T) {
 		t.Errorf("SHARDS %q and %d completions", shards, s.Completions)
 	}
 	script := strings.Join(c.Args, "\n")
-	for _, want := range []string{`--shard "/$SHARDS"`, "(NR - 1) % n == k - 1", "--report"} {
+	for _, want := range []string{`--shard "/$SHARDS" --print-shard`, `--shard "/$SHARDS" \`, "--report"} {
 		if !strings.Contains(script, want) {
 			t.Errorf("job script lacks %q", want)
 		}
@@ -127,7 +138,7 @@ func TestDeployFiles(t *testing.T) {
 	if err := yaml.Unmarshal(wf, &doc); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"--shard '${{ matrix.shard }}/${{ inputs.shards }}'", "(NR - 1) % n == k - 1", "reptest report diff-*.json"} {
+	for _, want := range []string{"--shard '${{ matrix.shard }}/${{ inputs.shards }}' --print-shard", "--shard '${{ matrix.shard }}/${{ inputs.shards }}' \\", "reptest report diff-*.json"} {
 		if !strings.Contains(string(wf), want) {
 			t.Errorf("workflow lacks %q", want)
 		}

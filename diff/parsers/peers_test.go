@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/reptest/reptest/cases"
@@ -172,6 +174,44 @@ func TestPeerRuntimeMissing(t *testing.T) {
 		_, err := New(context.Background(), name, Options{})
 		if !errors.Is(err, ErrUnavailable) || err.Error() != msg {
 			t.Errorf("New(%q) with an empty PATH: %v; want %q wrapping ErrUnavailable", name, err, msg)
+		}
+	}
+}
+
+// TestNodePeersMissingPackage runs the Node peers from a peers directory
+// whose node_modules is empty: each is unavailable, naming the npm package
+// and version to install, so the tests that need it skip with that.
+func TestNodePeersMissingPackage(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found (install Debian package nodejs)")
+	}
+	src, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "node", "node_modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(src, "node", "*.js"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "node", filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{
+		"robots-parser":     "npm package robots-parser@3.0.1",
+		"robots-txt-guard":  "npm packages robots-txt-guard@1.0.2 and robots-txt-parse@2.0.1",
+		"robots-txt-parser": "npm package robots-txt-parser@2.0.3",
+	}
+	for name, pkg := range want {
+		_, err := New(context.Background(), name, Options{PeersDir: dir})
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), pkg) {
+			t.Errorf("New(%q) without node_modules: %v; want ErrUnavailable naming %q", name, err, pkg)
 		}
 	}
 }
