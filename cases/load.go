@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/reptest/reptest/corpus"
 	"github.com/reptest/reptest/visible"
@@ -38,14 +37,15 @@ func (e *LoadError) Error() string {
 }
 
 // shown returns s as it is when a terminal shows it faithfully, else
-// escaped. Text without such characters is kept as it is, backslashes
-// included, so that messages quoting values with %q are not escaped
-// twice.
+// escaped (package visible). Backslashes alone do not count, so that
+// messages quoting values with %q are not escaped twice.
 func shown(s string) string {
-	if utf8.ValidString(s) && visible.String(strings.ReplaceAll(s, `\`, "")) == strings.ReplaceAll(s, `\`, "") {
-		return s
+	for _, r := range visible.Runs(s, false) {
+		if r.Escaped && r.Text != `\\` {
+			return visible.String(s)
+		}
 	}
-	return visible.String(s)
+	return s
 }
 
 func compareLoadErrors(a, b *LoadError) int {

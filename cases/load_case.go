@@ -342,7 +342,7 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 			// way should not keep a whole corpus from running.
 			v := f["agent"].val
 			chk.Invalid = fmt.Sprintf("%s:%d:%d: agent %q is not a product token (one or more of a-z, A-Z, \"_\" and \"-\", UA-1); the check is skipped",
-				r.file, v.Line, v.Column, a)
+				shown(r.file), v.Line, v.Column, a)
 		}
 		chk.Agent = a
 	}

@@ -58,3 +58,20 @@ func TestLoadSkipsNonRegularFiles(t *testing.T) {
 		t.Errorf("warnings %q, want %q", warnings, want)
 	}
 }
+
+// Load errors escape what would drive a terminal, and only that: a
+// message quoting a value with %q keeps its one level of backslashes.
+func TestLoadErrorShown(t *testing.T) {
+	for _, tt := range []struct {
+		e    LoadError
+		want string
+	}{
+		{LoadError{File: "a.yaml", Line: 1, Col: 2, Msg: `unknown key "a\tb"`}, `a.yaml:1:2: unknown key "a\tb"`},
+		{LoadError{File: "bad\xff\x1b[2J.yaml", Msg: "no case files"}, `bad\xff\x1b[2J.yaml: no case files`},
+		{LoadError{File: "a.yaml", Line: 3, Col: 1, Msg: "YAML syntax: \u202eevil"}, `a.yaml:3:1: YAML syntax: \u202eevil`},
+	} {
+		if got := tt.e.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}
