@@ -16,7 +16,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// The keys of each mapping of a case file (CASES.md §1, plus the
+// The keys of each mapping of a case file (docs/FORMAT.md §1, plus the
 // extensions host and delay).
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}
@@ -175,19 +175,8 @@ func (l *loader) body(r *reader, n *yaml.Node, f fields, c *Case) {
 	if len(given) == 0 {
 		r.errorf(n, "the case has no robots, robots_base64, robots_generate, fetch or timeline (write robots: \"\" for an empty file)")
 	}
-	if fl, ok := f["robots"]; ok {
-		if s, ok := r.str(fl.val, "robots"); ok {
-			c.Robots = []byte(s)
-		}
-	}
-	if fl, ok := f["robots_base64"]; ok {
-		if s, ok := r.str(fl.val, "robots_base64"); ok {
-			b, err := decodeBase64(s)
-			if err != nil {
-				r.errorf(fl.val, "robots_base64: %v", err)
-			}
-			c.Robots = b
-		}
+	if b, ok := r.bytes(f, "robots"); ok {
+		c.Robots = b
 	}
 	if fl, ok := f["robots_generate"]; ok {
 		if g, ok := r.generator(fl.val, "robots_generate", maxRobotsGenerate); ok {
@@ -226,6 +215,29 @@ func (r *reader) host(f fields) string {
 		return defaultServedHost
 	}
 	return defaultPlainHost
+}
+
+// bytes reads a body given as text under key or as base64 under
+// key+"_base64" (robots, robots_base64; body, body_base64). ok is false
+// when neither is given or the value is not a string. Giving both is an
+// error the caller reports; then the base64 form is kept.
+func (r *reader) bytes(f fields, key string) (b []byte, ok bool) {
+	if fl, given := f[key]; given {
+		var s string
+		if s, ok = r.str(fl.val, key); ok {
+			b = []byte(s)
+		}
+	}
+	if fl, given := f[key+"_base64"]; given {
+		if s, good := r.str(fl.val, key+"_base64"); good {
+			var err error
+			if b, err = decodeBase64(s); err != nil {
+				r.errorf(fl.val, "%s_base64: %v", key, err)
+			}
+			ok = true
+		}
+	}
+	return b, ok
 }
 
 // decodeBase64 decodes standard base64, padded or not, ignoring spaces and
@@ -589,19 +601,8 @@ func (r *reader) response(n *yaml.Node, f fields, u string) (Response, bool) {
 	if len(bodies) > 1 {
 		r.errorf(bodies[1], "%s and %s cannot be used together", bodies[0].Value, bodies[1].Value)
 	}
-	if fl, ok := f["body"]; ok {
-		if s, ok := r.str(fl.val, "body"); ok {
-			resp.Body = []byte(s)
-		}
-	}
-	if fl, ok := f["body_base64"]; ok {
-		if s, ok := r.str(fl.val, "body_base64"); ok {
-			b, err := decodeBase64(s)
-			if err != nil {
-				r.errorf(fl.val, "body_base64: %v", err)
-			}
-			resp.Body = b
-		}
+	if b, ok := r.bytes(f, "body"); ok {
+		resp.Body = b
 	}
 	if fl, ok := f["body_generate"]; ok {
 		resp.Gen, _ = r.generator(fl.val, "body_generate", maxBodyGenerate)

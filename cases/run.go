@@ -85,7 +85,7 @@ type Report struct {
 	Summaries []Summary
 }
 
-// Run runs every check of every case against every parser (CASES.md §2).
+// Run runs every check of every case against every parser (docs/FORMAT.md §2).
 // It never stops because a parser crashed, hung or answered nonsense: such
 // checks end in the error outcome and the run goes on. It returns early
 // only when ctx is cancelled, with the results so far and ctx's error.
@@ -540,7 +540,13 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 		r.add(cr, name, "", Error, p.dead)
 		return
 	}
-	v, ex, err := r.ask(ctx, p, cr.req)
+	v, ex, said, err := r.ask(ctx, p, cr.req)
+	// Every path below records one result; the parser's detail goes on it.
+	defer func() {
+		if said != "" {
+			r.results[len(r.results)-1].ParserDetail = said
+		}
+	}()
 	if err != nil {
 		detail := err.Error()
 		if se, ok := p.Parser.(Stderr); ok {
@@ -578,14 +584,16 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 }
 
 // ask calls the parser with the per-check timeout, recovering from a
-// panic. The explanation is nil when the parser is not a Tracer.
-func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict, *Explanation, error) {
+// panic. The explanation is nil when the parser is not a Tracer; said is
+// the parser's own detail when it is a Detailer.
+func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdict, ex *Explanation, said string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	type answer struct {
-		v   Verdict
-		ex  *Explanation
-		err error
+		v    Verdict
+		ex   *Explanation
+		said string
+		err  error
 	}
 	ch := make(chan answer, 1)
 	go func() {
@@ -596,18 +604,23 @@ func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict,
 		}()
 		if t, ok := p.Parser.(Tracer); ok {
 			ex, err := t.Trace(ctx, req)
-			ch <- answer{ex.Verdict, &ex, err}
+			ch <- answer{ex.Verdict, &ex, "", err}
+			return
+		}
+		if d, ok := p.Parser.(Detailer); ok {
+			v, said, err := d.CheckDetail(ctx, req)
+			ch <- answer{v, nil, said, err}
 			return
 		}
 		v, err := p.Check(ctx, req)
-		ch <- answer{v, nil, err}
+		ch <- answer{v, nil, "", err}
 	}()
 	select {
 	case a := <-ch:
-		return a.v, a.ex, a.err
+		return a.v, a.ex, a.said, a.err
 	case <-ctx.Done():
 		p.dead = fmt.Sprintf("the parser did not answer within %s on an earlier check and was not called again", r.opts.Timeout)
-		return "", nil, fmt.Errorf("no answer within %s", r.opts.Timeout)
+		return "", nil, "", fmt.Errorf("no answer within %s", r.opts.Timeout)
 	}
 }
 

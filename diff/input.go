@@ -12,7 +12,7 @@ import (
 
 // Input is one question put to every parser: a robots.txt body, a
 // crawler's product token and a URL. Its JSON form holds the keys of a
-// finding (CASES.md §4); Profile is set only for the google profile.
+// finding (docs/FORMAT.md §4); Profile is set only for the google profile.
 type Input struct {
 	Robots  []byte `json:"robots_b64"`
 	Agent   string `json:"agent"`

@@ -16,7 +16,7 @@ import (
 // This file lists the known classes of disagreement between the reference
 // and the peers of FuzzDifferential. Each class is a predicate over the
 // input, as narrow as the peer's behaviour allows, with a doc comment that
-// names the requirement (REQUIREMENTS.md) and the peer's behaviour behind
+// names the requirement (corpus/requirements.yaml) and the peer's behaviour behind
 // it. TestKnownClasses holds a witness for each: an input on which the
 // peer disagrees and the predicate fires.
 

@@ -32,7 +32,7 @@ type Robots struct {
 	// paths of each group that differ from the body.
 	ready    []sync.Once
 	compiled []string
-	agents []agentLine // user-agent lines; each group holds a span
+	agents   []agentLine // user-agent lines; each group holds a span
 	// names are the product tokens the file names, sorted by token with
 	// ASCII case ignored, for binary search.
 	names      []name

@@ -18,7 +18,7 @@ import (
 // Tool is the value of Document.Tool.
 const Tool = "reptest"
 
-// Document is a run's results as one JSON object: the shape of CASES.md
+// Document is a run's results as one JSON object: the shape of docs/FORMAT.md
 // §5 ("tool", "version", "profile", "parsers", "results"), plus optional
 // keys that the renderings use. Every other form of a report is rendered
 // from a Document, so that saved results can be rendered again.
@@ -50,7 +50,7 @@ type Document struct {
 	// skipped, what a person needs to see it: the robots.txt body or the
 	// served responses, and the reference's deciding line per check.
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
-	// Findings are the differential findings of a diff run (CASES.md §4).
+	// Findings are the differential findings of a diff run (docs/FORMAT.md §4).
 	Findings []diff.Finding `json:"findings,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
@@ -257,7 +257,7 @@ func (d *Document) WriteJSON(w io.Writer) error {
 }
 
 // ReadJSON reads a document written by WriteJSON (or any producer of the
-// CASES.md §5 shape) and checks that it is one: the tool is reptest,
+// docs/FORMAT.md §5 shape) and checks that it is one: the tool is reptest,
 // every outcome is known, and each (parser, case, check) appears once.
 func ReadJSON(r io.Reader) (*Document, error) {
 	dec := json.NewDecoder(r)

@@ -141,7 +141,7 @@ type htmlView struct {
 	Total      int
 	Parsers    []parserView
 	Chart      chartView
-	Matrix     matrixView
+	ReqTable   reqTableView
 	Cards      []caseCard
 	Findings   []findingView
 	FindCount  int
@@ -272,7 +272,7 @@ type mark struct {
 	Pass, Total int
 }
 
-type matrixView struct {
+type reqTableView struct {
 	HasReqs bool // the document has a requirement table
 	Parsers []string
 	Rows    []reqRow
@@ -410,7 +410,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Parsers = append(v.Parsers, pv)
 	}
 	v.Chart = buildChart(d, v.Parsers)
-	v.Matrix = buildMatrix(d, &fk)
+	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
 	groups := findingGroups(d.Findings)
@@ -536,9 +536,10 @@ func buildChart(d *Document, ps []parserView) chartView {
 	return c
 }
 
-// buildMatrix builds the requirement × parser table.
-func buildMatrix(d *Document, fk *filterKeys) matrixView {
-	m := matrixView{}
+// buildReqTable builds the requirement × parser table (not report.Matrix,
+// which is agents × paths for one file).
+func buildReqTable(d *Document, fk *filterKeys) reqTableView {
+	m := reqTableView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, p.Name)
 	}

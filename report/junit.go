@@ -78,8 +78,15 @@ func JUnit(w io.Writer, d *Document) error {
 	idx := map[string]int{}
 	for _, p := range d.Parsers {
 		idx[p.Name] = len(root.Suites)
+		props := []junitProp{{"version", visible(p.Version, 200)}, {"profile", visible(d.Profile, 40)}}
+		if p.Runtime != "" {
+			props = append(props, junitProp{"runtime", visible(p.Runtime, 200)})
+		}
+		if d.Drafts != "" {
+			props = append(props, junitProp{"drafts", visible(d.Drafts, 300)})
+		}
 		root.Suites = append(root.Suites, junitSuite{Name: visible(p.Name, 200), Time: "0",
-			Properties: &junitProps{Props: []junitProp{{"version", visible(p.Version, 200)}, {"profile", visible(d.Profile, 40)}}}})
+			Properties: &junitProps{Props: props}})
 	}
 	for _, r := range d.Results {
 		i, ok := idx[r.Parser]

@@ -237,6 +237,9 @@ func (t *textWriter) details(fs []cases.Result) {
 					t.printf("      %s%s%s\n", p.dim, visible(line, 300), p.reset)
 				}
 			}
+			if x.ParserDetail != "" {
+				t.printf("      %sthe parser says: %s%s\n", p.dim, visible(x.ParserDetail, 300), p.reset)
+			}
 		}
 		trace := r.Trace
 		if trace == "" && ci != nil && r.Check < len(ci.Checks) {

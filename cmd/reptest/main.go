@@ -28,6 +28,7 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/reptest/reptest/diff/parsers"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -58,6 +59,8 @@ func commands() map[string]command {
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
 
 func main() {
+	// The isolated Go libraries run in workers that are this binary.
+	parsers.ServeWorkerIfAsked()
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

@@ -18,23 +18,23 @@ import (
 
 // runConfig is what the flags of `reptest run` ask for.
 type runConfig struct {
-	names, execs, commands  []string
-	allowedRE, disallowedRE string
-	corpus                  corpusFlags
-	profile                 string
-	strict, verbose, quiet  bool
-	runGlobs, skipGlobs     []string
-	levelFlags              string
-	levels                  []cases.Level
-	out                     docOutputs
-	expectFile, shardFlag   string
-	shard                   cases.Shard
-	timeout                 time.Duration
-	expect                  *report.Expectations
-	stderr                  io.Writer
+	names                  []string
+	progs                  *programs
+	corpus                 corpusFlags
+	profile                string
+	strict, verbose, quiet bool
+	runGlobs, skipGlobs    []string
+	levelFlags             string
+	levels                 []cases.Level
+	out                    docOutputs
+	expectFile, shardFlag  string
+	shard                  cases.Shard
+	timeout                time.Duration
+	expect                 *report.Expectations
+	stderr                 io.Writer
 }
 
-// cmdRun runs the corpus against parsers (CASES.md §5): it reads the
+// cmdRun runs the corpus against parsers (docs/FORMAT.md §5): it reads the
 // flags, selects the cases, runs them, and writes and judges the results.
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, code, ok := parseRunFlags(args, stderr)
@@ -73,10 +73,7 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	cfg = &runConfig{stderr: stderr}
 	fs := newFlags("run", stderr)
 	fs.Var((*multi)(&cfg.names), "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var((*multi)(&cfg.execs), "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var((*multi)(&cfg.commands), "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	fs.StringVar(&cfg.allowedRE, "allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	fs.StringVar(&cfg.disallowedRE, "disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	cfg.progs = addProgramFlags(fs)
 	cfg.corpus.register(fs)
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
@@ -215,19 +212,24 @@ func joinLevels(levels []cases.Level) string {
 func (cfg *runConfig) execute(ctx context.Context, selected []cases.Case) (rep cases.Report, interrupted string, code int) {
 	stderr := cfg.stderr
 	names := cfg.names
-	if len(names) == 0 && len(cfg.execs) == 0 && len(cfg.commands) == 0 {
+	if len(names) == 0 && cfg.progs.none() {
 		names = []string{"reference"}
 	}
-	ps, unavailable, err := openParsers(ctx, names, cfg.execs, cfg.commands, cfg.allowedRE, cfg.disallowedRE, cfg.timeout)
+	ps, unavailable, err := openParsers(ctx, names, cfg.progs, cfg.timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return rep, "", exitUsage
 	}
 	defer closeParsers(ps)
 	for _, u := range unavailable {
-		// A parser asked for that cannot run fails the run (it did
-		// not run); this says why, whatever --quiet says.
-		fmt.Fprintf(stderr, "reptest run: %s did not run: %v\n", u.name, u.err)
+		// A parser asked for that cannot run fails the run (it did not
+		// run, or its checks are errors); this says why, whatever
+		// --quiet says.
+		if u.prog != nil {
+			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.name, u.err)
+		} else {
+			fmt.Fprintf(stderr, "reptest run: %s did not run: %v\n", u.name, u.err)
+		}
 	}
 	opts := cases.RunOptions{Strict: cfg.strict, Timeout: cfg.timeout, Explain: parsers.NewReference()}
 	var progress *report.Progress

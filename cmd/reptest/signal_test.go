@@ -9,16 +9,21 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reptest/reptest/diff/parsers"
 )
 
 // TestMain lets a test run the command itself, as a child process: the
-// test binary acts as reptest when REPTEST_TEST_MAIN is set.
+// test binary acts as reptest when REPTEST_TEST_MAIN is set. Otherwise it
+// serves as a worker of the isolated Go libraries when asked, as the
+// reptest binary does.
 func TestMain(m *testing.M) {
 	if os.Getenv("REPTEST_TEST_MAIN") == "1" {
 		os.Args = append([]string{"reptest"}, os.Args[1:]...)
 		main()
 		return
 	}
+	parsers.ServeWorkerIfAsked()
 	os.Exit(m.Run())
 }
 

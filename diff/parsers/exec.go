@@ -67,8 +67,14 @@ type ExecOptions struct {
 	Env []string
 	// Procs is the most copies of the program run at once, for callers
 	// that call Check and CheckBatch from several goroutines; 0 means 1.
-	// A copy is started only when that many checks are in flight.
+	// A copy is started only when that many checks are in flight. A
+	// program with the capability clock runs once, since its sessions live
+	// in its cache.
 	Procs int
+	// MaxStalls is how many checks in a row may go unanswered within the
+	// timeout before Exec stops asking the program: 0 means 3, a negative
+	// number never.
+	MaxStalls int
 }
 
 // Exec is a parser run as a long-lived external program that speaks the
@@ -85,7 +91,7 @@ type ExecOptions struct {
 // an earlier request is dropped, so a duplicate is not taken for the next
 // check's answer. An {"id":…,"error":…} answer or an unknown verdict is an
 // error of that check alone. After three failed starts in a row, or three
-// checks in a row without an answer within the timeout, Exec stops
+// checks in a row without an answer within the timeout (MaxStalls), Exec stops
 // starting or asking the program and fails each later check at once with
 // that reason, so a run always completes.
 //
@@ -140,6 +146,10 @@ func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, erro
 		return nil, err
 	}
 	e.info, e.batch, e.starts = info, batch, 1
+	if info.Has(cases.CapClock) {
+		// Sessions live in one program's cache: no copies.
+		e.slots = make(chan struct{}, 1)
+	}
 	e.idle = []*process{p}
 	e.tail.Store(p.stderr)
 	e.stop = context.AfterFunc(ctx, func() { e.Close() })
@@ -339,10 +349,21 @@ func (e *Exec) refusal() error {
 		return fmt.Errorf("%s: the parser is closed", name)
 	case e.failedRun >= maxFailedStarts:
 		return fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
-	case e.stalls >= maxStalls:
+	case e.stalls >= e.maxStalls():
 		return fmt.Errorf("%s: not asked again after %d checks in a row without an answer: %w", name, e.stalls, e.lastStall)
 	}
 	return nil
+}
+
+func (e *Exec) maxStalls() int {
+	switch n := e.opts.MaxStalls; {
+	case n < 0:
+		return int(^uint(0) >> 1)
+	case n == 0:
+		return maxStalls
+	default:
+		return n
+	}
 }
 
 // release gives a program back after a request; an answered one (ok)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/reptest/reptest/cases"
 )
 
@@ -204,14 +206,65 @@ func TestNodePeersMissingPackage(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"robots-parser":     "npm package robots-parser@3.0.1",
-		"robots-txt-guard":  "npm packages robots-txt-guard@1.0.2 and robots-txt-parse@2.0.1",
-		"robots-txt-parser": "npm package robots-txt-parser@2.0.3",
+		"robots-parser":     "npm robots-parser@3.0.1",
+		"robots-txt-guard":  "npm robots-txt-guard@1.0.2 robots-txt-parse@2.0.1",
+		"robots-txt-parser": "npm robots-txt-parser@2.0.3",
 	}
 	for name, pkg := range want {
 		_, err := New(context.Background(), name, Options{PeersDir: dir})
 		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), pkg) {
 			t.Errorf("New(%q) without node_modules: %v; want ErrUnavailable naming %q", name, err, pkg)
 		}
+	}
+}
+
+// TestPeersOutsideCheckout checks that outside a checkout the embedded
+// programs are written to the user's cache folder and run from there.
+func TestPeersOutsideCheckout(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(PeersEnv, "")
+	t.Chdir(t.TempDir())
+	dir, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cache, "reptest", "peers"); filepath.Dir(dir) != want {
+		t.Errorf("PeersDir() = %s, want a folder in %s", dir, want)
+	}
+	p := newPeer(t, "python-urllib")
+	runVerdicts(t, p, commonPeerChecks)
+}
+
+// TestPeersBatch checks that every peer answers a batch as it answers the
+// same checks one by one, and that every shipped peer announces the batch
+// capability.
+func TestPeersBatch(t *testing.T) {
+	bodies := []string{allowInside, "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", ""}
+	qs := []cases.Question{
+		{Agent: "FooBot", URL: "https://example.com/docs/public/a"}, {Agent: "FooBot", URL: "https://example.com/foo/1"},
+		{Agent: "BarBot", URL: "https://example.com/bar"}, {Agent: "FooBot", URL: "https://example.com/docs"},
+	}
+	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true, "perl-robotrules": true, "webrobots": true}
+	for _, pr := range peers() {
+		t.Run(pr.name, func(t *testing.T) {
+			e := newPeer(t, pr.name).(*Exec)
+			if batching[pr.name] && !e.batch {
+				t.Errorf("%s does not announce the batch capability", pr.name)
+			}
+			for _, body := range bodies {
+				req := cases.Request{Robots: []byte(body), Profile: cases.ProfileRFC}
+				want, werrs := eachCheck(context.Background(), e, req, qs)
+				got, gerrs := e.CheckBatch(context.Background(), req, qs)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("body %q: batch differs from single checks (-want +got):\n%s", body, diff)
+				}
+				for i := range qs {
+					if (werrs[i] == nil) != (gerrs[i] == nil) {
+						t.Errorf("body %q, question %d: errors %v and %v", body, i, werrs[i], gerrs[i])
+					}
+				}
+			}
+		})
 	}
 }
