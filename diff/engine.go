@@ -41,6 +41,13 @@ type Options struct {
 	NoMinimize bool
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
+	// CacheEntries bounds the verdicts the run remembers
+	// (DefaultCacheEntries when 0).
+	CacheEntries int
+	// Unoptimised asks every parser every question with one Check, with
+	// no cache, no batches and no short cuts. The findings are the same
+	// either way; it is there to show that they are.
+	Unoptimised bool
 	// Progress, when set, is called after each file with the number of
 	// files done, the total and the disagreeing probes so far. It is
 	// called from one goroutine at a time.
@@ -54,12 +61,15 @@ const MinProbes = 40
 // duplicates, in the order of the files they were first found in, and the
 // summary.
 type Report struct {
+	// Kind is ReportKind in a report's JSON form (WriteReport).
+	Kind     string    `json:"kind"`
 	Findings []Finding `json:"findings"`
 	Summary  Summary   `json:"summary"`
 }
 
 // fileResult is what one worker found in one file.
 type fileResult struct {
+	name                  string
 	probes, disagreements int
 	pairs                 []int // disagreeing probes per pair
 	findings              []Finding
@@ -74,10 +84,42 @@ type fileResult struct {
 // or disallow, with "*", "$" or "%" or not) are minimised once and counted
 // in the finding's Probes; minimised findings that are equal are merged.
 func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Report, error) {
+	// Large files first, so that no worker is left with one at the end.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(files[b].Robots) - len(files[a].Robots) })
+	jobs := func(yield func(job) bool) error {
+		for _, i := range order {
+			if !yield(job{i, &files[i]}) {
+				break
+			}
+		}
+		return nil
+	}
+	return runJobs(ctx, jobs, len(files), factory, opts)
+}
+
+// job is one file to compare and its place in the run's order.
+type job struct {
+	idx int
+	f   *File
+}
+
+// jobSeq yields a run's files; it returns an error that ends the run
+// (an input that cannot be read).
+type jobSeq func(yield func(job) bool) error
+
+// runJobs compares the files jobs yields, total of them (0 when not known
+// beforehand), and collects the results by job index.
+func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*Report, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	opts.Workers = min(opts.Workers, max(len(files), 1))
+	if total > 0 {
+		opts.Workers = min(opts.Workers, total)
+	}
 	if opts.MaxProbes <= 0 {
 		opts.MaxProbes = DefaultMaxProbes
 	}
@@ -87,20 +129,22 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 	if opts.MaxTests <= 0 {
 		opts.MaxTests = DefaultMaxTests
 	}
-
-	// Large files first, so that no worker is left with one at the end.
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
+	if opts.CacheEntries <= 0 {
+		opts.CacheEntries = DefaultCacheEntries
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(files[b].Robots) - len(files[a].Robots) })
+	var cache *verdictCache
+	var slots chan struct{}
+	if !opts.Unoptimised {
+		cache = newVerdictCache(opts.CacheEntries)
+		slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), opts.Workers))
+	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
-	results := make([]*fileResult, len(files))
+	feed := make(chan job)
 	var (
 		mu       sync.Mutex
+		results  []*fileResult
 		names    []string
 		firstErr error
 		done     int
@@ -119,21 +163,13 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ps, err := factory(ctx)
-			if err != nil {
-				fail(fmt.Errorf("diff: starting parsers: %w", err))
-				return
-			}
-			defer closeAll(ps)
-			p, err := newPanel(ps, opts.CheckTimeout)
+			p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
 			if err != nil {
 				fail(err)
 				return
 			}
-			if len(p.names) < 2 {
-				fail(errors.New("diff: need at least two parsers to compare"))
-				return
-			}
+			defer closer()
+			p.cache, p.slots = cache, slots
 			mu.Lock()
 			if names == nil {
 				names = p.names
@@ -143,36 +179,62 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 				return
 			}
 			mu.Unlock()
-			for i := range jobs {
-				r := compareFile(ctx, p, &files[i], &opts)
+			for j := range feed {
+				r := compareFile(ctx, p, j.f, &opts)
+				r.name = j.f.Name
 				mu.Lock()
-				results[i] = r
+				for len(results) <= j.idx {
+					results = append(results, nil)
+				}
+				results[j.idx] = r
 				done++
 				disagree += r.disagreements
 				if opts.Progress != nil {
-					opts.Progress(done, len(files), disagree)
+					opts.Progress(done, total, disagree)
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-feed:
-	for _, i := range order {
+	err := jobs(func(j job) bool {
 		select {
-		case jobs <- i:
+		case feed <- j:
+			return true
 		case <-ctx.Done():
-			break feed
+			return false
 		}
-	}
-	close(jobs)
+	})
+	close(feed)
 	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return collect(names, files, results), nil
+	return collect(names, results), nil
+}
+
+// startPanel makes one worker's parsers and their panel; closer closes
+// the parsers.
+func startPanel(ctx context.Context, factory Factory, timeout time.Duration) (*panel, func(), error) {
+	ps, err := factory(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("diff: starting parsers: %w", err)
+	}
+	closer := func() { closeAll(ps) }
+	p, err := newPanel(ps, timeout)
+	if err == nil && len(p.names) < 2 {
+		err = errors.New("diff: need at least two parsers to compare")
+	}
+	if err != nil {
+		closer()
+		return nil, nil, err
+	}
+	return p, closer, nil
 }
 
 func closeAll(ps []cases.Parser) {
@@ -206,14 +268,13 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		robots  *reference.Robots
 		byKey   = make(map[string]int)
 		waiting []pending
-		vs      = make([]cases.Verdict, 0, n)
 	)
-	for _, pr := range probes {
+	all := askAll(ctx, p, f, probes, opts.Unoptimised)
+	for at, pr := range probes {
 		if ctx.Err() != nil {
 			return res
 		}
-		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
-		vs = p.verdicts(ctx, in, vs)
+		vs := all[at]
 		res.probes++
 		differs := false
 		k := 0
@@ -231,7 +292,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		res.disagreements++
 		if robots == nil {
-			robots = reference.Parse(f.Robots, optionsFor(f.Profile))
+			robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
 		}
 		var key strings.Builder
 		for _, v := range vs {
@@ -247,9 +308,10 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 			continue
 		}
 		byKey[key.String()] = len(waiting)
-		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1})
+		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
+		waiting = append(waiting, pending{in: in, vs: vs, probes: 1})
 	}
-	memo := make(map[string]Finding)
+	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
@@ -260,7 +322,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		in := w.in
 		if !opts.NoMinimize {
-			in = minimizeMemo(ctx, p, in, SameCause(Finding{Input: in, Verdicts: want}), opts.MaxTests, memo)
+			in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
 		}
 		fd := p.finding(ctx, in)
 		if fd.Signature == "" {
@@ -276,6 +338,25 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		res.findings = append(res.findings, fd)
 	}
 	return res
+}
+
+// askAll returns every parser's verdicts on every probe of f, vs[k][i]
+// being parser i's on probes[k]: in one batch per parser, or (plain) one
+// Check per probe and parser.
+func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]cases.Verdict {
+	if plain {
+		vs := make([][]cases.Verdict, len(probes))
+		for k, pr := range probes {
+			vs[k] = p.verdicts(ctx, Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
+		}
+		return vs
+	}
+	qs := make([]cases.Question, len(probes))
+	for k, pr := range probes {
+		qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
+	}
+	b := newBody(Input{Robots: f.Robots, Profile: f.Profile})
+	return p.probe(ctx, &b, qs)
 }
 
 // causeKey describes the reference's decision coarsely: the reason, the
@@ -300,7 +381,7 @@ func causeKey(d reference.Decision) string {
 
 // traceOf returns the reference's explanation of its verdict on in.
 func traceOf(in Input) string {
-	d, err := reference.Parse(in.Robots, optionsFor(in.Profile)).Decide(in.Agent, in.URL)
+	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
 		return err.Error()
 	}
@@ -308,8 +389,8 @@ func traceOf(in Input) string {
 }
 
 // collect merges the files' results in file order.
-func collect(names []string, files []File, results []*fileResult) *Report {
-	rep := &Report{}
+func collect(names []string, results []*fileResult) *Report {
+	rep := &Report{Kind: ReportKind}
 	s := &rep.Summary
 	s.Parsers = names
 	n := len(names)
@@ -319,7 +400,7 @@ func collect(names []string, files []File, results []*fileResult) *Report {
 		}
 	}
 	index := make(map[string]int)
-	for fi, r := range results {
+	for _, r := range results {
 		if r == nil {
 			continue
 		}
@@ -338,11 +419,11 @@ func collect(names []string, files []File, results []*fileResult) *Report {
 			}
 		}
 		for _, f := range r.findings {
-			id := f.Profile + "\x00" + f.Agent + "\x00" + f.URL + "\x00" + string(f.Robots)
+			id := inputID(&f.Input)
 			if at, ok := index[id]; ok {
 				g := &rep.Findings[at]
 				g.Probes += f.Probes
-				if name := files[fi].Name; g.Sources[len(g.Sources)-1] != name {
+				if name := r.name; g.Sources[len(g.Sources)-1] != name {
 					g.Sources = append(g.Sources, name)
 				}
 				continue

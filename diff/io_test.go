@@ -251,36 +251,6 @@ func TestNewDraftErrors(t *testing.T) {
 	}
 }
 
-func TestShard(t *testing.T) {
-	files := Generate(1, 10)
-	seen := make(map[string]int)
-	for k := 1; k <= 3; k++ {
-		s, err := ParseShard(fmt.Sprintf("%d/3", k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range s.Select(files) {
-			seen[f.Name]++
-		}
-	}
-	if len(seen) != 10 {
-		t.Errorf("shards cover %d of 10 files", len(seen))
-	}
-	for name, n := range seen {
-		if n != 1 {
-			t.Errorf("%s is in %d shards", name, n)
-		}
-	}
-	for _, bad := range []string{"", "3", "0/3", "4/3", "a/b", "1/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q): no error", bad)
-		}
-	}
-	if got := (Shard{}).Select(files); len(got) != 10 {
-		t.Errorf("the zero shard selects %d files", len(got))
-	}
-}
-
 func TestReadDir(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) {
@@ -317,24 +287,6 @@ func TestReadDir(t *testing.T) {
 	}
 	if _, err := ReadDir(filepath.Join(dir, "sub", "empty")); err == nil {
 		t.Error("no error for a missing directory")
-	}
-}
-
-func TestVisible(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain /a?b=c":      "plain /a?b=c",
-		"tab\there":         `tab\there`,
-		"\xEF\xBB\xBFbom":   `\ufeffbom`,
-		"bidi\u202Eevil":    `bidi\u202eevil`,
-		"ツ é":               "ツ é",
-		"bad\xffbyte":       `bad\xffbyte`,
-		"nbsp\u00a0x":       `nbsp\u00a0x`,
-		`back\slash`:        `back\\slash`,
-		"nul\x00 and \x1b[": `nul\x00 and \x1b[`,
-	} {
-		if got := Visible(in); got != want {
-			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/visible"
 )
 
 // Summary describes a differential run as plain data, for the text
@@ -70,8 +70,11 @@ type Group struct {
 	Example Finding `json:"example"`
 }
 
-// GroupFindings groups findings by Finding.Key, most files first, then
-// most probes, then by key.
+// GroupFindings groups findings by Finding.Key, in reading order: the
+// largest group of each primary requirement first, then the others; each
+// part most files first, then most probes, then by key. This is the one
+// grouping and the one order: the terminal summary, the JSON summary and
+// report's HTML page all list Summary.Groups as they are.
 func GroupFindings(findings []Finding) []Group {
 	at := make(map[string]int)
 	var groups []Group
@@ -113,7 +116,7 @@ func GroupFindings(findings []Finding) []Group {
 		}
 		return strings.Compare(a.Signature+" "+a.Primary, b.Signature+" "+b.Primary)
 	})
-	return groups
+	return diverse(groups)
 }
 
 func smaller(a, b Finding) bool {
@@ -143,7 +146,7 @@ func WriteText(w io.Writer, s *Summary, top int) error {
 			p.Files, p.FileDisagreements, pct(p.FileDisagreements, p.Files))
 	}
 	tw.Flush()
-	groups := diverse(s.Groups)
+	groups := s.Groups
 	shown := groups
 	if top > 0 && len(shown) > top {
 		shown = shown[:top]
@@ -181,8 +184,34 @@ func diverse(groups []Group) []Group {
 	return append(out, rest...)
 }
 
+// Side is one verdict of a finding and the parsers that gave it.
+type Side struct {
+	Verdict cases.Verdict `json:"verdict"`
+	Parsers []string      `json:"parsers"`
+}
+
+// Sides partitions parsers by verdict, in the order of the blocks of
+// Signature: each block's parsers sorted, the blocks sorted by their
+// written form.
+func Sides(verdicts map[string]cases.Verdict) []Side {
+	by := make(map[cases.Verdict][]string)
+	for name, v := range verdicts {
+		by[v] = append(by[v], name)
+	}
+	out := make([]Side, 0, len(by))
+	for v, names := range by {
+		slices.Sort(names)
+		out = append(out, Side{Verdict: v, Parsers: names})
+	}
+	slices.SortFunc(out, func(a, b Side) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// String writes the side as a block of a signature: "a,b=disallow".
+func (s Side) String() string { return strings.Join(s.Parsers, ",") + "=" + string(s.Verdict) }
+
 func writeExample(ew *errWriter, f *Finding) {
-	ew.printf("   agent %s  url %s\n", Visible(f.Agent), Visible(f.URL))
+	ew.printf("   agent %s  url %s\n", visible.String(f.Agent), visible.String(f.URL))
 	lines := splitLines(string(f.Robots))
 	if len(lines) == 0 {
 		ew.printf("   | (empty file)\n")
@@ -200,34 +229,11 @@ func writeExample(ew *errWriter, f *Finding) {
 		case "\r\n":
 			mark = `\r\n`
 		}
-		ew.printf("   | %s%s\n", Visible(text), mark)
+		ew.printf("   | %s%s\n", visible.String(text), mark)
 	}
 	if f.Trace != "" {
-		ew.printf("   reference: %s\n", Visible(f.Trace))
+		ew.printf("   reference: %s\n", visible.String(f.Trace))
 	}
-}
-
-// Visible returns s with characters a terminal would not show faithfully
-// (controls, format and bidirectional characters, invalid UTF-8, the
-// replacement character) written as Go escapes.
-func Visible(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r < 0x80 && unicode.IsPrint(r), r >= 0x80 && unicode.IsGraphic(r) && !unicode.In(r, unicode.Cf, unicode.Zs, unicode.Bidi_Control):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += size
-	}
-	return b.String()
 }
 
 func pct(a, b int) string {

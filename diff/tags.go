@@ -8,7 +8,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// Tags returns the requirement IDs (REQUIREMENTS.md) that an input points
+// Tags returns the requirement IDs (corpus/requirements.yaml) that an input points
 // to, from the reference's reading of it under the input's profile and
 // from the verdicts (which may be nil). The mapping is small and coarse;
 // it names what a reviewer should look at, not a proof of which rule a
@@ -60,7 +60,7 @@ func Tags(in Input, verdicts map[string]cases.Verdict) []string {
 			set["SYN-9"] = true
 		}
 	}
-	opts := optionsFor(in.Profile)
+	opts, _ := reference.OptionsFor(in.Profile)
 	r := reference.Parse(in.Robots, opts)
 	d, err := r.Decide(in.Agent, in.URL)
 	if err != nil {
@@ -115,13 +115,9 @@ func Tags(in Input, verdicts map[string]cases.Verdict) []string {
 }
 
 // parseFor parses the input's body under its profile's options.
-func parseFor(in Input) *reference.Robots { return reference.Parse(in.Robots, optionsFor(in.Profile)) }
-
-func optionsFor(profile string) reference.Options {
-	if profile == cases.ProfileGoogle {
-		return reference.Google()
-	}
-	return reference.RFC()
+func parseFor(in Input) *reference.Robots {
+	opts, _ := reference.OptionsFor(in.Profile)
+	return reference.Parse(in.Robots, opts)
 }
 
 // tagLines tags the syntax of the file and its rules.

@@ -154,6 +154,9 @@ func (r *Robots) build() {
 			open = false
 			r.rules = append(r.rules, ru)
 		case Other:
+			if o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
+				open = false
+			}
 			r.others = append(r.others, record{line: int32(n),
 				key: span{int32(at + ks), int32(at + ke)}, value: value})
 		}

@@ -35,7 +35,7 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 		if !ok {
 			break
 		}
-		kind, _, _, vs, ve, _ := classifySpan(text, o)
+		kind, ks, ke, vs, ve, _ := classifySpan(text, o)
 		value := text[vs:ve]
 		switch kind {
 		case UserAgent:
@@ -63,6 +63,10 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 				global.consider(o, c, path, scratch[:])
 			}
 			open = false
+		case Other:
+			if o.UsageRules && inGroup && isUsageKey(text[ks:ke]) {
+				open = false
+			}
 		}
 	}
 	var b *best

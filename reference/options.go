@@ -154,6 +154,14 @@ type Options struct {
 	// it. Without it the cached copy keeps applying during the outage,
 	// which §2.4 permits ("unless the robots.txt file is unreachable").
 	OutageIgnoresCache bool
+
+	// UsageRules reads Content-Usage and Content-Signal lines as rules of
+	// their group, as the aipref profile does (draft-ietf-aipref-attach-05
+	// §3 adds them to the rule ABNF): like allow and disallow they end a
+	// run of user-agent lines, so a user-agent line after one starts a new
+	// group. RFC 9309 knows them only as other records (OTH-3), which
+	// end nothing: default false. See AIPref and Robots.Usage.
+	UsageRules bool
 }
 
 // ParseLimit is the parsing limit of both option sets, in bytes: 500
@@ -228,13 +236,15 @@ func (o *Options) bodyCap() int {
 }
 
 // OptionsFor returns the option set of a case profile: Google for
-// "google", RFC for "rfc9309". ok is false for any other name.
+// "google", AIPref for "aipref", RFC for "rfc9309". ok is false for any other name.
 func OptionsFor(profile string) (opts Options, ok bool) {
 	switch profile {
 	case "rfc9309":
 		return RFC(), true
 	case "google":
 		return Google(), true
+	case "aipref":
+		return AIPref(), true
 	}
 	return RFC(), false
 }

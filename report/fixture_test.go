@@ -1,10 +1,10 @@
 package report
 
 import (
-	"encoding/base64"
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 func intp(n int) *int { return &n }
@@ -131,13 +131,12 @@ func fixtureDoc() *Document {
 	cs := fixtureCases()
 	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
 	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
-	d.Findings = []Finding{
-		{RobotsB64: base64.StdEncoding.EncodeToString([]byte("User-agent: *\nDisallow: /*.pdf$\n")), Agent: "FooBot",
-			URL: "https://example.com/a.pdf.pdf", Verdicts: map[string]string{"reference": "disallow", "grobotstxt": "disallow", "temoto": "allow"},
-			Signature: "temoto≠reference", Minimized: true, Req: []string{"SPC-1"}},
-		{RobotsB64: base64.StdEncoding.EncodeToString([]byte("User-agent: *\nDisallow: /*.pdf$\nAllow: /x\n")), Agent: "FooBot",
-			URL: "https://example.com/b.pdf.pdf", Verdicts: map[string]string{"reference": "disallow", "grobotstxt": "disallow", "temoto": "allow"},
-			Signature: "temoto≠reference", Req: []string{"SPC-1"}},
+	vs := map[string]cases.Verdict{"reference": cases.Disallow, "grobotstxt": cases.Disallow, "temoto": cases.Allow}
+	d.Findings = []diff.Finding{
+		{Input: diff.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\n"), Agent: "FooBot", URL: "https://example.com/a.pdf.pdf"},
+			Verdicts: vs, Signature: diff.Signature(vs), Minimized: true, Req: []string{"SPC-1"}, Sources: []string{"a.txt"}, Probes: 2},
+		{Input: diff.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\nAllow: /x\n"), Agent: "FooBot", URL: "https://example.com/b.pdf.pdf"},
+			Verdicts: vs, Signature: diff.Signature(vs), Req: []string{"SPC-1"}, Sources: []string{"b.txt"}, Probes: 1},
 	}
 	return d
 }

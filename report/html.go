@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -16,6 +17,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -134,11 +136,12 @@ type htmlView struct {
 	Data       htmlData
 	Version    string
 	Profile    string
+	Drafts     string
 	Strict     bool
 	Total      int
 	Parsers    []parserView
 	Chart      chartView
-	Matrix     matrixView
+	ReqTable   reqTableView
 	Cards      []caseCard
 	Findings   []findingView
 	FindCount  int
@@ -269,7 +272,7 @@ type mark struct {
 	Pass, Total int
 }
 
-type matrixView struct {
+type reqTableView struct {
 	HasReqs bool // the document has a requirement table
 	Parsers []string
 	Rows    []reqRow
@@ -348,16 +351,17 @@ type verdictRow struct {
 }
 
 type findingView struct {
-	Signature  string
-	Count      int
-	Agent      string
-	URL        string
-	Minimized  bool
-	Sides      []Side
-	Req        []reqLink
-	ParserKeys string
-	AreaKeys   string
-	Body       bodyView
+	Anchor                  string
+	Signature, Primary      string
+	PrimaryURL              string
+	Findings, Probes, Files int
+	Agent, URL              string
+	Minimized               bool
+	Sides                   []diff.Side
+	Req                     []reqLink
+	ParserKeys              string
+	AreaKeys                string
+	Body                    bodyView
 }
 
 // filterKeys holds the keys of the values the filters select on.
@@ -373,6 +377,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		Script:  template.JS(htmlJS),
 		Version: d.Version,
 		Profile: d.Profile,
+		Drafts:  d.Drafts,
 		Strict:  d.Strict,
 		Total:   len(d.Results),
 	}
@@ -383,8 +388,8 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
 		fk.levels.key(string(l))
 	}
-	for _, a := range areas {
-		fk.areas.key(a.Prefix)
+	for _, a := range table().areas {
+		fk.areas.key(a.Name)
 	}
 	exp := d.expectedIndex()
 	v.Expected = len(d.Expected)
@@ -405,10 +410,10 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Parsers = append(v.Parsers, pv)
 	}
 	v.Chart = buildChart(d, v.Parsers)
-	v.Matrix = buildMatrix(d, &fk)
+	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
-	groups := GroupFindings(d.Findings)
+	groups := findingGroups(d.Findings)
 	v.FindCount = len(d.Findings)
 	for _, g := range groups {
 		v.Findings = append(v.Findings, findingOf(g, &fk))
@@ -423,7 +428,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc), Name: string(oc)})
 	}
 	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
-	v.Data.Areas = fk.areas.options(func(s string) string { return visible(areaTitle(s)+" ("+s+")", 100) })
+	v.Data.Areas = fk.areas.options(func(s string) string { return visible(area(s).Title, 100) })
 	return v
 }
 
@@ -507,12 +512,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 		c.Ticks = append(c.Ticks, tick{X: float64(left) + float64(plotW)*float64(p)/100, Label: fmt.Sprintf("%d%%", p)})
 	}
 	for i, a := range names {
-		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: areaTitle(a)}
-		for _, ar := range areas {
-			if ar.Prefix == a {
-				row.Section = ar.Section
-			}
-		}
+		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: area(a).Title, Section: area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
 			k := key{a, p.Name}
@@ -536,9 +536,10 @@ func buildChart(d *Document, ps []parserView) chartView {
 	return c
 }
 
-// buildMatrix builds the requirement × parser table.
-func buildMatrix(d *Document, fk *filterKeys) matrixView {
-	m := matrixView{}
+// buildReqTable builds the requirement × parser table (not report.Matrix,
+// which is agents × paths for one file).
+func buildReqTable(d *Document, fk *filterKeys) reqTableView {
+	m := reqTableView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, p.Name)
 	}
@@ -548,7 +549,7 @@ func buildMatrix(d *Document, fk *filterKeys) matrixView {
 		if r, ok := rows[id]; ok {
 			return r
 		}
-		r := &reqRow{ID: id, Area: AreaOf(id), URL: requirementURL(id, ""), Cells: make([]cell, len(m.Parsers))}
+		r := &reqRow{ID: id, Area: areaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
 			r.Cells[i].Empty = true
 		}
@@ -559,8 +560,7 @@ func buildMatrix(d *Document, fk *filterKeys) matrixView {
 	m.HasReqs = len(d.Requirements) > 0
 	for _, rq := range d.Requirements {
 		r := add(rq.ID)
-		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Title, rq.Cases, true
-		r.URL = requirementURL(rq.ID, rq.Section)
+		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Summary, rq.Cases, true
 	}
 	pidx := map[string]int{}
 	for i, p := range m.Parsers {
@@ -677,7 +677,7 @@ func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
 	}
 	cv := checkView{Index: r.Check, Agent: r.Agent, URL: r.URL, Expect: want, Level: string(r.Level), Step: r.Step, Trace: r.Trace}
 	for _, id := range r.Req {
-		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
 	cv.LevelKey = fk.levels.key(string(r.Level))
@@ -832,23 +832,28 @@ func servedView(s Served, at string) bodyView {
 	return bv
 }
 
-func findingOf(g FindingGroup, fk *filterKeys) findingView {
-	f := findingView{Signature: g.Signature, Count: g.Count, Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: g.Sides}
+func findingOf(g diff.Group, fk *filterKeys) findingView {
+	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
+		Findings: g.Findings, Probes: g.Probes, Files: g.Files,
+		Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: diff.Sides(g.Example.Verdicts)}
 	var ps []string
-	for _, s := range g.Sides {
+	for _, s := range f.Sides {
 		ps = append(ps, s.Parsers...)
 	}
 	f.ParserKeys = fk.parsers.keyList(ps)
 	for _, id := range g.Req {
-		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
-	body, err := g.Example.Robots()
-	if err != nil {
-		body = []byte(g.Example.RobotsB64)
-	}
-	b := newBody(body)
+	b := newBody(g.Example.Robots)
 	f.Body = bodyOf("robots.txt", b)
 	f.Body.Lines = layoutLines(b.Bytes(), nil, nil)
 	return f
+}
+
+// groupAnchor names a group's element: a hash of its key, so that a
+// permalink to a group stays valid across runs that find it again.
+func groupAnchor(g diff.Group) string {
+	h := sha256.Sum256([]byte(g.Signature + " " + g.Primary))
+	return "c-" + hex.EncodeToString(h[:6])
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -205,9 +206,10 @@ func hostileDoc() *Document {
 				Body: &Body{B64: base64.StdEncoding.EncodeToString([]byte("\xff\xfe" + hostile)), Size: 9, Generated: hostile}}},
 				Checks: []CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
 		},
-		Requirements: []Requirement{{ID: hostile, Section: "javascript:alert(9)", Title: hostile, Level: hostile}},
-		Findings: []Finding{{RobotsB64: base64.StdEncoding.EncodeToString([]byte(hostile + "\n" + long)), Agent: hostile, URL: hostile,
-			Verdicts: map[string]string{parser: "allow", "reference": hostile}, Signature: hostile, Req: []string{hostile}}},
+		Requirements: []cases.Requirement{{ID: hostile, Section: "javascript:alert(9)", Summary: hostile, Level: hostile, Area: hostile}},
+		Findings: []diff.Finding{{Input: diff.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
+			Verdicts: map[string]cases.Verdict{parser: "allow", "reference": cases.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
+			Sources: []string{hostile}, Trace: hostile}},
 		Expected:   []ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
 		Unexpected: []UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
 	}
@@ -295,7 +297,7 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 			t.Fatalf("raw %U at byte %d: %q", r, i, out[max(0, i-40):min(len(out), i+40)])
 		}
 	}
-	for _, esc := range []string{`\u202E`, `\u2066`, `\u200F`, `\x1B`, `\x00`, `\x7F`, `\u2028`, `\xFF`} {
+	for _, esc := range []string{`\u202e`, `\u2066`, `\u200f`, `\x1b`, `\x00`, `\x7f`, `\u2028`, `\xff`} {
 		if !strings.Contains(out, `<span class="esc" title="escaped character">`+esc+`</span>`) {
 			t.Errorf("no visible escape %s", esc)
 		}
@@ -374,7 +376,7 @@ func TestHTMLInChromium(t *testing.T) {
 		{"outcome:violation", count(func(r cases.Result) bool { return r.Outcome == cases.Violation })},
 		{"parser:grobotstxt,outcome:skipped", count(func(r cases.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == cases.Skipped })},
 		{"level:SHOULD", count(func(r cases.Result) bool { return r.Level == cases.SHOULD })},
-		{"area:ACC", count(func(r cases.Result) bool { return AreaOf(r.Req[0]) == "ACC" })},
+		{"area:access", count(func(r cases.Result) bool { return areaOf(r.Req[0]) == "access" })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.filter, func(t *testing.T) {

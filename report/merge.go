@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
 )
 
 // ConflictError lists what two shards say differently.
@@ -38,7 +39,7 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(docs) == 0 {
 		return nil, errors.New("report: nothing to merge")
 	}
-	out := &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict}
+	out := &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict, Drafts: docs[0].Drafts}
 	var conflicts []string
 	conflict := func(format string, args ...any) { conflicts = append(conflicts, fmt.Sprintf(format, args...)) }
 
@@ -64,7 +65,7 @@ func Merge(docs ...*Document) (*Document, error) {
 			switch {
 			case !seen:
 				versions[p.Name] = p.Version
-				out.Parsers = append(out.Parsers, cases.Summary{Name: p.Name, Version: p.Version})
+				out.Parsers = append(out.Parsers, cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime})
 			case v != p.Version:
 				conflict("parser %q has version %q and %q (document %d)", p.Name, v, p.Version, i+1)
 			}
@@ -115,25 +116,17 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
-	slices.SortFunc(out.Requirements, func(a, b Requirement) int { return compareReq(a.ID, b.ID) })
+	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
 	out.sortResults()
 	out.Recount()
 	return out, nil
 }
 
 // findingKey identifies a finding for deduplication.
-func findingKey(f Finding) string {
+func findingKey(f diff.Finding) string {
 	var b strings.Builder
-	b.WriteString(f.RobotsB64)
-	b.WriteByte(0)
-	b.WriteString(f.Agent)
-	b.WriteByte(0)
-	b.WriteString(f.URL)
-	b.WriteByte(0)
-	for _, p := range sortedKeys(f.Verdicts) {
-		b.WriteString(p)
-		b.WriteByte('=')
-		b.WriteString(f.Verdicts[p])
+	for _, s := range []string{f.Profile, string(f.Robots), f.Agent, f.URL, diff.Signature(f.Verdicts)} {
+		b.WriteString(s)
 		b.WriteByte(0)
 	}
 	return b.String()

@@ -94,7 +94,11 @@ func (t *textWriter) header() {
 	if d.Strict {
 		strict = ", strict"
 	}
-	t.printf("%sreptest %s%s  profile %s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), strict, len(d.Results))
+	drafts := ""
+	if d.Drafts != "" {
+		drafts = " (" + visible(d.Drafts, 300) + ")"
+	}
+	t.printf("%sreptest %s%s  profile %s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, len(d.Results))
 }
 
 func (t *textWriter) summaries() {
@@ -144,7 +148,7 @@ func colorCount(color, reset string, n, width int) string {
 func (t *textWriter) failures() []cases.Result {
 	var out []cases.Result
 	for _, r := range t.d.Results {
-		if failing(r.Outcome) {
+		if r.Outcome.Fails(true) {
 			out = append(out, r)
 		}
 	}
@@ -206,6 +210,9 @@ func (t *textWriter) details(fs []cases.Result) {
 				for _, line := range strings.Split(clip(x.Detail, 2000), "\n") {
 					t.printf("      %s%s%s\n", p.dim, visible(line, 300), p.reset)
 				}
+			}
+			if x.ParserDetail != "" {
+				t.printf("      %sthe parser says: %s%s\n", p.dim, visible(x.ParserDetail, 300), p.reset)
 			}
 		}
 		trace := r.Trace
@@ -347,25 +354,20 @@ func (t *textWriter) findings(verbose bool) {
 	if len(t.d.Findings) == 0 {
 		return
 	}
-	gs := GroupFindings(t.d.Findings)
+	gs := findingGroups(t.d.Findings)
 	t.printf("\n%s in %s:\n", plural(len(t.d.Findings), "differential finding"), plural(len(gs), "group"))
 	for i, g := range gs {
 		if !verbose && i == 10 {
 			t.printf("  … %d more groups\n", len(gs)-i)
 			break
 		}
-		t.printf("  %4d× %s", g.Count, visible(g.Signature, 200))
+		t.printf("  %4d× %s  %s  (%d files, %d probes)", g.Findings, visible(g.Signature, 200), visible(g.Primary, 40), g.Files, g.Probes)
 		if len(g.Req) > 0 {
 			t.printf("  [%s]", visible(strings.Join(g.Req, " "), 200))
 		}
-		t.printf("\n        agent %s url %s:", visible(g.Example.Agent, 100), visible(g.Example.URL, 300))
-		for _, s := range g.Sides {
-			t.printf(" %s=%s", visible(s.Verdict, 20), visible(strings.Join(s.Parsers, ","), 300))
-		}
-		t.printf("\n")
+		t.printf("\n        agent %s url %s\n", visible(g.Example.Agent, 100), visible(g.Example.URL, 300))
 		if verbose {
-			body, _ := g.Example.Robots()
-			for n, l := range reference.SplitLines(string(body)) {
+			for n, l := range reference.SplitLines(string(g.Example.Robots)) {
 				if n == 20 {
 					t.printf("         …\n")
 					break

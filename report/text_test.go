@@ -22,7 +22,7 @@ func TestTextSummary(t *testing.T) {
 		"grobotstxt  v1.0.3           10      6     0     1     1     0     2  NO",
 		"5 failing checks",
 		"2 differential findings in 1 group:",
-		"2× temoto≠reference  [SPC-1]",
+		"2× grobotstxt,reference=disallow≠temoto=allow  SPC-1  (2 files, 3 probes)  [SPC-1]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
@@ -68,7 +68,7 @@ func TestTextEscapesTerminalControls(t *testing.T) {
 			t.Fatalf("raw %U at %d: %q", r, i, out[max(0, i-30):min(len(out), i+30)])
 		}
 	}
-	if !strings.Contains(out, `\x1B[31m`) || !strings.Contains(out, `\u202E`) {
+	if !strings.Contains(out, `\x1b[31m`) || !strings.Contains(out, `\u202e`) {
 		t.Errorf("controls are not shown as escapes")
 	}
 	if len(out) > 200<<10 {

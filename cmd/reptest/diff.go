@@ -6,32 +6,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
-// (CASES.md §4, §5).
+// (docs/FORMAT.md §4, §5).
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
-	var names, execs, commands, inputs, corpora multi
+	var names, inputs, corpora multi
 	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
-	fs.Var(&inputs, "inputs", "a directory of robots.txt files, every regular file (repeatable)")
+	progs := addProgramFlags(fs)
+	fs.Var(&inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
 	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
 	generate := fs.Int("generate", 0, "also compare `N` generated files")
 	seed := fs.Uint64("seed", 1, "the seed of --generate")
 	jsonOut := fs.String("json", "", "write the findings as JSON lines to `FILE`")
 	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
 	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
-	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs")
+	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	printShard := fs.Bool("print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
+	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
 	top := fs.Int("top", 15, "groups shown in the summary (0: all)")
@@ -50,45 +51,47 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	var sh diff.Shard
-	if *shard != "" {
-		var err error
-		if sh, err = diff.ParseShard(*shard); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
+	sh, err := cases.ParseShardEnv(*shard, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
 	}
 
-	// Inputs: corpus cases, then directories, then generated files.
-	var files []diff.File
+	// Inputs: corpus cases, then directories and files, then generated
+	// files; WARC files are streamed after them.
+	var in diff.Inputs
 	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
 		cs, err := loadCorpus(corpora)
 		if err != nil {
 			printLoadError(stderr, err)
 			return 2
 		}
-		files = append(files, diff.FromCases(cs)...)
+		in.Files = append(in.Files, diff.FromCases(cs)...)
 	}
-	for _, dir := range inputs {
-		fsOf, err := diff.ReadDir(dir)
-		if err != nil {
+	for _, path := range inputs {
+		if err := in.AddPath(path); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
 		}
-		files = append(files, fsOf...)
 	}
-	files = append(files, diff.Generate(*seed, *generate)...)
-	files = sh.Select(files)
+	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
+	files, warcs := in.Select(sh)
+	if *printShard {
+		for _, w := range warcs {
+			fmt.Fprintln(stdout, w.Name)
+		}
+		return 0
+	}
 
 	switch {
-	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
+	case len(names) == 0 && progs.none():
 		names = multi{"reference", "grobotstxt", "temoto"}
 	case len(names) == 0:
 		// Your own programs are compared with the reference.
 		names = multi{"reference"}
 	}
 	// Find the parsers that cannot run here once, and leave them out.
-	ps, missing, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	ps, missing, err := openParsers(ctx, names, progs, *timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
@@ -104,8 +107,14 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usable = append(usable, n)
 	}
+	for _, u := range missing {
+		if u.prog != nil && !*quiet {
+			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
+		}
+	}
+	progs = progs.without(missing)
 	factory := func(ctx context.Context) ([]cases.Parser, error) {
-		ps, _, err := openParsers(ctx, usable, execs, commands, *allowedRE, *disallowedRE, *timeout)
+		ps, _, err := openParsers(ctx, usable, progs, *timeout)
 		return ps, err
 	}
 
@@ -116,8 +125,13 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		progress.Start(len(files))
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
 	}
-	rep, err := diff.Run(ctx, files, factory, opts)
+	rep, err := in.Run(ctx, sh, factory, opts)
 	progress.Done()
+	if len(in.WARC) > 0 && !*quiet {
+		st := in.Stats
+		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
+			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		if ctx.Err() != nil {
@@ -133,7 +147,8 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			enc.SetIndent("", "  ")
 			return enc.Encode(&rep.Summary)
 		}) &&
-		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) })
+		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) }) &&
+		write(*reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
 	if !ok {
 		return 2
 	}
@@ -156,20 +171,8 @@ func isMissing(name string, missing []unavailable) error {
 	return errors.New("unavailable")
 }
 
-// writeDiffHTML renders the findings with the report package, which reads
-// them in their JSON form.
+// writeDiffHTML renders the findings with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC}
-	for _, f := range rep.Findings {
-		b, err := json.Marshal(&f)
-		if err != nil {
-			return err
-		}
-		var rf report.Finding
-		if err := json.Unmarshal(b, &rf); err != nil {
-			return err
-		}
-		doc.Findings = append(doc.Findings, rf)
-	}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
 	return report.WriteHTML(w, doc, report.HTMLOptions{})
 }

@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 )
@@ -105,4 +109,66 @@ func TestDiffPromoteUsage(t *testing.T) {
 			t.Errorf("%v: no message", args)
 		}
 	}
+}
+
+// groupRow is one group as a summary lists it.
+type groupRow struct {
+	Signature, Primary      string
+	Files, Probes, Findings int
+}
+
+// The terminal summary, the JSON summary and the HTML page list the same
+// groups, in the same order, with the same counts: there is one grouping.
+func TestDiffSummariesAgree(t *testing.T) {
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.json")
+	page := filepath.Join(dir, "diff.html")
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"diff", "--parser", "reference", "--parser", "reference-google", "--parser", "temoto",
+		"--generate", "40", "--seed", "3", "--summary", summary, "--html", page, "--top", "0"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("diff: exit %d\n%s", code, stderr.String())
+	}
+	var s diff.Summary
+	if b, err := os.ReadFile(summary); err != nil || json.Unmarshal(b, &s) != nil {
+		t.Fatalf("summary: %v", err)
+	}
+	var fromJSON []groupRow
+	for _, g := range s.Groups {
+		fromJSON = append(fromJSON, groupRow{g.Signature, g.Primary, g.Files, g.Probes, g.Findings})
+	}
+	if len(fromJSON) < 3 {
+		t.Fatalf("only %d groups; the test needs several", len(fromJSON))
+	}
+
+	termRE := regexp.MustCompile(`(?m)^\d+\. (\S+)  (\S*)  \((\d+) files, (\d+) probes, (\d+) findings`)
+	var fromText []groupRow
+	for _, m := range termRE.FindAllStringSubmatch(stdout.String(), -1) {
+		fromText = append(fromText, groupRow{m[1], m[2], atoi(t, m[3]), atoi(t, m[4]), atoi(t, m[5])})
+	}
+	if d := cmp.Diff(fromJSON, fromText); d != "" {
+		t.Errorf("terminal groups differ from the JSON summary's (-json +terminal):\n%s\n%s", d, stdout.String())
+	}
+
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	htmlRE := regexp.MustCompile(`<article class="[^"]*\bclass-card\b[^"]*"[^>]*data-files="(\d+)" data-probes="(\d+)" data-findings="(\d+)"[^>]*>\s*<h3><code class="sig">([^<]*)</code> <span class="primary">(?:<a[^>]*>)?([^<]*)`)
+	var fromHTML []groupRow
+	for _, m := range htmlRE.FindAllStringSubmatch(string(b), -1) {
+		fromHTML = append(fromHTML, groupRow{html.UnescapeString(m[4]), html.UnescapeString(m[5]), atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3])})
+	}
+	if d := cmp.Diff(fromJSON, fromHTML); d != "" {
+		t.Errorf("HTML classes differ from the JSON summary's groups (-json +html):\n%s", d)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -26,6 +26,7 @@ import (
 	"sort"
 
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 )
 
 // command is one subcommand: it parses its own flags and returns the exit
@@ -49,6 +50,8 @@ func commands() map[string]command {
 }
 
 func main() {
+	// The isolated Go libraries run in workers that are this binary.
+	parsers.ServeWorkerIfAsked()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -94,6 +97,6 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
 		return 2
 	}
-	fmt.Fprintf(stdout, "reptest %s (%s)\n", parsers.Version, runtime.Version())
+	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
 	return 0
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/report"
 )
 
@@ -58,6 +59,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(files) == 0 {
 		fs.Usage()
 		return 2
+	}
+	if isDiffReport(files[0]) { // the shards of reptest diff --report
+		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
 	}
 	var docs []*report.Document
 	for _, name := range files {
@@ -147,13 +151,13 @@ func readDocument(name string) (*report.Document, error) {
 	return d, nil
 }
 
-func readFindings(name string) ([]report.Finding, error) {
+func readFindings(name string) ([]diff.Finding, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fs, err := report.ReadFindings(f)
+	fs, err := diff.ReadFindings(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
 )
@@ -28,7 +32,8 @@ func newPeer(t *testing.T, name string) cases.Parser {
 	return p
 }
 
-// Checks that every peer answers alike.
+// Checks that every peer answers alike, unless its own checks have one of
+// the same name.
 var commonPeerChecks = []verdictTest{
 	{"star group", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/private/x", cases.Disallow},
 	{"star group, other path", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/public", cases.Allow},
@@ -65,6 +70,24 @@ func TestPeers(t *testing.T) {
 			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
 			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
 		}},
+		{"robots-txt-guard", []cases.Capability{cases.CapParse}, []verdictTest{
+			// Rules sorted by length, the first match wins; an Allow beats
+			// a Disallow of the same path.
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
+			{"same path, allow wins", "User-agent: *\nDisallow: /x\nAllow: /x\n", 0, "FooBot", "https://example.com/x", cases.Allow},
+			// The agent is matched as a substring of the crawler's name.
+			{"agent substring", "User-agent: Foo\nDisallow: /\n", 0, "FooBot", "https://example.com/x", cases.Disallow},
+		}},
+		{"robots-txt-parser", []cases.Capability{cases.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			// Patterns are unanchored regular expressions over the whole
+			// URL: a rule matches anywhere in it.
+			{"unanchored", "User-agent: *\nDisallow: /b\n", 0, "FooBot", "https://example.com/a/b", cases.Disallow},
+			// Its parser throws on a one-line file without a record.
+			{"one line, no record", "nothing here", 0, "FooBot", "https://example.com/x", cases.Reject},
+			{"empty file", "", 0, "FooBot", "https://example.com/x", cases.Reject},
+		}},
 		{"perl-robotrules", []cases.Capability{cases.CapParse}, []verdictTest{
 			// WWW::RobotRules knows Disallow only; Allow lines are ignored.
 			{"allow ignored", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
@@ -84,11 +107,14 @@ func TestPeers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newPeer(t, tt.name)
 			info := p.Info()
-			if info.Name != tt.name || info.Version == "" || !slices.Equal(info.Capabilities, tt.caps) {
-				t.Errorf("Info() = %+v, want name %q, a version, capabilities %v", info, tt.name, tt.caps)
+			if info.Name != tt.name || info.Version == "" || info.Runtime == "" || !slices.Equal(info.Capabilities, tt.caps) {
+				t.Errorf("Info() = %+v, want name %q, a version, a runtime, capabilities %v", info, tt.name, tt.caps)
 			}
-			t.Logf("%s version %s", info.Name, info.Version)
-			runVerdicts(t, p, append(slices.Clone(commonPeerChecks), tt.extra...))
+			t.Logf("%s version %s on %s", info.Name, info.Version, info.Runtime)
+			checks := slices.DeleteFunc(slices.Clone(commonPeerChecks), func(c verdictTest) bool {
+				return slices.ContainsFunc(tt.extra, func(e verdictTest) bool { return e.name == c.name })
+			})
+			runVerdicts(t, p, append(checks, tt.extra...))
 			if !info.Has(cases.CapStatus) {
 				_, err := p.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
 				if !errors.Is(err, errCapability) {
@@ -126,7 +152,7 @@ func TestPeerUnavailable(t *testing.T) {
 		}
 	}
 	// A peers directory without the programs.
-	for _, name := range []string{"protego", "robots-parser"} {
+	for _, name := range []string{"protego", "robots-parser", "robots-txt-guard", "robots-txt-parser"} {
 		_, err := New(context.Background(), name, Options{PeersDir: t.TempDir()})
 		if !errors.Is(err, ErrUnavailable) {
 			t.Errorf("%s in an empty peers directory: error %v, want ErrUnavailable", name, err)
@@ -139,15 +165,106 @@ func TestPeerUnavailable(t *testing.T) {
 func TestPeerRuntimeMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	want := map[string]string{
-		"python-urllib":   "python-urllib: python3 not found (install Debian package python3)",
-		"perl-robotrules": "perl-robotrules: perl not found (install Debian package perl)",
-		"webrobots":       "webrobots: ruby not found (install Debian package ruby)",
-		"robots-parser":   "robots-parser: node not found (install Debian package nodejs)",
+		"python-urllib":     "python-urllib: python3 not found (install Debian package python3)",
+		"perl-robotrules":   "perl-robotrules: perl not found (install Debian package perl)",
+		"webrobots":         "webrobots: ruby not found (install Debian package ruby)",
+		"robots-parser":     "robots-parser: node not found (install Debian package nodejs)",
+		"robots-txt-guard":  "robots-txt-guard: node not found (install Debian package nodejs)",
+		"robots-txt-parser": "robots-txt-parser: node not found (install Debian package nodejs)",
 	}
 	for name, msg := range want {
 		_, err := New(context.Background(), name, Options{})
 		if !errors.Is(err, ErrUnavailable) || err.Error() != msg {
 			t.Errorf("New(%q) with an empty PATH: %v; want %q wrapping ErrUnavailable", name, err, msg)
 		}
+	}
+}
+
+// TestNodePeersMissingPackage runs the Node peers from a peers directory
+// whose node_modules is empty: each is unavailable, naming the npm package
+// and version to install, so the tests that need it skip with that.
+func TestNodePeersMissingPackage(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found (install Debian package nodejs)")
+	}
+	src, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "node", "node_modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(src, "node", "*.js"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "node", filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{
+		"robots-parser":     "npm robots-parser@3.0.1",
+		"robots-txt-guard":  "npm robots-txt-guard@1.0.2 robots-txt-parse@2.0.1",
+		"robots-txt-parser": "npm robots-txt-parser@2.0.3",
+	}
+	for name, pkg := range want {
+		_, err := New(context.Background(), name, Options{PeersDir: dir})
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), pkg) {
+			t.Errorf("New(%q) without node_modules: %v; want ErrUnavailable naming %q", name, err, pkg)
+		}
+	}
+}
+
+// TestPeersOutsideCheckout checks that outside a checkout the embedded
+// programs are written to the user's cache folder and run from there.
+func TestPeersOutsideCheckout(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(PeersEnv, "")
+	t.Chdir(t.TempDir())
+	dir, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cache, "reptest", "peers"); filepath.Dir(dir) != want {
+		t.Errorf("PeersDir() = %s, want a folder in %s", dir, want)
+	}
+	p := newPeer(t, "python-urllib")
+	runVerdicts(t, p, commonPeerChecks)
+}
+
+// TestPeersBatch checks that every peer answers a batch as it answers the
+// same checks one by one, and that every shipped peer announces the batch
+// capability.
+func TestPeersBatch(t *testing.T) {
+	bodies := []string{allowInside, "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", ""}
+	qs := []cases.Question{
+		{Agent: "FooBot", URL: "https://example.com/docs/public/a"}, {Agent: "FooBot", URL: "https://example.com/foo/1"},
+		{Agent: "BarBot", URL: "https://example.com/bar"}, {Agent: "FooBot", URL: "https://example.com/docs"},
+	}
+	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true, "perl-robotrules": true, "webrobots": true}
+	for _, pr := range peers() {
+		t.Run(pr.name, func(t *testing.T) {
+			e := newPeer(t, pr.name).(*Exec)
+			if batching[pr.name] && !e.batch {
+				t.Errorf("%s does not announce the batch capability", pr.name)
+			}
+			for _, body := range bodies {
+				req := cases.Request{Robots: []byte(body), Profile: cases.ProfileRFC}
+				want, werrs := eachCheck(context.Background(), e, req, qs)
+				got, gerrs := e.CheckBatch(context.Background(), req, qs)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("body %q: batch differs from single checks (-want +got):\n%s", body, diff)
+				}
+				for i := range qs {
+					if (werrs[i] == nil) != (gerrs[i] == nil) {
+						t.Errorf("body %q, question %d: errors %v and %v", body, i, werrs[i], gerrs[i])
+					}
+				}
+			}
+		})
 	}
 }
