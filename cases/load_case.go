@@ -16,7 +16,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// The keys of each mapping of a case file (CASES.md §1, plus the
+// The keys of each mapping of a case file (docs/FORMAT.md §1, plus the
 // extensions host and delay).
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}
@@ -59,7 +59,7 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	c := Case{Source: fmt.Sprintf("%s:%d", r.file, n.Line), Profile: ProfileRFC}
 	l.identity(r, n, f, &c)
 	l.requirements(r, n, f, &c)
-	r.body(n, f, &c)
+	l.body(r, n, f, &c)
 	host := r.host(f)
 	if fl, ok := f["fetch"]; ok {
 		c.Fetch = r.fetch(fl.val, host)
@@ -157,7 +157,7 @@ var bodyKeys = []string{"robots", "robots_base64", "robots_generate", "fetch", "
 
 // body checks that a case says what it tests (a body, HTTP responses or
 // a timeline) once, and reads the body when it is one.
-func (r *reader) body(n *yaml.Node, f fields, c *Case) {
+func (l *loader) body(r *reader, n *yaml.Node, f fields, c *Case) {
 	var given []string
 	for _, k := range bodyKeys {
 		if f.has(k) {
@@ -175,23 +175,12 @@ func (r *reader) body(n *yaml.Node, f fields, c *Case) {
 	if len(given) == 0 {
 		r.errorf(n, "the case has no robots, robots_base64, robots_generate, fetch or timeline (write robots: \"\" for an empty file)")
 	}
-	if fl, ok := f["robots"]; ok {
-		if s, ok := r.str(fl.val, "robots"); ok {
-			c.Robots = []byte(s)
-		}
-	}
-	if fl, ok := f["robots_base64"]; ok {
-		if s, ok := r.str(fl.val, "robots_base64"); ok {
-			b, err := decodeBase64(s)
-			if err != nil {
-				r.errorf(fl.val, "robots_base64: %v", err)
-			}
-			c.Robots = b
-		}
+	if b, ok := r.bytes(f, "robots"); ok {
+		c.Robots = b
 	}
 	if fl, ok := f["robots_generate"]; ok {
 		if g, ok := r.generator(fl.val, "robots_generate", maxRobotsGenerate); ok {
-			c.Robots = g.Bytes()
+			c.Robots = l.generate(r, fl.val, g)
 		}
 	}
 }
@@ -226,6 +215,29 @@ func (r *reader) host(f fields) string {
 		return defaultServedHost
 	}
 	return defaultPlainHost
+}
+
+// bytes reads a body given as text under key or as base64 under
+// key+"_base64" (robots, robots_base64; body, body_base64). ok is false
+// when neither is given or the value is not a string. Giving both is an
+// error the caller reports; then the base64 form is kept.
+func (r *reader) bytes(f fields, key string) (b []byte, ok bool) {
+	if fl, given := f[key]; given {
+		var s string
+		if s, ok = r.str(fl.val, key); ok {
+			b = []byte(s)
+		}
+	}
+	if fl, given := f[key+"_base64"]; given {
+		if s, good := r.str(fl.val, key+"_base64"); good {
+			var err error
+			if b, err = decodeBase64(s); err != nil {
+				r.errorf(fl.val, "%s_base64: %v", key, err)
+			}
+			ok = true
+		}
+	}
+	return b, ok
 }
 
 // decodeBase64 decodes standard base64, padded or not, ignoring spaces and
@@ -342,7 +354,7 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 			// way should not keep a whole corpus from running.
 			v := f["agent"].val
 			chk.Invalid = fmt.Sprintf("%s:%d:%d: agent %q is not a product token (one or more of a-z, A-Z, \"_\" and \"-\", UA-1); the check is skipped",
-				r.file, v.Line, v.Column, a)
+				shown(r.file), v.Line, v.Column, a)
 		}
 		chk.Agent = a
 	}
@@ -589,19 +601,8 @@ func (r *reader) response(n *yaml.Node, f fields, u string) (Response, bool) {
 	if len(bodies) > 1 {
 		r.errorf(bodies[1], "%s and %s cannot be used together", bodies[0].Value, bodies[1].Value)
 	}
-	if fl, ok := f["body"]; ok {
-		if s, ok := r.str(fl.val, "body"); ok {
-			resp.Body = []byte(s)
-		}
-	}
-	if fl, ok := f["body_base64"]; ok {
-		if s, ok := r.str(fl.val, "body_base64"); ok {
-			b, err := decodeBase64(s)
-			if err != nil {
-				r.errorf(fl.val, "body_base64: %v", err)
-			}
-			resp.Body = b
-		}
+	if b, ok := r.bytes(f, "body"); ok {
+		resp.Body = b
 	}
 	if fl, ok := f["body_generate"]; ok {
 		resp.Gen, _ = r.generator(fl.val, "body_generate", maxBodyGenerate)

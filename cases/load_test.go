@@ -1,12 +1,10 @@
 package cases
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -623,68 +621,6 @@ func TestShard(t *testing.T) {
 	}
 	if sh, err := ParseShard(""); err != nil || len(sh.Cases(cs)) != len(cs) {
 		t.Errorf("the zero shard (%v) does not hold every case", err)
-	}
-}
-
-// TestRequirementsMatchDoc compares the requirement table with the shared
-// requirement index, REQUIREMENTS.md, beside the repository.
-func TestRequirementsMatchDoc(t *testing.T) {
-	const doc = "../../shared/design/REQUIREMENTS.md"
-	f, err := os.Open(doc)
-	if err != nil {
-		t.Skipf("the shared design documents are not beside the repository (%v); CI has them", err)
-	}
-	defer f.Close()
-	// Rows: "| ID | Level | ..." in the RFC tables, "| G-X | What Google does |"
-	// in the google table.
-	row := regexp.MustCompile(`^\|\s*([A-Z][A-Z0-9]*-[A-Z0-9.]+)\s*\|\s*([^|]*)\|`)
-	type idLevel struct{ ID, Level string }
-	var want []idLevel
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		m := row.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
-		}
-		level := LevelGoogle
-		if !strings.HasPrefix(m[1], "G-") {
-			level = strings.Fields(m[2])[0] // "MAY (implicit)" -> MAY
-		}
-		want = append(want, idLevel{m[1], level})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(want) < 50 {
-		t.Fatalf("found only %d requirement rows in %s; has the table format changed?", len(want), doc)
-	}
-	reqs, err := Requirements()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []idLevel
-	for _, r := range reqs {
-		if r.Area == "aipref" {
-			// The aipref rows cite the AI-preference drafts, not the
-			// RFC; the design table has no rows for them.
-			continue
-		}
-		got = append(got, idLevel{r.ID, r.Level})
-		if !strings.HasPrefix(r.ID, "G-") && r.Area == "google" || strings.HasPrefix(r.ID, "G-") && r.Area != "google" {
-			t.Errorf("%s: area %q; the google rows, and only they, have area google", r.ID, r.Area)
-		}
-		if !regexp.MustCompile(`^[1-9](\.[0-9]+)*$`).MatchString(r.Section) {
-			t.Errorf("%s: section %q is not an RFC section number", r.ID, r.Section)
-		}
-	}
-	// Rows past the document's are reptest's own (the crawler
-	// requirements at the end of the table); the document's rows must
-	// come first, unchanged.
-	if len(got) > len(want) {
-		got = got[:len(want)]
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("corpus/requirements.yaml does not match %s (-doc +table):\n%s", doc, diff)
 	}
 }
 

@@ -51,11 +51,11 @@ const (
 	Reject   Verdict = "reject"
 )
 
-// Case is one test case of the corpus (CASES.md §1).
+// Case is one test case of the corpus (docs/FORMAT.md §1).
 type Case struct {
 	ID      string   // unique across the loaded files
 	Title   string   // one line; says which reading expect holds for open readings
-	Req     []string // requirement IDs (REQUIREMENTS.md)
+	Req     []string // requirement IDs (corpus/requirements.yaml)
 	Level   Level    // as written, or the strongest level among Req
 	Profile string   // ProfileRFC or ProfileGoogle
 	Tags    []string // free words, for filtering

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Capability is something a parser can do (CASES.md §3).
+// Capability is something a parser can do (docs/FORMAT.md §3).
 type Capability string
 
 // The capabilities.

@@ -16,7 +16,7 @@ import (
 // Requirement is one row of the requirement table
 // (corpus/requirements.yaml, docs/FORMAT.md §1.3). Cases name
 // requirements by ID. Its JSON form is an element of a results
-// document's "requirements" (docs/FORMAT.md §3).
+// document's "requirements" (docs/FORMAT.md §5).
 type Requirement struct {
 	ID string `json:"id"` // stable ID, e.g. "MATCH-4"
 	// Level is MUST, SHOULD, MAY or interpretation, or LevelGoogle for

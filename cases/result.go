@@ -1,6 +1,6 @@
 package cases
 
-// Outcome is how one check of one parser ended (CASES.md §2).
+// Outcome is how one check of one parser ended (docs/FORMAT.md §2).
 type Outcome string
 
 // The outcomes.
@@ -14,7 +14,7 @@ const (
 )
 
 // Result is the outcome of one check of one case for one parser. Its JSON
-// form is the "results" element of CASES.md §5.
+// form is the "results" element of docs/FORMAT.md §5.
 type Result struct {
 	Case    string    `json:"case"`
 	Check   int       `json:"check"` // index among the case's checks, timeline steps included
@@ -36,6 +36,9 @@ type Result struct {
 	// Detail explains a failure: the parser's error and stderr tail, a
 	// wrong deciding line, or why the check was skipped.
 	Detail string `json:"detail,omitempty"`
+	// ParserDetail is what the parser said about a reject or an error
+	// answer (the protocol's "detail"; see Detailer).
+	ParserDetail string `json:"parser_detail,omitempty"`
 	// Trace is the reference's explanation of the expected verdict.
 	Trace string `json:"trace,omitempty"`
 	// Step is the timeline step's time ("25h") for clocked cases.
@@ -47,7 +50,7 @@ type Result struct {
 	Usage       map[string]string `json:"usage,omitempty"`
 }
 
-// Summary counts one parser's outcomes (CASES.md §5 "parsers").
+// Summary counts one parser's outcomes (docs/FORMAT.md §5 "parsers").
 type Summary struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
@@ -61,6 +64,10 @@ type Summary struct {
 	Errors     int    `json:"errors"`
 	Skipped    int    `json:"skipped"`
 	Conforms   bool   `json:"conforms"`
+	// NotRun, when set, says why the parser counts as not run: it was
+	// given checks and skipped every one, or every one of a level. A
+	// parser that did not run never conforms (see Summarize).
+	NotRun string `json:"not_run,omitempty"`
 }
 
 // Add counts one outcome.
@@ -82,11 +89,12 @@ func (s *Summary) Add(o Outcome) {
 	}
 }
 
-// Judge sets Conforms: no outcome that Fails.
+// Judge sets Conforms: the parser ran (NotRun is empty) and no outcome
+// Fails.
 func (s *Summary) Judge(strict bool) {
 	counts := map[Outcome]int{Pass: s.Pass, Note: s.Note, Deviation: s.Deviations,
 		Violation: s.Violations, Error: s.Errors, Skipped: s.Skipped}
-	s.Conforms = true
+	s.Conforms = s.NotRun == ""
 	for o, n := range counts {
 		if n > 0 && o.Fails(strict) {
 			s.Conforms = false
@@ -104,7 +112,7 @@ func (o Outcome) Fails(strict bool) bool {
 }
 
 // OutcomeOf maps a verdict to its outcome for a check of the given level
-// (CASES.md §2). This is the one place that does so.
+// (docs/FORMAT.md §2). This is the one place that does so.
 func OutcomeOf(level Level, expect Verdict, accept []Verdict, got Verdict) Outcome {
 	if got == expect {
 		return Pass

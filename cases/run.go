@@ -85,7 +85,7 @@ type Report struct {
 	Summaries []Summary
 }
 
-// Run runs every check of every case against every parser (CASES.md §2).
+// Run runs every check of every case against every parser (docs/FORMAT.md §2).
 // It never stops because a parser crashed, hung or answered nonsense: such
 // checks end in the error outcome and the run goes on. It returns early
 // only when ctx is cancelled, with the results so far and ctx's error.
@@ -248,14 +248,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		s := Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}
-		for _, res := range r.results {
-			if res.Parser == p.info.Name {
-				s.Add(res.Outcome)
-			}
-		}
-		s.Judge(r.opts.Strict)
-		rep.Summaries = append(rep.Summaries, s)
+		rep.Summaries = append(rep.Summaries, Summarize(Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}, r.results, r.opts.Strict))
 	}
 	return rep
 }
@@ -271,25 +264,27 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 			r.failCase(c, 0, err)
 			return
 		}
-		for i, chk := range c.Checks {
+		for i := range c.Checks {
 			for _, p := range r.parsers {
-				req, skip := r.fetchRequest(ctx, c, &chk, p)
-				r.check(ctx, c, i, &chk, p, req, skip, "", nil)
+				cr := checkRun{c: c, idx: i, chk: &c.Checks[i]}
+				cr.req, cr.skip = r.fetchRequest(ctx, c, cr.chk, p)
+				r.check(ctx, p, cr)
 			}
 		}
 	default:
-		for i, chk := range c.Checks {
+		for i := range c.Checks {
 			for _, p := range r.parsers {
-				req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Robots: c.Robots}
-				skip := ""
+				cr := checkRun{c: c, idx: i, chk: &c.Checks[i]}
+				cr.req = c.request(cr.chk.Agent, cr.chk.URL)
+				cr.req.Robots = c.Robots
 				switch {
 				case p.info.Has(CapParse):
 				case p.info.Has(CapStatus):
-					req.Status = http.StatusOK
+					cr.req.Status = http.StatusOK
 				default:
-					skip = "the parser takes neither a body (parse) nor a status and body (status)"
+					cr.skip = "the parser takes neither a body (parse) nor a status and body (status)"
 				}
-				r.check(ctx, c, i, &chk, p, req, skip, "", nil)
+				r.check(ctx, p, cr)
 			}
 		}
 	}
@@ -302,7 +297,7 @@ func (r *runner) failCase(c *Case, from int, err error) {
 			continue
 		}
 		for _, p := range r.parsers {
-			r.add(c, i, chk, p.info.Name, "", Error, "case could not be served: "+err.Error(), "")
+			r.add(checkRun{c: c, idx: i, chk: chk}, p.info.Name, "", Error, "case could not be served: "+err.Error())
 		}
 	}
 }
@@ -325,7 +320,7 @@ func (c *Case) AllChecks() []*Check {
 // fetchRequest builds the request of an HTTP check for parser p, or says
 // why p cannot take it.
 func (r *runner) fetchRequest(ctx context.Context, c *Case, chk *Check, p *parserState) (Request, string) {
-	req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL}
+	req := c.request(chk.Agent, chk.URL)
 	robotsURL, err := reference.RobotsURL(chk.URL)
 	if err != nil {
 		return req, "the check's URL has no robots.txt: " + err.Error()
@@ -413,8 +408,8 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 		}
 		for i := range st.Checks {
 			chk := &st.Checks[i]
-			base := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL,
-				Client: r.client, Now: start.Add(st.At)}
+			base := c.request(chk.Agent, chk.URL)
+			base.Client, base.Now = r.client, start.Add(st.At)
 			u, err := reference.RobotsURL(chk.URL)
 			if err == nil {
 				base.RobotsURL, err = r.srv.External(u)
@@ -439,7 +434,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 				} else if err != nil {
 					skip = err.Error()
 				}
-				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At), &trace)
+				r.check(ctx, p, checkRun{c: c, idx: idx, chk: chk, req: req, skip: skip, step: formatAt(st.At), trace: &trace})
 			}
 			idx++
 		}
@@ -456,7 +451,8 @@ func (r *runner) fetchOnly(ctx context.Context, c *Case, session string, now tim
 	if err != nil {
 		return
 	}
-	base := Request{Case: c.ID, Profile: c.Profile, Agent: "reptest", URL: origin + "/", Client: r.client, Now: now}
+	base := c.request("reptest", origin+"/")
+	base.Client, base.Now = r.client, now
 	if base.RobotsURL, err = r.srv.External(origin + "/robots.txt"); err != nil {
 		return
 	}
@@ -508,23 +504,49 @@ func formatAt(d time.Duration) string {
 	return s
 }
 
-// check puts one request to one parser and records the outcome. trace,
-// when not nil, is the explainer's trace for the check, made beforehand;
-// otherwise the explainer is asked only if the check fails.
-func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string, trace *string) {
+// request returns the request of a check of the case: its identity and
+// the check's agent and URL. The caller adds what the parser is given (a
+// body, a status, a URL to fetch, a client, a clock).
+func (c *Case) request(agent, url string) Request {
+	return Request{Case: c.ID, Profile: c.Profile, Agent: agent, URL: url}
+}
+
+// checkRun is one check of one case as put to a parser: the request, and
+// what the runner records beside the answer.
+type checkRun struct {
+	c    *Case
+	idx  int // the check's index among the case's (Result.Check)
+	chk  *Check
+	req  Request
+	skip string // why the parser is not asked; "" to ask it
+	step string // the timeline step's time; "" outside timelines
+	// trace, when not nil, is the explainer's trace for the check, made
+	// beforehand; otherwise the explainer is asked only if the check
+	// fails.
+	trace *string
+}
+
+// check puts one request to one parser and records the outcome.
+func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 	name := p.info.Name
-	if chk.Invalid != "" {
-		skip = chk.Invalid
+	if cr.chk.Invalid != "" {
+		cr.skip = cr.chk.Invalid
 	}
-	if skip != "" {
-		r.add(c, idx, chk, name, "", Skipped, skip, step)
+	if cr.skip != "" {
+		r.add(cr, name, "", Skipped, cr.skip)
 		return
 	}
 	if p.dead != "" {
-		r.add(c, idx, chk, name, "", Error, p.dead, step)
+		r.add(cr, name, "", Error, p.dead)
 		return
 	}
-	v, ex, err := r.ask(ctx, p, req)
+	v, ex, said, err := r.ask(ctx, p, cr.req)
+	// Every path below records one result; the parser's detail goes on it.
+	defer func() {
+		if said != "" {
+			r.results[len(r.results)-1].ParserDetail = said
+		}
+	}()
 	if err != nil {
 		detail := err.Error()
 		if se, ok := p.Parser.(Stderr); ok {
@@ -532,13 +554,14 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 				detail += "\nstderr:\n" + tail
 			}
 		}
-		r.add(c, idx, chk, name, "", Error, detail, step)
+		r.add(cr, name, "", Error, detail)
 		return
 	}
 	if v != Allow && v != Disallow && v != Reject {
-		r.add(c, idx, chk, name, v, Error, fmt.Sprintf("the answer %q is not a verdict", v), step)
+		r.add(cr, name, v, Error, fmt.Sprintf("the answer %q is not a verdict", v))
 		return
 	}
+	c, chk := cr.c, cr.chk
 	out := OutcomeOf(c.Level, chk.Expect, chk.Accept, v)
 	detail := ""
 	if out == Pass && chk.Rule != nil && ex != nil && !ex.decidedAt(*chk.Rule) {
@@ -546,29 +569,31 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
 	var usage map[string]string
-	out, detail, usage = r.checkUsage(ctx, c, chk, p, req, out, detail)
-	res := r.add(c, idx, chk, name, v, out, detail, step)
+	out, detail, usage = r.checkUsage(ctx, c, chk, p, cr.req, out, detail)
+	res := r.add(cr, name, v, out, detail)
 	res.ExpectUsage, res.Usage = chk.Usage, usage
 	switch {
 	case out == Pass:
-	case trace != nil:
-		res.Trace = *trace
+	case cr.trace != nil:
+		res.Trace = *cr.trace
 	case r.opts.Explain != nil:
-		if e, err := r.opts.Explain.Trace(ctx, req); err == nil {
+		if e, err := r.opts.Explain.Trace(ctx, cr.req); err == nil {
 			res.Trace = e.Text
 		}
 	}
 }
 
 // ask calls the parser with the per-check timeout, recovering from a
-// panic. The explanation is nil when the parser is not a Tracer.
-func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict, *Explanation, error) {
+// panic. The explanation is nil when the parser is not a Tracer; said is
+// the parser's own detail when it is a Detailer.
+func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdict, ex *Explanation, said string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	type answer struct {
-		v   Verdict
-		ex  *Explanation
-		err error
+		v    Verdict
+		ex   *Explanation
+		said string
+		err  error
 	}
 	ch := make(chan answer, 1)
 	go func() {
@@ -579,18 +604,23 @@ func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict,
 		}()
 		if t, ok := p.Parser.(Tracer); ok {
 			ex, err := t.Trace(ctx, req)
-			ch <- answer{ex.Verdict, &ex, err}
+			ch <- answer{ex.Verdict, &ex, "", err}
+			return
+		}
+		if d, ok := p.Parser.(Detailer); ok {
+			v, said, err := d.CheckDetail(ctx, req)
+			ch <- answer{v, nil, said, err}
 			return
 		}
 		v, err := p.Check(ctx, req)
-		ch <- answer{v, nil, err}
+		ch <- answer{v, nil, "", err}
 	}()
 	select {
 	case a := <-ch:
-		return a.v, a.ex, a.err
+		return a.v, a.ex, a.said, a.err
 	case <-ctx.Done():
 		p.dead = fmt.Sprintf("the parser did not answer within %s on an earlier check and was not called again", r.opts.Timeout)
-		return "", nil, fmt.Errorf("no answer within %s", r.opts.Timeout)
+		return "", nil, "", fmt.Errorf("no answer within %s", r.opts.Timeout)
 	}
 }
 
@@ -602,11 +632,13 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (r *runner) add(c *Case, idx int, chk *Check, parser string, v Verdict, o Outcome, detail, step string) *Result {
+// add records the result of a check for the named parser.
+func (r *runner) add(cr checkRun, parser string, v Verdict, o Outcome, detail string) *Result {
+	c, chk := cr.c, cr.chk
 	r.results = append(r.results, Result{
-		Case: c.ID, Check: idx, Parser: parser, Agent: chk.Agent, URL: chk.URL,
+		Case: c.ID, Check: cr.idx, Parser: parser, Agent: chk.Agent, URL: chk.URL,
 		Expect: chk.Expect, Accept: chk.Accept, Verdict: v, Outcome: o, Level: c.Level,
-		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: step,
+		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: cr.step,
 	})
 	return &r.results[len(r.results)-1]
 }

@@ -106,6 +106,28 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{K: k, N: n}, nil
 }
 
+// IndexEnv is the environment variable a Kubernetes Indexed Job sets to
+// the index of each of its pods, from 0.
+const IndexEnv = "JOB_COMPLETION_INDEX"
+
+// ParseShardEnv reads "K/N" as ParseShard does, and "/N" as shard K of N
+// with K one more than the index in $JOB_COMPLETION_INDEX (getenv looks
+// it up), so that one pod template serves every pod of an Indexed Job.
+func ParseShardEnv(s string, getenv func(string) string) (Shard, error) {
+	if n, ok := strings.CutPrefix(s, "/"); ok {
+		idx := getenv(IndexEnv)
+		if idx == "" {
+			return Shard{}, fmt.Errorf("shard %q leaves K to $%s, which is not set", s, IndexEnv)
+		}
+		i, err := strconv.Atoi(idx)
+		if err != nil || i < 0 {
+			return Shard{}, fmt.Errorf("$%s is %q, not an index", IndexEnv, idx)
+		}
+		s = strconv.Itoa(i+1) + "/" + n
+	}
+	return ParseShard(s)
+}
+
 // String returns "K/N", or "" for the zero Shard.
 func (s Shard) String() string {
 	if s.N == 0 {

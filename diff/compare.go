@@ -20,7 +20,7 @@ import (
 // its own.
 const VerdictError cases.Verdict = "error"
 
-// Finding is one input on which parsers disagree (CASES.md §4). Its JSON
+// Finding is one input on which parsers disagree (docs/FORMAT.md §4). Its JSON
 // form is one line of a findings file.
 type Finding struct {
 	Input

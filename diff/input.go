@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -13,7 +12,7 @@ import (
 
 // Input is one question put to every parser: a robots.txt body, a
 // crawler's product token and a URL. Its JSON form holds the keys of a
-// finding (CASES.md §4); Profile is set only for the google profile.
+// finding (docs/FORMAT.md §4); Profile is set only for the google profile.
 type Input struct {
 	Robots  []byte `json:"robots_b64"`
 	Agent   string `json:"agent"`
@@ -133,26 +132,4 @@ func FromCases(cs []cases.Case) []File {
 		files = append(files, f)
 	}
 	return files
-}
-
-// IndexEnv is the environment variable a Kubernetes Indexed Job sets to
-// the index of each of its pods, from 0.
-const IndexEnv = "JOB_COMPLETION_INDEX"
-
-// ParseShardEnv reads "K/N" as cases.ParseShard does, and "/N" as shard K of
-// N with K one more than the index in $JOB_COMPLETION_INDEX (getenv looks
-// it up), so that one pod template serves every pod of an Indexed Job.
-func ParseShardEnv(s string, getenv func(string) string) (cases.Shard, error) {
-	if n, ok := strings.CutPrefix(s, "/"); ok {
-		idx := getenv(IndexEnv)
-		if idx == "" {
-			return cases.Shard{}, fmt.Errorf("diff: shard %q leaves K to $%s, which is not set", s, IndexEnv)
-		}
-		i, err := strconv.Atoi(idx)
-		if err != nil || i < 0 {
-			return cases.Shard{}, fmt.Errorf("diff: $%s is %q, not an index", IndexEnv, idx)
-		}
-		s = strconv.Itoa(i+1) + "/" + n
-	}
-	return cases.ParseShard(s)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/temoto/robotstxt"
 )
@@ -15,7 +16,7 @@ import (
 // This file lists the known classes of disagreement between the reference
 // and the peers of FuzzDifferential. Each class is a predicate over the
 // input, as narrow as the peer's behaviour allows, with a doc comment that
-// names the requirement (REQUIREMENTS.md) and the peer's behaviour behind
+// names the requirement (corpus/requirements.yaml) and the peer's behaviour behind
 // it. TestKnownClasses holds a witness for each: an input on which the
 // peer disagrees and the predicate fires.
 
@@ -68,7 +69,7 @@ var temotoClasses = []knownClass{
 // Corpus cases: google/url-stray-percent.
 func grobotURLParseFailure(d *divergence) bool {
 	_, err := url.Parse(d.url)
-	return err != nil && d.got == disallow
+	return err != nil && d.got == cases.Disallow
 }
 
 // grobotURLReencoding: grobotstxt matches the URL as net/url re-writes it
@@ -271,10 +272,15 @@ func grobotNULOctet(d *divergence) bool {
 
 // ---- temoto/robotstxt ----
 
-// temotoParseErrors returns the errors temoto's parser gave.
+// temotoParseErrors returns the errors temoto's parser gave when it
+// refused the file. The adapter answers only "reject"; why is asked of
+// the library itself, as a reader of its documentation would.
 func temotoParseErrors(d *divergence) []error {
+	if d.got != cases.Reject {
+		return nil
+	}
 	var pe *robotstxt.ParseError
-	if d.got != reject || !errors.As(d.temotoErr, &pe) {
+	if _, err := robotstxt.FromBytes(d.body); !errors.As(err, &pe) {
 		return nil
 	}
 	return pe.Errs

@@ -180,6 +180,7 @@ func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 		return d, nil
 	}
 	var found [len(usageMethods)]usageMatch
+	var scratch []byte // compileTo's buffer, reused across lines
 	for _, rec := range r.others {
 		m := usageMethodOf(r.str(rec.key))
 		if m < 0 || !r.inGroups(rec.line, groups) {
@@ -188,8 +189,14 @@ func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 		target, statement := splitUsageValue(r.str(rec.value))
 		length := 0
 		if target != "" {
-			p, text, _ := compilePattern(target, &r.opts)
-			if !p.matches(text, path) {
+			p, text, changed := compileTo(scratch, target, &r.opts)
+			match := false
+			if changed {
+				match, scratch = matchText(&p, text, path), text
+			} else {
+				match = matchText(&p, target[:p.end], path)
+			}
+			if !match {
 				continue
 			}
 			length = int(p.length)

@@ -184,3 +184,33 @@ func ExampleRobots_UsageCategoriesStated() {
 	// Output:
 	// [ai-train search train-ai] /docs/
 }
+
+// FuzzUsage checks, for any body under the aipref options, that Usage
+// never fails for a known category and a product token, that a path that
+// may not be crawled has no preference, and that both parse paths agree
+// on the verdict with Content-Usage lines read as rules.
+func FuzzUsage(f *testing.F) {
+	f.Add(usageExample, "/ai-ok/x")
+	f.Add("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\nDisallow: /\n", "/p")
+	f.Add("User-agent: *\nContent-Signal: /a search=yes, ai-train=(no \"x\");q=?1\n", "/a")
+	f.Fuzz(func(t *testing.T, body, path string) {
+		r := ParseString(body, AIPref())
+		allowed, err := r.Allowed("FooBot", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		once, err := AllowedOnce(body, AIPref(), "FooBot", path)
+		if err != nil || once != allowed {
+			t.Fatalf("AllowedOnce = %v, %v; Allowed = %v", once, err, allowed)
+		}
+		for _, c := range UsageCategories() {
+			d, err := r.Usage("FooBot", path, c)
+			if err != nil {
+				t.Fatalf("Usage(%s): %v", c, err)
+			}
+			if d.Crawlable != allowed || !allowed && d.Usage != UsageUnknown {
+				t.Fatalf("Usage(%s) = %+v with Allowed %v", c, d, allowed)
+			}
+		}
+	})
+}

@@ -215,6 +215,7 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 	}
 	var best *rule
 	for _, gi := range groups {
+		r.prepare(gi)
 		g := r.groups[gi].rules
 		m := r.firstMatch(r.rules[g[0]:g[1]], path)
 		if m != nil && (best == nil || r.beats(m, best)) {

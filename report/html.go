@@ -56,6 +56,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 		"upper":   strings.ToUpper,
 		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
+	if err == nil {
+		t, err = t.Parse(crawlTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -141,12 +144,13 @@ type htmlView struct {
 	Total      int
 	Parsers    []parserView
 	Chart      chartView
-	Matrix     matrixView
+	ReqTable   reqTableView
 	Cards      []caseCard
 	Findings   []findingView
 	FindCount  int
 	Unexpected []UnexpectedPass
 	Expected   int
+	Crawls     []crawlView
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -272,7 +276,7 @@ type mark struct {
 	Pass, Total int
 }
 
-type matrixView struct {
+type reqTableView struct {
 	HasReqs bool // the document has a requirement table
 	Parsers []string
 	Rows    []reqRow
@@ -410,7 +414,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Parsers = append(v.Parsers, pv)
 	}
 	v.Chart = buildChart(d, v.Parsers)
-	v.Matrix = buildMatrix(d, &fk)
+	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
 	groups := findingGroups(d.Findings)
@@ -419,6 +423,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Findings = append(v.Findings, findingOf(g, &fk))
 	}
 
+	v.Crawls = crawlViews(d)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n
@@ -536,9 +541,10 @@ func buildChart(d *Document, ps []parserView) chartView {
 	return c
 }
 
-// buildMatrix builds the requirement × parser table.
-func buildMatrix(d *Document, fk *filterKeys) matrixView {
-	m := matrixView{}
+// buildReqTable builds the requirement × parser table (not report.Matrix,
+// which is agents × paths for one file).
+func buildReqTable(d *Document, fk *filterKeys) reqTableView {
+	m := reqTableView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, p.Name)
 	}

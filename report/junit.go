@@ -78,8 +78,15 @@ func JUnit(w io.Writer, d *Document) error {
 	idx := map[string]int{}
 	for _, p := range d.Parsers {
 		idx[p.Name] = len(root.Suites)
+		props := []junitProp{{"version", visible(p.Version, 200)}, {"profile", visible(d.Profile, 40)}}
+		if p.Runtime != "" {
+			props = append(props, junitProp{"runtime", visible(p.Runtime, 200)})
+		}
+		if d.Drafts != "" {
+			props = append(props, junitProp{"drafts", visible(d.Drafts, 300)})
+		}
 		root.Suites = append(root.Suites, junitSuite{Name: visible(p.Name, 200), Time: "0",
-			Properties: &junitProps{Props: []junitProp{{"version", visible(p.Version, 200)}, {"profile", visible(d.Profile, 40)}}}})
+			Properties: &junitProps{Props: props}})
 	}
 	for _, r := range d.Results {
 		i, ok := idx[r.Parser]
@@ -119,6 +126,18 @@ func JUnit(w io.Writer, d *Document) error {
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, tc)
+	}
+	for _, p := range d.Parsers {
+		if p.NotRun == "" {
+			continue
+		}
+		// A parser that did not run must not read as a suite of skips,
+		// which JUnit consumers count as green.
+		s := &root.Suites[idx[p.Name]]
+		s.Cases = append(s.Cases, junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
+			Error: &junitProblem{Message: visible("not run: "+p.NotRun, 1000), Type: "not-run"}})
+		s.Tests++
+		s.Errors++
 	}
 	for _, s := range root.Suites {
 		root.Tests += s.Tests

@@ -17,15 +17,12 @@ import (
 )
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
-// (CASES.md §4, §5).
+// (docs/FORMAT.md §4, §5).
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
-	var names, execs, commands, inputs, corpora multi
+	var names, inputs, corpora multi
 	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	progs := addProgramFlags(fs)
 	fs.Var(&inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
 	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
 	generate := fs.Int("generate", 0, "also compare `N` generated files")
@@ -54,7 +51,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	sh, err := diff.ParseShardEnv(*shard, os.Getenv)
+	sh, err := cases.ParseShardEnv(*shard, os.Getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
@@ -87,14 +84,14 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	switch {
-	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
+	case len(names) == 0 && progs.none():
 		names = multi{"reference", "grobotstxt", "temoto"}
 	case len(names) == 0:
 		// Your own programs are compared with the reference.
 		names = multi{"reference"}
 	}
 	// Find the parsers that cannot run here once, and leave them out.
-	ps, missing, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	ps, missing, err := openParsers(ctx, names, progs, *timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
@@ -110,14 +107,20 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usable = append(usable, n)
 	}
+	for _, u := range missing {
+		if u.prog != nil && !*quiet {
+			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
+		}
+	}
+	progs = progs.without(missing)
 	factory := func(ctx context.Context) ([]cases.Parser, error) {
-		ps, _, err := openParsers(ctx, usable, execs, commands, *allowedRE, *disallowedRE, *timeout)
+		ps, _, err := openParsers(ctx, usable, progs, *timeout)
 		return ps, err
 	}
 
 	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin}
 	var progress *report.Progress
-	if !*quiet && report.IsTerminal(stderr) {
+	if !*quiet {
 		progress = report.NewProgress(stderr)
 		progress.Start(len(files))
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/warc"
 )
@@ -62,7 +63,7 @@ func TestDiffShardsMerge(t *testing.T) {
 	whole := filepath.Join(dir, "whole.json")
 	run(append(common, "--report", whole)...)
 	run(append(common, "--shard", "1/2", "--report", filepath.Join(dir, "s1.json"))...)
-	t.Setenv(diff.IndexEnv, "1")
+	t.Setenv(cases.IndexEnv, "1")
 	run(append(common, "--shard", "/2", "--report", filepath.Join(dir, "s2.json"))...)
 
 	want := filepath.Join(dir, "want.json")

@@ -53,19 +53,19 @@ type question struct {
 // one per question, unless Error fails the whole batch.
 type answer struct {
 	ID      json.RawMessage `json:"id"`
-	Verdict *string         `json:"verdict"`
-	Error   *string         `json:"error"`
-	Detail  string          `json:"detail"`
-	Answers []verdictAnswer `json:"answers"`
+	Verdict *string         `json:"verdict,omitempty"`
+	Error   *string         `json:"error,omitempty"`
+	Detail  string          `json:"detail,omitempty"`
+	Answers []verdictAnswer `json:"answers,omitempty"`
 	// Usage answers a request's usage categories: "y", "n" or "unknown".
-	Usage map[string]string `json:"usage"`
+	Usage map[string]string `json:"usage,omitempty"`
 }
 
 // verdictAnswer is the answer to one question of a batch.
 type verdictAnswer struct {
-	Verdict *string `json:"verdict"`
-	Error   *string `json:"error"`
-	Detail  string  `json:"detail"`
+	Verdict *string `json:"verdict,omitempty"`
+	Error   *string `json:"error,omitempty"`
+	Detail  string  `json:"detail,omitempty"`
 }
 
 // hello is the program's first answer.

@@ -14,7 +14,8 @@ import (
 
 // Reference adapts the reference implementation to cases.Parser. It has
 // every capability: parse, status, fetch (through the request's client)
-// and clock (one cache per session, on the request's time).
+// and clock (one cache per session, on the request's time). It is safe
+// for concurrent use, Check and CheckBatch included.
 type Reference struct {
 	name  string
 	fixed *reference.Options // nil: the case's profile chooses
@@ -105,16 +106,7 @@ func (p *Reference) Check(ctx context.Context, req cases.Request) (cases.Verdict
 		d, err = p.Decide(ctx, req)
 		allowed = d.Allowed
 	}
-	if err != nil {
-		if errors.Is(err, reference.ErrInvalidToken) {
-			return "", fmt.Errorf("%s: %w", p.name, err)
-		}
-		return "", err
-	}
-	if allowed {
-		return cases.Allow, nil
-	}
-	return cases.Disallow, nil
+	return p.verdict(allowed, err)
 }
 
 // fetcher returns the fetcher for a request: a fresh one per request, or
@@ -147,32 +139,42 @@ func (p *Reference) EndSession(id string) {
 	p.mu.Unlock()
 }
 
-// CheckBatch implements cases.Batcher: a parse request is parsed once for
-// all the questions; other requests are checked one by one.
+// CheckBatch implements cases.Batcher: a parse or status request is parsed
+// once for every question; fetch requests are asked one by one.
 func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	var decide func(agent, url string) (bool, error)
+	opts := p.Options(req.Profile)
+	switch req.Kind() {
+	case cases.CapParse:
+		decide = reference.Parse(req.Robots, opts).Allowed
+	case cases.CapStatus:
+		res := reference.FromStatus(req.Status, req.Robots, opts)
+		decide = func(agent, url string) (bool, error) {
+			d, err := res.Decide(agent, url)
+			return d.Allowed, err
+		}
+	default:
+		return eachCheck(ctx, p, req, qs)
+	}
 	vs := make([]cases.Verdict, len(qs))
 	errs := make([]error, len(qs))
-	if req.Kind() != cases.CapParse {
-		for k, q := range qs {
-			r := req
-			r.Agent, r.URL = q.Agent, q.URL
-			vs[k], errs[k] = p.Check(ctx, r)
-		}
-		return vs, errs
-	}
-	robots := reference.Parse(req.Robots, p.Options(req.Profile))
-	for k, q := range qs {
-		allowed, err := robots.Allowed(q.Agent, q.URL)
-		switch {
-		case err != nil:
-			errs[k] = fmt.Errorf("%s: %w", p.name, err)
-		case allowed:
-			vs[k] = cases.Allow
-		default:
-			vs[k] = cases.Disallow
-		}
+	for i, q := range qs {
+		vs[i], errs[i] = p.verdict(decide(q.Agent, q.URL))
 	}
 	return vs, errs
+}
+
+// verdict turns the reference's answer into a check's.
+func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
+	switch {
+	case errors.Is(err, reference.ErrInvalidToken):
+		return "", fmt.Errorf("%s: %w", p.name, err)
+	case err != nil:
+		return "", err
+	case allowed:
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
 }
 
 // Concurrent implements cases.Concurrent: sessions are kept under a lock
