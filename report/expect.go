@@ -21,12 +21,13 @@ import (
 // The YAML form maps parser names to entries:
 //
 //	temoto:
-//	  - cases: [encoding/*, rfc-examples/table-1-*]
+//	  - cases: [encoding/*, examples/table-1-*]
 //	    reason: percent-encoded octets are not normalised
 //	    link: https://github.com/temoto/robotstxt/issues/1
 //
-// A case pattern is a case id, or a glob in which "*" stands for any run
-// of characters ("/" included) and "?" for one character.
+// A case pattern is a case id, or a pattern of cases.Glob ("*" stands for
+// any run of characters, "/" included, and "?" for one character), the
+// syntax of --run and --skip.
 type Expectations struct {
 	Parsers map[string][]ExpectEntry
 }
