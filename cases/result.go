@@ -64,6 +64,10 @@ type Summary struct {
 	Errors     int    `json:"errors"`
 	Skipped    int    `json:"skipped"`
 	Conforms   bool   `json:"conforms"`
+	// NotRun, when set, says why the parser counts as not run: it was
+	// given checks and skipped every one, or every one of a level. A
+	// parser that did not run never conforms (see Summarize).
+	NotRun string `json:"not_run,omitempty"`
 }
 
 // Add counts one outcome.
@@ -85,11 +89,12 @@ func (s *Summary) Add(o Outcome) {
 	}
 }
 
-// Judge sets Conforms: no outcome that Fails.
+// Judge sets Conforms: the parser ran (NotRun is empty) and no outcome
+// Fails.
 func (s *Summary) Judge(strict bool) {
 	counts := map[Outcome]int{Pass: s.Pass, Note: s.Note, Deviation: s.Deviations,
 		Violation: s.Violations, Error: s.Errors, Skipped: s.Skipped}
-	s.Conforms = true
+	s.Conforms = s.NotRun == ""
 	for o, n := range counts {
 		if n > 0 && o.Fails(strict) {
 			s.Conforms = false

@@ -248,14 +248,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		s := Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}
-		for _, res := range r.results {
-			if res.Parser == p.info.Name {
-				s.Add(res.Outcome)
-			}
-		}
-		s.Judge(r.opts.Strict)
-		rep.Summaries = append(rep.Summaries, s)
+		rep.Summaries = append(rep.Summaries, Summarize(Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}, r.results, r.opts.Strict))
 	}
 	return rep
 }

@@ -56,6 +56,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 		"upper":   strings.ToUpper,
 		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
+	if err == nil {
+		t, err = t.Parse(crawlTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -147,6 +150,7 @@ type htmlView struct {
 	FindCount  int
 	Unexpected []UnexpectedPass
 	Expected   int
+	Crawls     []crawlView
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -419,6 +423,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Findings = append(v.Findings, findingOf(g, &fk))
 	}
 
+	v.Crawls = crawlViews(d)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n

@@ -120,7 +120,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin}
 	var progress *report.Progress
-	if !*quiet && report.IsTerminal(stderr) {
+	if !*quiet {
 		progress = report.NewProgress(stderr)
 		progress.Start(len(files))
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }

@@ -53,11 +53,7 @@ func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, st
 		{mergeOut, func(w io.Writer) error { return diff.WriteReport(w, rep) }},
 		{htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) }},
 	} {
-		if o.path == "" {
-			continue
-		}
-		if err := writeFileWith(o.path, stdout, o.fn); err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
+		if !writeOutput("report", stdout, stderr, o.path, o.fn) {
 			return 2
 		}
 	}

@@ -56,7 +56,9 @@ type ExecOptions struct {
 	// Either must pass ValidName.
 	Name string
 	// Timeout bounds each check (sending the request and reading the
-	// answer) and each batch request; 0 means DefaultTimeout.
+	// answer); 0 means DefaultTimeout. A batch request of n questions gets
+	// Timeout plus Timeout/64 for each question after the first: a parser
+	// without a parsed form (grobotstxt) parses the body once per question.
 	Timeout time.Duration
 	// StartTimeout bounds each start, up to the hello's answer; 0 means
 	// DefaultStartTimeout, or Timeout when that is longer.
@@ -248,7 +250,7 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	}
 	e.tail.Store(p.stderr)
 	what := "request " + id
-	out, err := p.roundTrip(ctx, line, timeoutOr(e.opts.Timeout), staleAnswer(id))
+	out, err := p.roundTrip(ctx, line, batchTimeout(timeoutOr(e.opts.Timeout), len(qs)), staleAnswer(id))
 	if err != nil {
 		return answer{}, nil, id, e.fail(ctx, p, what, err)
 	}
@@ -261,6 +263,11 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	}
 	e.release(p, true)
 	return a, out, id, nil
+}
+
+// batchTimeout is the time a request with n questions (0: a check) gets.
+func batchTimeout(timeout time.Duration, n int) time.Duration {
+	return timeout + time.Duration(max(n-1, 0))*(timeout/64)
 }
 
 // shortID shows an answer's raw JSON id as it was written.

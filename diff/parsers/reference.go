@@ -164,10 +164,6 @@ func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []case
 	return vs, errs
 }
 
-// Concurrent implements cases.Concurrent: sessions are kept under a lock
-// and a case's session is used by one goroutine at a time.
-func (p *Reference) Concurrent() bool { return true }
-
 // verdict turns the reference's answer into a check's.
 func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
 	switch {
@@ -180,3 +176,7 @@ func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
 	}
 	return cases.Disallow, nil
 }
+
+// Concurrent implements cases.Concurrent: sessions are kept under a lock
+// and a case's session is used by one goroutine at a time.
+func (p *Reference) Concurrent() bool { return true }

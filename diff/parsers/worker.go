@@ -205,3 +205,7 @@ func fast(req cases.Request, qs []cases.Question) bool {
 	}
 	return true
 }
+
+// Concurrent implements cases.Concurrent: small checks run in process,
+// which keeps no state, and the others on up to Options.Procs workers.
+func (i *Isolated) Concurrent() bool { return true }
