@@ -264,7 +264,7 @@ func ExpectationsFor(d *Document) *Expectations {
 	type key struct{ parser, cas string }
 	at := map[key]int{}
 	for _, r := range d.Results {
-		if !(r.Outcome == cases.Violation || r.Outcome == cases.Error || d.Strict && r.Outcome == cases.Deviation) {
+		if !r.Outcome.Fails(d.Strict) {
 			continue
 		}
 		k := key{r.Parser, r.Case}
