@@ -15,8 +15,8 @@ import (
 // TestOptions selects what Test runs. The zero value runs every rfc9309
 // case of the embedded corpus.
 type TestOptions struct {
-	// Profile selects the cases of one profile: "rfc9309" (default) or
-	// "google".
+	// Profile selects the cases of one profile: "rfc9309" (default),
+	// "google" or "aipref".
 	Profile string
 	// Levels, when set, runs only cases of these levels.
 	Levels []Level
@@ -92,8 +92,8 @@ func selectForTest(opts TestOptions) ([]Case, error) {
 	if profile == "" {
 		profile = ProfileRFC
 	}
-	if profile != ProfileRFC && profile != ProfileGoogle {
-		return nil, fmt.Errorf("cases.Test: Profile %q: want %q or %q", profile, ProfileRFC, ProfileGoogle)
+	if profile != ProfileRFC && profile != ProfileGoogle && profile != ProfileAIPref {
+		return nil, fmt.Errorf("cases.Test: Profile %q: want %q, %q or %q", profile, ProfileRFC, ProfileGoogle, ProfileAIPref)
 	}
 	for _, lv := range opts.Levels {
 		if lv.rank() > Interpretation.rank() {

@@ -29,7 +29,7 @@ func TestRealCrawlers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real crawlers take seconds per scenario")
 	}
-	cs := selectCases(t, "http/status-500-unreachable")
+	cs := selectCases(t, "access/status-500-unreachable")
 	for _, rc := range realCrawlers {
 		t.Run(rc.name, func(t *testing.T) {
 			template := rc.template

@@ -21,12 +21,13 @@ import (
 // The YAML form maps parser names to entries:
 //
 //	temoto:
-//	  - cases: [encoding/*, rfc-examples/table-1-*]
+//	  - cases: [encoding/*, examples/table-1-*]
 //	    reason: percent-encoded octets are not normalised
 //	    link: https://github.com/temoto/robotstxt/issues/1
 //
-// A case pattern is a case id, or a glob in which "*" stands for any run
-// of characters ("/" included) and "?" for one character.
+// A case pattern is a case id, or a pattern of cases.Glob ("*" stands for
+// any run of characters, "/" included, and "?" for one character), the
+// syntax of --run and --skip.
 type Expectations struct {
 	Parsers map[string][]ExpectEntry
 }
@@ -263,7 +264,7 @@ func ExpectationsFor(d *Document) *Expectations {
 	type key struct{ parser, cas string }
 	at := map[key]int{}
 	for _, r := range d.Results {
-		if !(r.Outcome == cases.Violation || r.Outcome == cases.Error || d.Strict && r.Outcome == cases.Deviation) {
+		if !r.Outcome.Fails(d.Strict) {
 			continue
 		}
 		k := key{r.Parser, r.Case}

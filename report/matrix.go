@@ -261,7 +261,7 @@ func (m *Matrix) fileAgents(opts reference.Options) []string {
 			continue
 		}
 		tok := l.Value
-		if !isProductToken(tok) {
+		if !reference.IsProductToken(tok) {
 			lead := leadingToken(tok)
 			if strings.HasPrefix(tok, "*") {
 				continue
@@ -282,10 +282,6 @@ func (m *Matrix) fileAgents(opts reference.Options) []string {
 		}
 	}
 	return out
-}
-
-func isProductToken(s string) bool {
-	return s != "" && leadingToken(s) == s
 }
 
 // leadingToken returns the leading run of [a-zA-Z_-] of s.
