@@ -33,11 +33,13 @@ type Explanation struct {
 	Ties []int
 	// Text explains the decision in one line.
 	Text string
+	// Fetch says how a fetching tracer obtained the file; nil otherwise.
+	Fetch *reference.FetchInfo
 }
 
 // ExplainDecision turns a reference decision into an Explanation.
 func ExplainDecision(d reference.Decision) Explanation {
-	e := Explanation{Verdict: Disallow, Text: d.String()}
+	e := Explanation{Verdict: Disallow, Text: d.String(), Fetch: d.Fetch}
 	if d.Allowed {
 		e.Verdict = Allow
 	}
@@ -161,13 +163,15 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 			return
 		}
 		for i, chk := range c.Checks {
+			ex := r.explainFetch(ctx, c, &chk)
 			for _, p := range r.parsers {
 				req, skip := r.fetchRequest(ctx, c, &chk, p)
-				r.check(ctx, c, i, &chk, p, req, skip, "", nil)
+				r.check(ctx, c, i, &chk, p, req, skip, "", ex)
 			}
 		}
 	default:
 		for i, chk := range c.Checks {
+			ex := r.explain(ctx, Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Robots: c.Robots})
 			for _, p := range r.parsers {
 				req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Robots: c.Robots}
 				skip := ""
@@ -178,10 +182,60 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 				default:
 					skip = "the parser takes neither a body (parse) nor a status and body (status)"
 				}
-				r.check(ctx, c, i, &chk, p, req, skip, "", nil)
+				r.check(ctx, c, i, &chk, p, req, skip, "", ex)
 			}
 		}
 	}
+}
+
+// recorded is what the explainer said of one check, as results record it.
+type recorded struct {
+	trace          string
+	line, response int
+}
+
+// explain asks the explainer about a check once, for every parser's
+// result; nil when there is no explainer.
+func (r *runner) explain(ctx context.Context, req Request) *recorded {
+	if r.opts.Explain == nil {
+		return nil
+	}
+	e, err := r.opts.Explain.Trace(ctx, req)
+	if err != nil {
+		return &recorded{trace: err.Error()}
+	}
+	return &recorded{trace: e.Text, line: e.Line}
+}
+
+// explainFetch explains a check of an HTTP case, fetching from the test
+// server, and finds the served response whose body decided.
+func (r *runner) explainFetch(ctx context.Context, c *Case, chk *Check) *recorded {
+	if r.opts.Explain == nil {
+		return nil
+	}
+	req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Client: r.client}
+	robotsURL, err := reference.RobotsURL(chk.URL)
+	if err == nil {
+		req.RobotsURL, err = r.srv.External(robotsURL)
+	}
+	if err != nil {
+		return &recorded{trace: err.Error()}
+	}
+	e, err := r.opts.Explain.Trace(ctx, req)
+	if err != nil {
+		return &recorded{trace: err.Error()}
+	}
+	rec := &recorded{trace: e.Text, line: e.Line}
+	if e.Line > 0 && e.Fetch != nil && len(e.Fetch.Hops) > 0 {
+		final := e.Fetch.Hops[len(e.Fetch.Hops)-1].URL
+		for i, resp := range c.Fetch {
+			if strings.TrimSuffix(resp.URL, "/") == strings.TrimSuffix(final, "/") {
+				rec.response = i + 1
+				break
+			}
+		}
+	}
+	return rec
 }
 
 // failCase records an error for every check of c from index from on.
@@ -310,12 +364,15 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			// The explainer keeps a session of its own and is asked at
 			// every step, so that its cache has seen the same fetches as
 			// the parsers' when it explains a failure.
-			trace := ""
+			var ex *recorded
 			if r.opts.Explain != nil && err == nil {
 				ereq := base
 				ereq.Session = session + "/explain"
 				if e, terr := r.opts.Explain.Trace(ctx, ereq); terr == nil {
-					trace = e.Text
+					ex = &recorded{trace: e.Text, line: e.Line}
+					if e.Line > 0 && e.Fetch != nil {
+						ex.response = stepAt(c, start, e.Fetch.FetchedAt)
+					}
 				}
 			}
 			for _, p := range r.parsers {
@@ -327,11 +384,23 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 				} else if err != nil {
 					skip = err.Error()
 				}
-				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At), &trace)
+				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At), ex)
 			}
 			idx++
 		}
 	}
+}
+
+// stepAt returns the 1-based timeline step whose response was fetched at
+// t: the last step at or before it (0 for none).
+func stepAt(c *Case, start, t time.Time) int {
+	n := 0
+	for i, st := range c.Timeline {
+		if !start.Add(st.At).After(t) {
+			n = i + 1
+		}
+	}
+	return n
 }
 
 // fetchOnly serves a timeline step without checks: every parser that
@@ -396,10 +465,16 @@ func formatAt(d time.Duration) string {
 	return s
 }
 
-// check puts one request to one parser and records the outcome. trace,
-// when not nil, is the explainer's trace for the check, made beforehand;
-// otherwise the explainer is asked only if the check fails.
-func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string, trace *string) {
+// check puts one request to one parser and records the outcome with ex,
+// the explainer's account of the check (nil when there is none).
+func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string, rec *recorded) {
+	// Every path below adds exactly one result; it records rec.
+	defer func() {
+		if rec != nil {
+			res := &r.results[len(r.results)-1]
+			res.Trace, res.Line, res.Response = rec.trace, rec.line, rec.response
+		}
+	}()
 	name := p.info.Name
 	if chk.Invalid != "" {
 		skip = chk.Invalid
@@ -433,16 +508,7 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 		out = OutcomeOf(c.Level, chk.Expect, nil, "")
 		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
-	res := r.add(c, idx, chk, name, v, out, detail, step)
-	switch {
-	case out == Pass:
-	case trace != nil:
-		res.Trace = *trace
-	case r.opts.Explain != nil:
-		if e, err := r.opts.Explain.Trace(ctx, req); err == nil {
-			res.Trace = e.Text
-		}
-	}
+	r.add(c, idx, chk, name, v, out, detail, step)
 }
 
 // ask calls the parser with the per-check timeout, recovering from a
