@@ -41,6 +41,12 @@ type Options struct {
 	NoMinimize bool
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
+	// Profile is the profile of files that name none (directories and
+	// generated files): cases.ProfileRFC (the default) or
+	// cases.ProfileGoogle. Every request carries the file's profile, and
+	// the reference that traces, tags, groups and minimises findings
+	// follows it; findings record it.
+	Profile string
 	// Progress, when set, is called after each file with the number of
 	// files done, the total and the disagreeing probes so far. It is
 	// called from one goroutine at a time.
@@ -86,6 +92,9 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 	}
 	if opts.MaxTests <= 0 {
 		opts.MaxTests = DefaultMaxTests
+	}
+	if opts.Profile == "" {
+		opts.Profile = cases.ProfileRFC
 	}
 
 	// Large files first, so that no worker is left with one at the end.
@@ -188,6 +197,7 @@ type pending struct {
 	in     Input
 	vs     []cases.Verdict
 	probes int
+	lines  []int // the file's lines the probes came from
 }
 
 // compareFile asks every probe of f and minimises what disagrees.
@@ -202,6 +212,10 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		probes = DeriveProbes(f.Robots, limit)
 	}
+	profile := f.Profile
+	if profile == "" {
+		profile = opts.Profile
+	}
 	var (
 		robots  *reference.Robots
 		byKey   = make(map[string]int)
@@ -212,7 +226,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		if ctx.Err() != nil {
 			return res
 		}
-		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
+		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: profile}
 		vs = p.verdicts(ctx, in, vs)
 		res.probes++
 		differs := false
@@ -231,7 +245,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		res.disagreements++
 		if robots == nil {
-			robots = reference.Parse(f.Robots, optionsFor(f.Profile))
+			robots = reference.Parse(f.Robots, optionsFor(profile))
 		}
 		var key strings.Builder
 		for _, v := range vs {
@@ -244,10 +258,11 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		if w, ok := byKey[key.String()]; ok {
 			waiting[w].probes++
+			waiting[w].lines = addLine(waiting[w].lines, pr.Line)
 			continue
 		}
 		byKey[key.String()] = len(waiting)
-		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1})
+		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1, lines: addLine(nil, pr.Line)})
 	}
 	memo := make(map[string]Finding)
 	for _, w := range waiting {
@@ -270,8 +285,11 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		fd.Minimized = !opts.NoMinimize
 		fd.Req = Tags(fd.Input, fd.Verdicts)
-		fd.Trace = traceOf(fd.Input)
+		fd.Trace, fd.Line = traceOf(fd.Input)
 		fd.Sources = []string{f.Name}
+		if len(w.lines) > 0 {
+			fd.SourceLines = map[string][]int{f.Name: w.lines}
+		}
 		fd.Probes = w.probes
 		res.findings = append(res.findings, fd)
 	}
@@ -298,13 +316,17 @@ func causeKey(d reference.Decision) string {
 	return b.String()
 }
 
-// traceOf returns the reference's explanation of its verdict on in.
-func traceOf(in Input) string {
+// traceOf returns the reference's explanation of its verdict on in and
+// its deciding line (0 when no rule decided).
+func traceOf(in Input) (string, int) {
 	d, err := reference.Parse(in.Robots, optionsFor(in.Profile)).Decide(in.Agent, in.URL)
 	if err != nil {
-		return err.Error()
+		return err.Error(), 0
 	}
-	return d.String()
+	if d.Reason == reference.RuleMatched {
+		return d.String(), d.Rule.Line
+	}
+	return d.String(), 0
 }
 
 // collect merges the files' results in file order.
@@ -342,9 +364,11 @@ func collect(names []string, files []File, results []*fileResult) *Report {
 			if at, ok := index[id]; ok {
 				g := &rep.Findings[at]
 				g.Probes += f.Probes
-				if name := files[fi].Name; g.Sources[len(g.Sources)-1] != name {
+				name := files[fi].Name
+				if g.Sources[len(g.Sources)-1] != name {
 					g.Sources = append(g.Sources, name)
 				}
+				g.mergeLines(name, f.SourceLines[name])
 				continue
 			}
 			index[id] = len(rep.Findings)

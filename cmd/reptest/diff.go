@@ -38,12 +38,16 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	noMin := fs.Bool("no-minimize", false, "report disagreements as found, without minimising them")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
 	quiet := fs.Bool("quiet", false, "no progress and no summary, only errors")
+	profile := fs.String("profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", pos[0])
+		return 2
+	}
+	if !checkProfile("diff", *profile, stderr) {
 		return 2
 	}
 	if *generate < 0 {
@@ -109,7 +113,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ps, err
 	}
 
-	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin}
+	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin, Profile: *profile}
 	var progress *report.Progress
 	if !*quiet && report.IsTerminal(stderr) {
 		progress = report.NewProgress(stderr)
