@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/visible"
 )
 
 // TestOptions selects what Test runs. The zero value runs every rfc9309
@@ -184,7 +182,8 @@ func describeResult(c *Case, r Result) string {
 		fmt.Fprintf(&b, "\n  %s", strings.ReplaceAll(r.Detail, "\n", "\n  "))
 	}
 	if r.Trace != "" {
-		fmt.Fprintf(&b, "\n  reference: %s", r.Trace)
+		// A trace quotes the file's lines, which may hold any byte.
+		fmt.Fprintf(&b, "\n  reference: %s", visible.String(r.Trace))
 	}
 	switch {
 	case c.Robots != nil:
@@ -214,7 +213,8 @@ func checkAt(c *Case, i int) *Check {
 }
 
 // writeNumbered writes a body as numbered lines, with bytes that are not
-// printable UTF-8 shown as Go escapes, so that a test log stays text.
+// printable UTF-8 shown as escapes (package visible), so that a test log
+// stays text.
 func writeNumbered(b *strings.Builder, body []byte) {
 	const maxLines, maxLine = 40, 200
 	lines := reference.SplitLines(string(body))
@@ -227,16 +227,8 @@ func writeNumbered(b *strings.Builder, body []byte) {
 		if len(line) > maxLine {
 			line, cut = line[:maxLine], fmt.Sprintf(" … (%d bytes)", len(line))
 		}
-		fmt.Fprintf(b, "\n  %4d| %s%s", n+1, printable(line), cut)
+		fmt.Fprintf(b, "\n  %4d| %s%s", n+1, visible.String(line), cut)
 	}
-}
-
-// printable returns s unchanged when it is printable UTF-8, else quoted.
-func printable(s string) string {
-	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != '\t' }) >= 0 {
-		return strconv.Quote(s)
-	}
-	return s
 }
 
 func writeServed(b *strings.Builder, r Response) {
@@ -253,13 +245,13 @@ func writeServed(b *strings.Builder, r Response) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(b, ", %s: %s", k, printable(r.Headers[k]))
+		fmt.Fprintf(b, ", %s: %s", k, visible.String(r.Headers[k]))
 	}
 	if n := r.bodySize(); n > 0 {
 		fmt.Fprintf(b, ", %d-byte body", n)
 	}
 	if len(r.Body) > 0 && len(r.Body) <= 200 {
-		fmt.Fprintf(b, " %s", strconv.Quote(string(r.Body)))
+		fmt.Fprintf(b, " \"%s\"", visible.String(string(r.Body)))
 	}
 }
 

@@ -57,22 +57,22 @@ func TestDescribeResult(t *testing.T) {
 	c := &Case{ID: "x", Robots: []byte("User-agent: *\rDisallow: /a\x00b\r\n# end\n"),
 		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Source: "f.yaml:9"}}}
 	r := Result{Case: "x", Outcome: Violation, Level: MUST, Req: []string{"SYN-9"}, Agent: "FooBot",
-		URL: "https://example.com/a", Expect: Disallow, Verdict: Allow, Trace: "allow \"/a\": no matching rule"}
+		URL: "https://example.com/a", Expect: Disallow, Verdict: Allow, Trace: "allow \"/a\": no matching rule \"/a\xffb\x00\""}
 	got := describeResult(c, r)
 	for _, want := range []string{
 		`violation (MUST SYN-9): agent "FooBot" url "https://example.com/a": want disallow, got allow`,
 		"check: f.yaml:9",
-		`reference: allow "/a": no matching rule`,
+		`reference: allow "/a": no matching rule "/a\xffb\x00"`, // the trace is escaped as the file is
 		"   1| User-agent: *",
-		`   2| "Disallow: /a\x00b"`, // a NUL is escaped, not written
-		"   3| # end",               // CR, CRLF and LF each end a line
+		`   2| Disallow: /a\x00b`, // a NUL is escaped (package visible), not written
+		"   3| # end",             // CR, CRLF and LF each end a line
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("describeResult lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.ContainsRune(got, 0) {
-		t.Errorf("describeResult wrote a NUL byte:\n%q", got)
+	if strings.ContainsRune(got, 0) || strings.Contains(got, "\xff") {
+		t.Errorf("describeResult wrote a NUL or 0xFF byte:\n%q", got)
 	}
 	c = &Case{ID: "h", Fetch: []Response{{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "/r"}}}}
 	r = Result{Case: "h", Outcome: Error, Detail: "boom\nstderr: x"}

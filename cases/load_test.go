@@ -648,6 +648,12 @@ func TestRequirementsMatchDoc(t *testing.T) {
 			t.Errorf("%s: section %q is not an RFC section number", r.ID, r.Section)
 		}
 	}
+	// Rows past the document's are reptest's own (the crawler
+	// requirements at the end of the table); the document's rows must
+	// come first, unchanged.
+	if len(got) > len(want) {
+		got = got[:len(want)]
+	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("corpus/requirements.yaml does not match %s (-doc +table):\n%s", doc, diff)
 	}

@@ -30,6 +30,12 @@ type Info struct {
 	Name         string
 	Version      string
 	Capabilities []Capability
+	// Runtime names the interpreter that runs an external parser, with
+	// its version ("CPython 3.11.7", "Node.js v20.20.2"), as the program
+	// reports it: a library can behave differently on another runtime
+	// (urllib.robotparser took up longest match in CPython 3.13). Empty
+	// for in-process parsers and programs that do not say.
+	Runtime string
 }
 
 // Has reports whether the parser has capability c.
@@ -175,4 +181,13 @@ type Question struct {
 // parser's answers must be the same either way.
 type Batcher interface {
 	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
+}
+
+// Detailer is implemented by parsers that can say why they answered as
+// they did (the protocol's optional "detail"): CheckDetail is Check that
+// also returns the parser's own explanation of a Reject verdict or of an
+// error answer, "" when it gave none. The runner records it in
+// Result.ParserDetail.
+type Detailer interface {
+	CheckDetail(ctx context.Context, req Request) (Verdict, string, error)
 }

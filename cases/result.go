@@ -51,8 +51,10 @@ type Result struct {
 
 // Summary counts one parser's outcomes (CASES.md §5 "parsers").
 type Summary struct {
-	Name       string `json:"name"`
-	Version    string `json:"version"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Runtime is Info.Runtime: the interpreter and its version.
+	Runtime    string `json:"runtime,omitempty"`
 	Checks     int    `json:"checks"`
 	Pass       int    `json:"pass"`
 	Note       int    `json:"note"`

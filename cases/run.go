@@ -140,7 +140,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		s := Summary{Name: p.info.Name, Version: p.info.Version}
+		s := Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}
 		for _, res := range r.results {
 			if res.Parser == p.info.Name {
 				s.Add(res.Outcome)

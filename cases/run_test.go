@@ -415,3 +415,27 @@ func TestRunRecordsDecidingLines(t *testing.T) {
 		t.Errorf("recorded lines (-want +got):\n%s", d)
 	}
 }
+
+// versioned is a parser whose Info names a version and a runtime.
+type versioned struct{ funcParser }
+
+func (p versioned) Info() Info {
+	return Info{Name: p.name, Version: "1.2.3", Runtime: "CPython 3.11.7", Capabilities: []Capability{CapParse}}
+}
+
+func TestRunSummaryRuntime(t *testing.T) {
+	c := []Case{{
+		ID: "t/runtime", Level: MUST, Req: []string{"MATCH-4"}, Profile: ProfileRFC,
+		Robots: []byte("User-agent: *\nDisallow: /a\n"),
+		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow}},
+	}}
+	p := versioned{funcParser{"v", func(Request) (Verdict, error) { return Disallow, nil }}}
+	rep, err := Run(context.Background(), c, []Parser{p}, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Summary{{Name: "v", Version: "1.2.3", Runtime: "CPython 3.11.7", Checks: 1, Pass: 1, Conforms: true}}
+	if diff := cmp.Diff(want, rep.Summaries); diff != "" {
+		t.Errorf("summaries (-want +got):\n%s", diff)
+	}
+}

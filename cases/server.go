@@ -36,7 +36,30 @@ type Server struct {
 	routes    map[string]Response // normalised URL → response
 	listeners map[string]*external
 	closing   chan struct{}
+	observe   func(Hit)
 }
+
+// Hit is one request the server received, as Observe reports it.
+type Hit struct {
+	Time      time.Time
+	Method    string
+	URL       string    // the absolute URL asked for, on the case's origin
+	UserAgent string    // the User-Agent header
+	Response  *Response // what is served; nil for a 404
+}
+
+// Observe makes the server call f with every request it receives, before
+// answering it; reptest crawl records a crawler's requests this way.
+func (s *Server) Observe(f func(Hit)) {
+	s.mu.Lock()
+	s.observe = f
+	s.mu.Unlock()
+}
+
+// ProxyAddr is the loopback address of the Host-routed plain HTTP server.
+// It also works as an HTTP proxy for every served http origin: a request
+// in absolute form ("GET http://a.test/x") is routed by its host.
+func (s *Server) ProxyAddr() string { return s.plain.Listener.Addr().String() }
 
 // external is a loopback listener that stands for one origin.
 type external struct {
@@ -215,7 +238,15 @@ func (s *Server) handler(origin string) http.Handler {
 		}
 		s.mu.Lock()
 		resp, ok := s.routes[key]
+		observe := s.observe
 		s.mu.Unlock()
+		if observe != nil {
+			h := Hit{Time: time.Now(), Method: r.Method, URL: key, UserAgent: r.UserAgent()}
+			if ok {
+				h.Response = &resp
+			}
+			observe(h)
+		}
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -235,18 +266,26 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		}
 		return
 	case "timeout":
-		if resp.Status != 0 {
-			// The status line and headers, then silence.
-			h := w.Header()
-			for k, v := range s.headers(resp, external) {
-				h[k] = v
-			}
-			w.WriteHeader(resp.Status)
-			if f, ok := w.(http.Flusher); ok {
-				f.Flush()
-			}
+		// The connection is taken over, so that nothing net/http does
+		// when the request ends (finishing a chunked body, or answering
+		// an empty 200 for a handler that wrote nothing) can reach the
+		// client: it gets the status line and headers when the case gives
+		// a status, then silence until it gives up.
+		conn := s.hijack(w)
+		if conn == nil {
+			return
 		}
-		s.wait(r.Context(), s.hold)
+		defer conn.Close()
+		if resp.Status != 0 {
+			h := s.headers(resp, external)
+			if h.Get("Content-Length") == "" {
+				h.Set("Content-Length", strconv.Itoa(resp.bodySize()))
+			}
+			bw := bufio.NewWriter(conn)
+			writeHead(bw, resp.Status, h)
+			bw.Flush()
+		}
+		s.holdConn(conn)
 		return
 	case "truncated":
 		conn := s.hijack(w)
@@ -263,17 +302,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		size := resp.bodySize()
 		h := s.headers(resp, external)
 		h.Set("Content-Length", strconv.Itoa(2*size+1024))
-		h.Set("Connection", "close")
-		bw := bufio.NewWriter(conn)
-		fmt.Fprintf(bw, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
-		h.Write(bw)
-		bw.WriteString("\r\n")
-		if resp.Gen != nil {
-			resp.Gen.WriteTo(bw)
-		} else {
-			bw.Write(resp.Body)
-		}
-		bw.Flush()
+		s.writeRaw(conn, status, h, resp)
 		return
 	}
 	if resp.Status >= 100 && resp.Status < 200 {
@@ -286,9 +315,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		}
 		defer conn.Close()
 		bw := bufio.NewWriter(conn)
-		fmt.Fprintf(bw, "HTTP/1.1 %d %s\r\n", resp.Status, http.StatusText(resp.Status))
-		s.headers(resp, external).Write(bw)
-		bw.WriteString("\r\n")
+		writeHead(bw, resp.Status, s.headers(resp, external))
 		bw.Flush()
 		return
 	}
@@ -302,7 +329,16 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 	size := resp.bodySize()
 	if cl := h.Get("Content-Length"); cl == "" {
 		h.Set("Content-Length", strconv.Itoa(size))
-	} else if n, err := strconv.Atoi(cl); err == nil && n >= 0 && n < size {
+	} else if n, err := strconv.Atoi(cl); err != nil || n < 0 {
+		// net/http would drop a Content-Length that is no length and
+		// send the body chunked: send it as given, the body whole, and
+		// close the connection to end it.
+		if conn := s.hijack(w); conn != nil {
+			defer conn.Close()
+			s.writeRaw(conn, resp.Status, h, resp)
+		}
+		return
+	} else if n < size {
 		size = n
 	}
 	w.WriteHeader(resp.Status)
@@ -319,6 +355,44 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		return
 	}
 	w.Write(resp.Body[:min(size, len(resp.Body))])
+}
+
+// writeHead writes a status line and header fields, and the blank line
+// that ends them.
+func writeHead(w *bufio.Writer, status int, h http.Header) {
+	fmt.Fprintf(w, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
+	h.Write(w)
+	w.WriteString("\r\n")
+}
+
+// writeRaw writes a whole response on a hijacked connection: status line,
+// h as given with "Connection: close", and the body, streamed.
+func (s *Server) writeRaw(conn net.Conn, status int, h http.Header, resp Response) {
+	h.Set("Connection", "close")
+	bw := bufio.NewWriter(conn)
+	writeHead(bw, status, h)
+	if resp.Gen != nil {
+		resp.Gen.WriteTo(bw)
+	} else {
+		bw.Write(resp.Body)
+	}
+	bw.Flush()
+}
+
+// holdConn keeps a hijacked connection open, reading and dropping what
+// the client sends, until the client closes it, its deadline (the hold)
+// passes or the server closes.
+func (s *Server) holdConn(conn net.Conn) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-s.closing:
+			conn.Close()
+		case <-done:
+		}
+	}()
+	io.Copy(io.Discard, conn)
 }
 
 // limitWriter writes at most n bytes to w and drops the rest.

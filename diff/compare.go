@@ -1,10 +1,14 @@
 package diff
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -72,16 +76,25 @@ func Signature(verdicts map[string]cases.Verdict) string {
 	return strings.Join(blocks, "≠")
 }
 
-// panel asks a fixed list of parsers the same questions. Like the parsers
-// it holds, it is used from one goroutine at a time.
+// panel asks a fixed list of parsers the same questions. The panel is
+// used from one goroutine at a time; it may ask its parsers from
+// goroutines of its own, but each parser from one goroutine at a time.
 type panel struct {
 	parsers []cases.Parser
 	names   []string
 	timeout time.Duration
+	// cache, when not nil, holds verdicts already given, shared by the
+	// panels of one run.
+	cache *verdictCache
+	// cost and calls are the time each parser has spent answering and
+	// the questions it answered, so that the cheap ones are asked first
+	// when one answer can settle a question.
+	cost  []time.Duration
+	calls []int
 }
 
 func newPanel(parsers []cases.Parser, timeout time.Duration) (*panel, error) {
-	p := &panel{parsers: parsers, timeout: timeout}
+	p := &panel{parsers: parsers, timeout: timeout, cost: make([]time.Duration, len(parsers)), calls: make([]int, len(parsers))}
 	seen := make(map[string]bool)
 	for _, q := range parsers {
 		name := q.Info().Name
@@ -94,14 +107,158 @@ func newPanel(parsers []cases.Parser, timeout time.Duration) (*panel, error) {
 	return p, nil
 }
 
+// body is a robots.txt body with its digest, the part of a cache key
+// that is the same for every question about it.
+type body struct {
+	robots  []byte
+	profile string
+	sum     [sha256.Size]byte
+}
+
+func newBody(in Input) body {
+	return body{robots: in.Robots, profile: in.Profile, sum: sha256.Sum256(in.Robots)}
+}
+
+func (b *body) request() cases.Request {
+	return cases.Request{Case: "diff", Profile: b.profile, Robots: b.robots}
+}
+
 // verdicts returns each parser's verdict on in, in the panel's order.
 func (p *panel) verdicts(ctx context.Context, in Input, dst []cases.Verdict) []cases.Verdict {
+	b := newBody(in)
+	q := cases.Question{Agent: in.Agent, URL: in.URL}
 	dst = dst[:0]
-	req := cases.Request{Case: "diff", Profile: in.Profile, Agent: in.Agent, URL: in.URL, Robots: in.Robots}
-	for _, q := range p.parsers {
-		dst = append(dst, p.ask(ctx, q, req))
+	for i := range p.parsers {
+		dst = append(dst, p.verdict(ctx, i, &b, q))
 	}
 	return dst
+}
+
+// verdict returns parser i's verdict on one question, from the cache
+// when it is there.
+func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question) cases.Verdict {
+	if v, ok := p.cache.get(p.names[i], b, q); ok {
+		return v
+	}
+	req := b.request()
+	req.Agent, req.URL = q.Agent, q.URL
+	start := time.Now()
+	v := p.ask(ctx, p.parsers[i], req)
+	p.cost[i] += time.Since(start)
+	p.calls[i]++
+	p.cache.put(p.names[i], b, q, v)
+	return v
+}
+
+// probe returns each parser's verdicts on every question about one body:
+// vs[k][i] is parser i's verdict on qs[k]. The parsers are asked at the
+// same time, each from a goroutine of its own; a parser that implements
+// cases.Batcher gets the questions the cache does not answer in one
+// batch, the others one Check each.
+func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cases.Verdict {
+	vs := make([][]cases.Verdict, len(qs))
+	for k := range vs {
+		vs[k] = make([]cases.Verdict, len(p.parsers))
+	}
+	var wg sync.WaitGroup
+	for i := range p.parsers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			p.calls[i] += p.probeOne(ctx, i, b, qs, vs)
+			p.cost[i] += time.Since(start)
+		}()
+	}
+	wg.Wait()
+	return vs
+}
+
+// probeOne fills in parser i's column of vs and returns the number of
+// questions it asked the parser.
+func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, vs [][]cases.Verdict) int {
+	var todo []int
+	for k, q := range qs {
+		if v, ok := p.cache.get(p.names[i], b, q); ok {
+			vs[k][i] = v
+		} else {
+			todo = append(todo, k)
+		}
+	}
+	if len(todo) == 0 {
+		return 0
+	}
+	bt, batched := p.parsers[i].(cases.Batcher)
+	if !batched || len(todo) == 1 {
+		for _, k := range todo {
+			req := b.request()
+			req.Agent, req.URL = qs[k].Agent, qs[k].URL
+			vs[k][i] = p.ask(ctx, p.parsers[i], req)
+			p.cache.put(p.names[i], b, qs[k], vs[k][i])
+		}
+		return len(todo)
+	}
+	ask := make([]cases.Question, len(todo))
+	for j, k := range todo {
+		ask[j] = qs[k]
+	}
+	got := p.askBatch(ctx, bt, b.request(), ask)
+	for j, k := range todo {
+		vs[k][i] = got[j]
+		p.cache.put(p.names[i], b, qs[k], got[j])
+	}
+	return len(todo)
+}
+
+// agrees reports whether every parser gives in the verdict of want (in
+// the panel's order). It asks the parsers that have cost least so far
+// first, and then the others one by one, the ones whose wanted verdict is
+// least common first; it stops at the first that answers otherwise, so
+// that a slow parser is asked only to confirm what the fast ones agreed
+// on. The answer is the same as comparing all verdicts.
+func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict) bool {
+	b := newBody(in)
+	q := cases.Question{Agent: in.Agent, URL: in.URL}
+	for _, i := range p.order(want) {
+		if p.verdict(ctx, i, &b, q) != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// order returns the parsers' indices in the order agrees asks them: by
+// their mean cost per question so far, except that among the expensive
+// ones (more than four times the cheapest, as external programs are
+// beside in-process libraries) those whose wanted verdict is in the
+// minority come first, being the likeliest to answer otherwise.
+func (p *panel) order(want []cases.Verdict) []int {
+	idx := make([]int, len(p.parsers))
+	mean := make([]time.Duration, len(p.parsers))
+	for i := range idx {
+		idx[i] = i
+		mean[i] = p.cost[i] / time.Duration(max(p.calls[i], 1))
+	}
+	count := make(map[cases.Verdict]int)
+	for _, v := range want {
+		count[v]++
+	}
+	cheap := 4*slices.Min(mean) + time.Microsecond
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ea, eb := mean[a] > cheap, mean[b] > cheap
+		switch {
+		case ea != eb && ea:
+			return 1
+		case ea != eb:
+			return -1
+		case ea:
+			if c := count[want[a]] - count[want[b]]; c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(mean[a], mean[b])
+	})
+	return idx
 }
 
 func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v cases.Verdict) {
@@ -116,10 +273,45 @@ func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v c
 		defer cancel()
 	}
 	v, err := q.Check(ctx, req)
-	switch {
-	case err != nil:
+	if err != nil {
 		return VerdictError
-	case v == cases.Allow, v == cases.Disallow, v == cases.Reject:
+	}
+	return verdictOf(v)
+}
+
+// askBatch asks a batch of questions, bounded by the check timeout as one
+// check is: the batch is one parse. A panic or a reply of the wrong length
+// is an error on every question.
+func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []cases.Verdict) {
+	out = make([]cases.Verdict, len(qs))
+	defer func() {
+		if recover() != nil {
+			for k := range out {
+				out[k] = VerdictError
+			}
+		}
+	}()
+	if p.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.timeout)
+		defer cancel()
+	}
+	vs, errs := bt.CheckBatch(ctx, req, qs)
+	for k := range out {
+		switch {
+		case len(vs) != len(qs) || len(errs) != len(qs) || errs[k] != nil:
+			out[k] = VerdictError
+		default:
+			out[k] = verdictOf(vs[k])
+		}
+	}
+	return out
+}
+
+// verdictOf maps anything but a verdict to VerdictError.
+func verdictOf(v cases.Verdict) cases.Verdict {
+	switch v {
+	case cases.Allow, cases.Disallow, cases.Reject:
 		return v
 	}
 	return VerdictError

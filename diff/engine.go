@@ -41,6 +41,13 @@ type Options struct {
 	NoMinimize bool
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
+	// CacheEntries bounds the verdicts the run remembers
+	// (DefaultCacheEntries when 0).
+	CacheEntries int
+	// Unoptimised asks every parser every question with one Check, with
+	// no cache, no batches and no short cuts. The findings are the same
+	// either way; it is there to show that they are.
+	Unoptimised bool
 	// Profile is the profile of files that name none (directories and
 	// generated files): cases.ProfileRFC (the default) or
 	// cases.ProfileGoogle. Every request carries the file's profile, and
@@ -96,6 +103,13 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 	if opts.Profile == "" {
 		opts.Profile = cases.ProfileRFC
 	}
+	if opts.CacheEntries <= 0 {
+		opts.CacheEntries = DefaultCacheEntries
+	}
+	var cache *verdictCache
+	if !opts.Unoptimised {
+		cache = newVerdictCache(opts.CacheEntries)
+	}
 
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
@@ -139,6 +153,7 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 				fail(err)
 				return
 			}
+			p.cache = cache
 			if len(p.names) < 2 {
 				fail(errors.New("diff: need at least two parsers to compare"))
 				return
@@ -202,6 +217,11 @@ type pending struct {
 
 // compareFile asks every probe of f and minimises what disagrees.
 func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileResult {
+	if f.Profile == "" {
+		withProfile := *f
+		withProfile.Profile = opts.Profile
+		f = &withProfile
+	}
 	n := len(p.names)
 	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
 	probes := f.Probes
@@ -212,22 +232,17 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		probes = DeriveProbes(f.Robots, limit)
 	}
-	profile := f.Profile
-	if profile == "" {
-		profile = opts.Profile
-	}
 	var (
 		robots  *reference.Robots
 		byKey   = make(map[string]int)
 		waiting []pending
-		vs      = make([]cases.Verdict, 0, n)
 	)
-	for _, pr := range probes {
+	all := askAll(ctx, p, f, probes, opts.Unoptimised)
+	for at, pr := range probes {
 		if ctx.Err() != nil {
 			return res
 		}
-		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: profile}
-		vs = p.verdicts(ctx, in, vs)
+		vs := all[at]
 		res.probes++
 		differs := false
 		k := 0
@@ -245,7 +260,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		res.disagreements++
 		if robots == nil {
-			robots = reference.Parse(f.Robots, optionsFor(profile))
+			robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
 		}
 		var key strings.Builder
 		for _, v := range vs {
@@ -262,9 +277,10 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 			continue
 		}
 		byKey[key.String()] = len(waiting)
-		waiting = append(waiting, pending{in: in, vs: slices.Clone(vs), probes: 1, lines: addLine(nil, pr.Line)})
+		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
+		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: addLine(nil, pr.Line)})
 	}
-	memo := make(map[string]Finding)
+	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
@@ -275,7 +291,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		in := w.in
 		if !opts.NoMinimize {
-			in = minimizeMemo(ctx, p, in, SameCause(Finding{Input: in, Verdicts: want}), opts.MaxTests, memo)
+			in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
 		}
 		fd := p.finding(ctx, in)
 		if fd.Signature == "" {
@@ -294,6 +310,25 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		res.findings = append(res.findings, fd)
 	}
 	return res
+}
+
+// askAll returns every parser's verdicts on every probe of f, vs[k][i]
+// being parser i's on probes[k]: in one batch per parser, or (plain) one
+// Check per probe and parser.
+func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]cases.Verdict {
+	if plain {
+		vs := make([][]cases.Verdict, len(probes))
+		for k, pr := range probes {
+			vs[k] = p.verdicts(ctx, Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
+		}
+		return vs
+	}
+	qs := make([]cases.Question, len(probes))
+	for k, pr := range probes {
+		qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
+	}
+	b := newBody(Input{Robots: f.Robots, Profile: f.Profile})
+	return p.probe(ctx, &b, qs)
 }
 
 // causeKey describes the reference's decision coarsely: the reason, the
@@ -319,7 +354,7 @@ func causeKey(d reference.Decision) string {
 // traceOf returns the reference's explanation of its verdict on in and
 // its deciding line (0 when no rule decided).
 func traceOf(in Input) (string, int) {
-	d, err := reference.Parse(in.Robots, optionsFor(in.Profile)).Decide(in.Agent, in.URL)
+	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
 		return err.Error(), 0
 	}

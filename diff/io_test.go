@@ -320,24 +320,6 @@ func TestReadDir(t *testing.T) {
 	}
 }
 
-func TestVisible(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain /a?b=c":      "plain /a?b=c",
-		"tab\there":         `tab\there`,
-		"\xEF\xBB\xBFbom":   `\ufeffbom`,
-		"bidi\u202Eevil":    `bidi\u202eevil`,
-		"ツ é":               "ツ é",
-		"bad\xffbyte":       `bad\xffbyte`,
-		"nbsp\u00a0x":       `nbsp\u00a0x`,
-		`back\slash`:        `back\\slash`,
-		"nul\x00 and \x1b[": `nul\x00 and \x1b[`,
-	} {
-		if got := Visible(in); got != want {
-			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestWriteText(t *testing.T) {
 	long := strings.Repeat("Disallow: /x\n", 9)
 	fs := []Finding{

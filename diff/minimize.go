@@ -47,34 +47,79 @@ func Minimize(ctx context.Context, in Input, parsers []cases.Parser, keep func(F
 
 // shrinker holds the state of one minimisation.
 type shrinker struct {
-	ctx   context.Context
-	p     *panel
+	ctx context.Context
+	p   *panel
+	// keep decides a candidate from all the parsers' verdicts; goal, when
+	// set, is used instead and asks only as many parsers as it takes.
 	keep  func(Finding) bool
-	left  int                // tests left
-	bytes int64              // body bytes left
-	seen  map[string]bool    // keep's answer on each candidate tried
-	memo  map[string]Finding // the parsers' verdicts on small candidates
+	goal  *goal
+	left  int             // tests left
+	bytes int64           // body bytes left
+	seen  map[string]bool // keep's answer on each candidate tried
+	memo  map[string]bool // small candidates tried by any minimisation of the file
 	cur   Input
 }
 
+// goal is what the engine keeps while minimising: the verdicts found (in
+// the panel's order) and the kind of reason the reference gave, as
+// SameCause does.
+type goal struct {
+	want     []cases.Verdict
+	reason   reference.Reason
+	reasonOK bool
+	// all asks every parser every time, without short cuts.
+	all bool
+}
+
+func newGoal(in Input, want []cases.Verdict, all bool) *goal {
+	g := &goal{want: want, all: all}
+	g.reason, g.reasonOK = reasonOf(in)
+	return g
+}
+
+// holds reports whether the goal holds on in: the reference's reason
+// first (it is cheap), then the parsers' verdicts.
+func (g *goal) holds(ctx context.Context, p *panel, in Input) bool {
+	if r, ok := reasonOf(in); ok != g.reasonOK || r != g.reason {
+		return false
+	}
+	if g.all {
+		return slices.Equal(p.verdicts(ctx, in, nil), g.want)
+	}
+	return p.agrees(ctx, in, g.want)
+}
+
 func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {
-	return minimizeMemo(ctx, p, in, keep, maxTests, make(map[string]Finding))
+	s := newShrinker(ctx, p, in, maxTests, make(map[string]bool))
+	s.keep = keep
+	return s.run(in)
 }
 
 // memoBytes is the largest body remembered by its text; larger ones are
-// remembered by a digest, and their verdicts not at all.
+// remembered by a digest, and not across minimisations.
 const memoBytes = 4 << 10
 
-// maxMemo bounds the verdicts remembered for one file.
+// maxMemo bounds the candidates remembered for one file.
 const maxMemo = 20000
 
-// minimizeMemo is minimize with a memo of the parsers' verdicts on small
-// candidates, which minimisations of the same file share.
-func minimizeMemo(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int, memo map[string]Finding) Input {
+func newShrinker(ctx context.Context, p *panel, in Input, maxTests int, memo map[string]bool) *shrinker {
 	if maxTests <= 0 {
 		maxTests = DefaultMaxTests
 	}
-	s := &shrinker{ctx: ctx, p: p, keep: keep, left: maxTests, bytes: MaxMinimizeBytes, seen: make(map[string]bool), cur: in, memo: memo}
+	return &shrinker{ctx: ctx, p: p, left: maxTests, bytes: MaxMinimizeBytes, seen: make(map[string]bool), cur: in, memo: memo}
+}
+
+// minimizeGoal minimises in while g holds. memo holds the small
+// candidates that earlier minimisations of the same file tried: they do
+// not count against this one's budget, whether or not their verdicts are
+// still cached, so that the result does not depend on the cache.
+func minimizeGoal(ctx context.Context, p *panel, in Input, g *goal, maxTests int, memo map[string]bool) Input {
+	s := newShrinker(ctx, p, in, maxTests, memo)
+	s.goal = g
+	return s.run(in)
+}
+
+func (s *shrinker) run(in Input) Input {
 	if !s.test(in) {
 		return in
 	}
@@ -97,7 +142,8 @@ func minimizeMemo(ctx context.Context, p *panel, in Input, keep func(Finding) bo
 // when it does.
 func (s *shrinker) test(in Input) bool {
 	key := in.Agent + "\x00" + in.URL + "\x00" + string(in.Robots)
-	if len(in.Robots) > memoBytes {
+	small := len(in.Robots) <= memoBytes
+	if !small {
 		// Remember large candidates by a digest, not by their text.
 		sum := sha256.Sum256([]byte(key))
 		key = string(sum[:])
@@ -105,20 +151,23 @@ func (s *shrinker) test(in Input) bool {
 	if ok, done := s.seen[key]; done {
 		return ok
 	}
-	f, known := s.memo[key]
-	if !known {
+	if !s.memo[key] {
 		if s.left <= 0 || s.bytes < 0 || s.ctx.Err() != nil {
 			return false
 		}
 		s.left--
 		s.bytes -= int64(len(in.Robots))
-		f = s.p.finding(s.ctx, in)
-		if len(in.Robots) <= memoBytes && len(s.memo) < maxMemo {
-			s.memo[key] = f
+		if small && len(s.memo) < maxMemo {
+			s.memo[key] = true
 		}
 	}
-	f.Input = in
-	ok := s.keep(f)
+	var ok bool
+	if s.goal != nil {
+		ok = s.goal.holds(s.ctx, s.p, in)
+	} else {
+		f := s.p.finding(s.ctx, in)
+		ok = s.keep(f)
+	}
 	s.seen[key] = ok
 	if ok {
 		s.cur = in
@@ -157,11 +206,7 @@ func (s *shrinker) lines() {
 // traceLines returns the line numbers the reference's decision names,
 // under the options of the input's profile.
 func (s *shrinker) traceLines(n int) map[int]bool {
-	opts := reference.RFC()
-	if s.cur.Profile == cases.ProfileGoogle {
-		opts = reference.Google()
-	}
-	d, err := reference.Parse(s.cur.Robots, opts).Decide(s.cur.Agent, s.cur.URL)
+	d, err := parseFor(s.cur).Decide(s.cur.Agent, s.cur.URL)
 	if err != nil {
 		return nil
 	}
@@ -229,7 +274,8 @@ func (s *shrinker) chars() {
 // by number.
 func lineInfo(body []byte, profile string) map[int]reference.Line {
 	m := make(map[int]reference.Line)
-	for _, l := range reference.Parse(body, optionsFor(profile)).Lines() {
+	opts, _ := reference.OptionsFor(profile)
+	for _, l := range reference.Parse(body, opts).Lines() {
 		m[l.Number] = l
 	}
 	return m
@@ -360,7 +406,7 @@ func (s *shrinker) canonicalLines() {
 	lines := splitLines(string(s.cur.Robots))
 	var at []int
 	canon := slices.Clone(lines)
-	for _, l := range reference.Parse(s.cur.Robots, optionsFor(s.cur.Profile)).Lines() {
+	for _, l := range parseFor(s.cur).Lines() {
 		n := l.Number - 1
 		if l.Key == "" || n >= len(lines) {
 			continue
@@ -403,7 +449,7 @@ func (s *shrinker) canonicalLines() {
 // line names it, the short token "FooBot". Characters are not removed:
 // an example reads better with a word for the agent.
 func (s *shrinker) agent() {
-	opts := optionsFor(s.cur.Profile)
+	opts, _ := reference.OptionsFor(s.cur.Profile)
 	named := false
 	var spelt []string
 	for _, l := range reference.Parse(s.cur.Robots, opts).Lines() {

@@ -13,9 +13,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
-	"gopkg.in/yaml.v3"
+	"github.com/reptest/reptest/visible"
 )
 
 // Draft is a YAML case draft (CASES.md §1) made from a finding or a fuzz
@@ -95,7 +97,7 @@ func NewDraft(f Finding, from string, tags ...string) (Draft, error) {
 		}
 		c.WriteString("\n")
 	}
-	c.WriteString("reference: " + Visible(d.String()))
+	c.WriteString("reference: " + visible.String(d.String()))
 	dr.Comment = c.String()
 	return dr, nil
 }

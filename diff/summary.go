@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/visible"
 )
 
 // Summary describes a differential run as plain data, for the text
@@ -239,7 +237,7 @@ func Sides(verdicts map[string]cases.Verdict) []Side {
 func (s Side) String() string { return strings.Join(s.Parsers, ",") + "=" + string(s.Verdict) }
 
 func writeExample(ew *errWriter, f *Finding) {
-	ew.printf("   agent %s  url %s\n", Visible(f.Agent), Visible(f.URL))
+	ew.printf("   agent %s  url %s\n", visible.String(f.Agent), visible.String(f.URL))
 	lines := splitLines(string(f.Robots))
 	if len(lines) == 0 {
 		ew.printf("   | (empty file)\n")
@@ -257,34 +255,11 @@ func writeExample(ew *errWriter, f *Finding) {
 		case "\r\n":
 			mark = `\r\n`
 		}
-		ew.printf("   | %s%s\n", Visible(text), mark)
+		ew.printf("   | %s%s\n", visible.String(text), mark)
 	}
 	if f.Trace != "" {
-		ew.printf("   reference: %s\n", Visible(f.Trace))
+		ew.printf("   reference: %s\n", visible.String(f.Trace))
 	}
-}
-
-// Visible returns s with characters a terminal would not show faithfully
-// (controls, format and bidirectional characters, invalid UTF-8, the
-// replacement character) written as Go escapes.
-func Visible(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r < 0x80 && unicode.IsPrint(r), r >= 0x80 && unicode.IsGraphic(r) && !unicode.In(r, unicode.Cf, unicode.Zs, unicode.Bidi_Control):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += size
-	}
-	return b.String()
 }
 
 func pct(a, b int) string {

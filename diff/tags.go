@@ -60,7 +60,7 @@ func Tags(in Input, verdicts map[string]cases.Verdict) []string {
 			set["SYN-9"] = true
 		}
 	}
-	opts := optionsFor(in.Profile)
+	opts, _ := reference.OptionsFor(in.Profile)
 	r := reference.Parse(in.Robots, opts)
 	d, err := r.Decide(in.Agent, in.URL)
 	if err != nil {
@@ -115,13 +115,9 @@ func Tags(in Input, verdicts map[string]cases.Verdict) []string {
 }
 
 // parseFor parses the input's body under its profile's options.
-func parseFor(in Input) *reference.Robots { return reference.Parse(in.Robots, optionsFor(in.Profile)) }
-
-func optionsFor(profile string) reference.Options {
-	if profile == cases.ProfileGoogle {
-		return reference.Google()
-	}
-	return reference.RFC()
+func parseFor(in Input) *reference.Robots {
+	opts, _ := reference.OptionsFor(in.Profile)
+	return reference.Parse(in.Robots, opts)
 }
 
 // tagLines tags the syntax of the file and its rules.

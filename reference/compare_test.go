@@ -42,7 +42,7 @@ Sitemap: https://www.example.com/news.xml
 // groups of a few agents, rules with wildcards, comments and sitemaps.
 func file500k() string {
 	var b strings.Builder
-	for i := 0; b.Len() < reference.KiB500-200; i++ {
+	for i := 0; b.Len() < reference.ParseLimit-200; i++ {
 		fmt.Fprintf(&b, "# section %d\nUser-agent: bot%c%c\nUser-agent: crawler-%c\n", i, 'a'+i%26, 'a'+i/26%26, 'a'+i%26)
 		for j := 0; j < 8; j++ {
 			switch j % 4 {

@@ -146,16 +146,15 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 	}
 	for _, gi := range groups {
 		g := r.groups[gi].agents
-		for _, n := range r.agentLines[g[0]:g[1]] {
-			d.GroupLines = append(d.GroupLines, int(n))
+		for _, a := range r.agents[g[0]:g[1]] {
+			d.GroupLines = append(d.GroupLines, int(a.line))
 		}
 	}
 	switch {
 	case best != nil:
 		d.Allowed = best.allow
 		d.Reason = RuleMatched
-		d.Rule = RuleRef{Line: int(best.line), Allow: best.allow, Pattern: r.str(best.raw),
-			Length: int(best.pat.length), Normalized: r.text(&best.pat), Anchored: best.pat.anchored}
+		d.Rule = r.ruleRef(best)
 		d.Ties = r.ties(best, groups, path)
 	case sel != selNone && r.isRobotsTxt(path):
 		d.Reason = RobotsTxt
@@ -202,7 +201,7 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 	case len(r.global) > 0:
 		// A named group replaces "*" entirely (UA-4, UA-6).
 		sel, groups = selGlobal, r.global
-	case len(r.orphan) > 0:
+	case len(r.orphan) > 0 && r.opts.OrphanRulesApply:
 		if r.isRobotsTxt(path) {
 			return nil, selOrphan, nil
 		}

@@ -5,8 +5,11 @@
 // The package follows the RFC's order, one concern per file:
 //
 //   - syntax.go: lines, records and comments (§2.1, §2.2; SYN-*).
-//   - robots.go: groups, merging and other records (§2.1, §2.2.1, §2.2.4).
+//   - groups.go: Parse, groups, merging and other records (§2.1,
+//     §2.2.1, §2.2.4); Groups exports the group structure as plain data.
 //   - decide.go: group selection and longest match (§2.2.1–§2.2.2).
+//   - once.go: AllowedOnce, one decision in one pass over the body that
+//     keeps nothing, for callers that ask one question per file.
 //   - pattern.go: percent-encoding normalisation, "*" and "$" (§2.2.2,
 //     §2.2.3).
 //   - url.go: the robots.txt URL of a page (§2.3).

@@ -81,3 +81,40 @@ func ExampleAllowedOnce() {
 	// Output:
 	// false <nil>
 }
+
+// Groups gives the group structure as the parser read it: each group's
+// user-agent lines with the product token they name, and its rules in file
+// order.
+func ExampleRobots_Groups() {
+	body := "Allow: /orphan\nUser-agent: FooBot\nUser-agent: Googlebot/2.1\nDisallow: /a\nAllow: /a/b$\n\nUser-agent: *\nDisallow: /\n"
+	for _, opts := range []reference.Options{reference.RFC(), reference.Google()} {
+		r := reference.ParseString(body, opts)
+		fmt.Println(opts.Name)
+		for i, g := range r.Groups() {
+			for _, a := range g.Agents {
+				fmt.Printf("  group %d line %d: value %q token %q star %v\n", i, a.Line, a.Value, a.Token, a.Star)
+			}
+			for _, ru := range g.Rules {
+				fmt.Printf("  group %d line %d: allow %v %s\n", i, ru.Line, ru.Allow, ru.Pattern)
+			}
+		}
+		fmt.Println("  orphans:", len(r.OrphanRules()))
+	}
+	// Output:
+	// rfc9309
+	//   group 0 line 2: value "FooBot" token "FooBot" star false
+	//   group 0 line 3: value "Googlebot/2.1" token "" star false
+	//   group 0 line 4: allow false /a
+	//   group 0 line 5: allow true /a/b$
+	//   group 1 line 7: value "*" token "" star true
+	//   group 1 line 8: allow false /
+	//   orphans: 1
+	// google
+	//   group 0 line 2: value "FooBot" token "FooBot" star false
+	//   group 0 line 3: value "Googlebot/2.1" token "Googlebot" star false
+	//   group 0 line 4: allow false /a
+	//   group 0 line 5: allow true /a/b$
+	//   group 1 line 7: value "*" token "" star true
+	//   group 1 line 8: allow false /
+	//   orphans: 1
+}

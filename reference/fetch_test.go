@@ -93,8 +93,8 @@ func TestFetchAccess(t *testing.T) {
 					t.Errorf("%s: allowed = %v, %v; want %v (%s)", path, d.Allowed, err, want, d)
 				}
 			}
-			if tt.name == "10MiB-body" && (!res.Info.Truncated || res.Info.Bytes > reference.KiB500) {
-				t.Errorf("body: truncated=%v bytes=%d, want truncated at most %d", res.Info.Truncated, res.Info.Bytes, reference.KiB500)
+			if tt.name == "10MiB-body" && (!res.Info.Truncated || res.Info.Bytes > reference.ParseLimit) {
+				t.Errorf("body: truncated=%v bytes=%d, want truncated at most %d", res.Info.Truncated, res.Info.Bytes, reference.ParseLimit)
 			}
 		})
 	}

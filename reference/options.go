@@ -142,8 +142,14 @@ type Options struct {
 	OutageIgnoresCache bool
 }
 
-// KiB500 is the parsing limit RFC 9309 §2.5 names: 500 kibibytes.
-const KiB500 = 500 * 1024
+// ParseLimit is the parsing limit of both option sets, in bytes: 500
+// kibibytes, the least RFC 9309 §2.5 allows a crawler (LIM-1).
+const ParseLimit = 500 * 1024
+
+// KiB500 is ParseLimit under its former name.
+//
+// Deprecated: use ParseLimit, which says what the number is.
+const KiB500 = ParseLimit
 
 // googleMaxLine is the longest line Google's parser reads, in bytes.
 const googleMaxLine = 2083*8 - 1
@@ -155,7 +161,7 @@ func RFC() Options {
 		Name:               "rfc9309",
 		SkipBOM:            true,
 		SkipPartialBOM:     true,
-		MaxBytes:           KiB500,
+		MaxBytes:           ParseLimit,
 		AgentMatch:         AgentWhole,
 		NormalizeURI:       true,
 		ImplicitRobotsTxt:  true,
@@ -179,7 +185,7 @@ func Google() Options {
 		Name:                       "google",
 		SkipBOM:                    true,
 		SkipPartialBOM:             true,
-		MaxBytes:                   KiB500,
+		MaxBytes:                   ParseLimit,
 		MaxLineBytes:               googleMaxLine,
 		GoogleKeys:                 true,
 		MissingColon:               true,

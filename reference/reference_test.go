@@ -229,14 +229,14 @@ func TestInvalidToken(t *testing.T) {
 func TestParseLimit(t *testing.T) {
 	pad := strings.Repeat("# padding padding padding padding padding padding\n", 9980) // 499,000 bytes
 	body := "User-agent: *\n" + pad + "Disallow: /late\n"
-	if n := len(body); n >= reference.KiB500 {
+	if n := len(body); n >= reference.ParseLimit {
 		t.Fatalf("test body is %d bytes, want under 500 KiB", n)
 	}
 	r := reference.ParseString(body, reference.RFC())
 	if ok, _ := r.Allowed("a", "/late"); ok {
 		t.Errorf("a rule at byte %d was not obeyed (LIM-1)", len(body)-16)
 	}
-	over := "User-agent: *\n" + strings.Repeat("#", reference.KiB500-20) + "\nDisallow: /cut-in-two\nDisallow: /past\n"
+	over := "User-agent: *\n" + strings.Repeat("#", reference.ParseLimit-20) + "\nDisallow: /cut-in-two\nDisallow: /past\n"
 	r = reference.ParseString(over, reference.RFC())
 	if !r.Truncated() {
 		t.Errorf("Truncated() = false for a %d-byte body", len(over))

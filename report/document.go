@@ -207,7 +207,7 @@ func (d *Document) Recount() {
 	idx := map[string]int{}
 	for i := range d.Parsers {
 		p := &d.Parsers[i]
-		*p = cases.Summary{Name: p.Name, Version: p.Version}
+		*p = cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime}
 		idx[p.Name] = i
 	}
 	var extra []string

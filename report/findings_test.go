@@ -15,12 +15,12 @@ func TestSegments(t *testing.T) {
 		want  []seg
 		more  int
 	}{
-		{"plain", 0, []seg{{T: "plain"}}, 0},
-		{"a\u202Eb", 0, []seg{{T: "a"}, {T: `\u202E`, E: true}, {T: "b"}}, 0},
-		{"\t\xff\x00", 0, []seg{{T: `\x09`, E: true}, {T: `\xFF`, E: true}, {T: `\x00`, E: true}}, 0},
-		{"\U000E0041", 0, []seg{{T: `\U000E0041`, E: true}}, 0},
-		{"héllo", 2, []seg{{T: "h"}}, 5}, // never cuts a character in two
-		{"ツ", 0, []seg{{T: "ツ"}}, 0},
+		{"plain", 0, []seg{{Text: "plain"}}, 0},
+		{"a\u202Eb", 0, []seg{{Text: "a"}, {Text: `\u202e`, Escaped: true}, {Text: "b"}}, 0},
+		{"\t\xff\x00", 0, []seg{{Text: `\t`, Escaped: true}, {Text: `\xff`, Escaped: true}, {Text: `\x00`, Escaped: true}}, 0},
+		{"\U000E0041", 0, []seg{{Text: `\U000e0041`, Escaped: true}}, 0},
+		{"héllo", 2, []seg{{Text: "h"}}, 5}, // never cuts a character in two
+		{"ツ", 0, []seg{{Text: "ツ"}}, 0},
 	}
 	for _, tc := range tests {
 		got, more := segments(tc.in, tc.limit)
@@ -28,7 +28,7 @@ func TestSegments(t *testing.T) {
 			t.Errorf("segments(%q, %d): more %d (want %d), segs (-want +got):\n%s", tc.in, tc.limit, more, tc.more, diff)
 		}
 	}
-	if got := visible("a\nb\x1b", 0); got != `a\x0Ab\x1B` {
+	if got := visible("a\nb\x1b", 0); got != `a\nb\x1b` {
 		t.Errorf("visible = %q", got)
 	}
 	if got := visible(strings.Repeat("x", 10), 4); got != "xxxx… (6 more bytes)" {

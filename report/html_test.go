@@ -297,7 +297,7 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 			t.Fatalf("raw %U at byte %d: %q", r, i, out[max(0, i-40):min(len(out), i+40)])
 		}
 	}
-	for _, esc := range []string{`\u202E`, `\u2066`, `\u200F`, `\x1B`, `\x00`, `\x7F`, `\u2028`, `\xFF`} {
+	for _, esc := range []string{`\u202e`, `\u2066`, `\u200f`, `\x1b`, `\x00`, `\x7f`, `\u2028`, `\xff`} {
 		if !strings.Contains(out, `<span class="esc" title="escaped character">`+esc+`</span>`) {
 			t.Errorf("no visible escape %s", esc)
 		}

@@ -65,7 +65,7 @@ func Merge(docs ...*Document) (*Document, error) {
 			switch {
 			case !seen:
 				versions[p.Name] = p.Version
-				out.Parsers = append(out.Parsers, cases.Summary{Name: p.Name, Version: p.Version})
+				out.Parsers = append(out.Parsers, cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime})
 			case v != p.Version:
 				conflict("parser %q has version %q and %q (document %d)", p.Name, v, p.Version, i+1)
 			}

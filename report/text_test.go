@@ -68,7 +68,7 @@ func TestTextEscapesTerminalControls(t *testing.T) {
 			t.Fatalf("raw %U at %d: %q", r, i, out[max(0, i-30):min(len(out), i+30)])
 		}
 	}
-	if !strings.Contains(out, `\x1B[31m`) || !strings.Contains(out, `\u202E`) {
+	if !strings.Contains(out, `\x1b[31m`) || !strings.Contains(out, `\u202e`) {
 		t.Errorf("controls are not shown as escapes")
 	}
 	if len(out) > 200<<10 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -62,6 +63,10 @@ type CommandOptions struct {
 // when CommandOptions gives patterns, from standard output (the first
 // MaxLine bytes). Any other exit code, a signal or the timeout is an error
 // that quotes the end of standard error. Only parse requests are taken.
+//
+// After every check, however it ended, the process group of the program
+// is killed and the temporary file removed, so nothing outlives a check.
+// Command is safe for concurrent use: concurrent checks run in parallel.
 type Command struct {
 	name       string
 	words      []string
@@ -87,6 +92,9 @@ func NewCommand(template string, opts CommandOptions) (*Command, error) {
 	if c.name == "" {
 		c.name = "command"
 	}
+	if err := ValidName(c.name); err != nil {
+		return nil, err
+	}
 	if opts.AllowedPattern != "" {
 		if c.allowed, err = regexp.Compile("(?m)" + opts.AllowedPattern); err != nil {
 			return nil, fmt.Errorf("allowed pattern: %w", err)
@@ -106,18 +114,21 @@ func (c *Command) Info() cases.Info {
 }
 
 // StderrTail implements cases.Stderr: the end of the standard error of the
-// last check, unless that check's error already quoted it.
+// last check to end, unless that check's error already quoted it.
 func (c *Command) StderrTail() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.tail
 }
 
+func (c *Command) setTail(s string) {
+	c.mu.Lock()
+	c.tail = s
+	c.mu.Unlock()
+}
+
 // Check implements cases.Parser.
 func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.tail = ""
 	if k := req.Kind(); k != cases.CapParse {
 		return "", fmt.Errorf("%s: %w: %s", c.name, errCapability, k)
 	}
@@ -134,49 +145,39 @@ func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, 
 	}
 
 	timeout := timeoutOr(c.opts.Timeout)
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(rctx, argv[0], argv[1:]...)
-	cmd.Dir = c.opts.Dir
-	if len(c.opts.Env) > 0 {
-		cmd.Env = append(os.Environ(), c.opts.Env...)
-	}
-	newGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
-	cmd.WaitDelay = time.Second
-	stdout := &headBuffer{max: MaxLine}
-	stderr := newTail(StderrKeep)
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-
-	runErr := cmd.Run()
+	run := c.run(ctx, argv, timeout)
 	fail := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %s%s", c.name, fmt.Sprintf(format, a...), stderrNote(stderr.String()))
+		return fmt.Errorf("%s: %s%s", c.name, fmt.Sprintf(format, a...), stderrNote(run.stderr))
 	}
 	switch {
+	case run.startErr != nil:
+		return "", fmt.Errorf("%s: starting %q: %w", c.name, argv[0], run.startErr)
 	case ctx.Err() != nil:
 		return "", fail("stopped: %v", ctx.Err())
-	case rctx.Err() != nil:
+	case run.timedOut:
 		return "", fail("no answer within %s", timeout)
-	case cmd.ProcessState == nil:
-		return "", fmt.Errorf("%s: starting %q: %w", c.name, argv[0], runErr)
+	case run.state == nil:
+		return "", fail("the killed program was not reaped within %s", reapWait)
 	}
-	code := cmd.ProcessState.ExitCode()
+	state := run.state
+	c.setTail("")
+	code := state.ExitCode()
 	if code != 0 && code != 1 {
-		return "", fail("%s (0 means allowed, 1 disallowed)", cmd.ProcessState)
+		return "", fail("%s (0 means allowed, 1 disallowed)", state)
 	}
-	c.tail = stderr.String()
+	c.setTail(run.stderr)
 	if c.allowed == nil && c.disallowed == nil {
 		if code == 0 {
 			return cases.Allow, nil
 		}
 		return cases.Disallow, nil
 	}
-	out := stdout.b
+	out := run.stdout
 	a := c.allowed != nil && c.allowed.Match(out)
 	d := c.disallowed != nil && c.disallowed.Match(out)
 	switch {
 	case c.allowed != nil && c.disallowed != nil && a == d:
-		c.tail = ""
+		c.setTail("")
 		what := "neither pattern matches"
 		if a {
 			what = "both patterns match"
@@ -193,6 +194,77 @@ func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, 
 	}
 }
 
+// runResult is how one run of a command ended.
+type runResult struct {
+	state    *os.ProcessState // nil when it did not start or was not reaped
+	startErr error
+	timedOut bool
+	stdout   []byte // the first MaxLine bytes
+	stderr   string // the last StderrKeep bytes
+}
+
+// run runs argv in a process group of its own, bounded by timeout and ctx.
+// When the program exits, or the time is up, the whole group is killed, so
+// nothing it left behind outlives the check or holds its pipes open.
+func (c *Command) run(ctx context.Context, argv []string, timeout time.Duration) runResult {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var res runResult
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		res.startErr = err
+		return res
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		res.startErr = err
+		return res
+	}
+	defer outR.Close()
+	defer errR.Close()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = c.opts.Dir
+	if len(c.opts.Env) > 0 {
+		cmd.Env = append(os.Environ(), c.opts.Env...)
+	}
+	newGroup(cmd)
+	cmd.Stdout, cmd.Stderr = outW, errW // files: Wait returns when the program exits
+	res.startErr = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if res.startErr != nil {
+		return res
+	}
+	stdout, stderr := &headBuffer{max: MaxLine}, newTail(StderrKeep)
+	copied := make(chan struct{}, 2)
+	go func() { io.Copy(stdout, outR); copied <- struct{}{} }()
+	go func() { io.Copy(stderr, errR); copied <- struct{}{} }()
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-ctx.Done():
+		res.timedOut = true
+	}
+	killGroup(cmd.Process)
+	select {
+	case <-exited:
+		res.state = cmd.ProcessState
+	case <-time.After(reapWait):
+	}
+	// The group is gone, so the pipes are at their end, unless a process
+	// left the group: then take what has arrived.
+	drain := time.Now().Add(stderrDrain)
+	outR.SetReadDeadline(drain)
+	errR.SetReadDeadline(drain)
+	<-copied
+	<-copied
+	res.stdout, res.stderr = stdout.b, stderr.String()
+	return res
+}
+
 // writeTemp writes body to a new temporary file and returns its path.
 func writeTemp(dir string, body []byte) (string, error) {
 	f, err := os.CreateTemp(dir, "reptest-robots-*.txt")
@@ -207,6 +279,10 @@ func writeTemp(dir string, body []byte) (string, error) {
 	}
 	return f.Name(), nil
 }
+
+// SplitWords splits a command template into words as --command does (see
+// splitWords); reptest crawl reads its --crawler template with it.
+func SplitWords(s string) ([]string, error) { return splitWords(s) }
 
 // splitWords splits a command template into words with the quoting rules
 // of a POSIX shell: blanks separate words; inside single quotes every

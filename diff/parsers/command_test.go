@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,5 +188,58 @@ func TestSplitWords(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("splitWords(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
+	}
+}
+
+// TestCommandKillsGroup checks that what a program leaves behind after a
+// normal exit is killed with its group, and that a grandchild holding
+// standard output open does not hold the check.
+func TestCommandKillsGroup(t *testing.T) {
+	tmp := t.TempDir()
+	c, err := NewCommand(helperTemplate(t), CommandOptions{Timeout: 5 * time.Second, TempDir: tmp, Env: []string{helperEnv + "=cmd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/leak", "/holdout"} {
+		start := time.Now()
+		v, err := c.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + path})
+		if err != nil || v != cases.Allow {
+			t.Errorf("%s: %q, %v; want allow", path, v, err)
+		}
+		if d := time.Since(start); d >= 5*time.Second {
+			t.Errorf("%s: the check took %s, past its timeout", path, d)
+		}
+		m := regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(c.StderrTail())
+		if m == nil {
+			t.Fatalf("%s: stderr %q does not name the grandchild", path, c.StderrTail())
+		}
+		pid, _ := strconv.Atoi(m[1])
+		waitGone(t, pid)
+	}
+}
+
+// TestCommandCancel checks that a cancelled check kills the program's
+// group and removes its temporary file.
+func TestCommandCancel(t *testing.T) {
+	tmp := t.TempDir()
+	c, err := NewCommand(helperTemplate(t), CommandOptions{Timeout: time.Minute, TempDir: tmp, Env: []string{helperEnv + "=cmd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(700*time.Millisecond, cancel)
+	_, err = c.Check(ctx, cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com/hang"})
+	if err == nil || !strings.Contains(err.Error(), "stopped: context canceled") {
+		t.Fatalf("cancelled check: error %v", err)
+	}
+	if m := regexp.MustCompile(`grandchild (\d+)`).FindStringSubmatch(err.Error()); m != nil {
+		pid, _ := strconv.Atoi(m[1])
+		waitGone(t, pid)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+	if _, err := NewCommand("./p", CommandOptions{Name: "a≠b"}); err == nil {
+		t.Error("NewCommand accepted the name \"a≠b\"")
 	}
 }

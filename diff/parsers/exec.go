@@ -1,15 +1,10 @@
 package parsers
 
 import (
-	"bufio"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,19 +23,15 @@ const DefaultTimeout = 5 * time.Second
 // on a busy machine, so it is longer than a check's.
 const DefaultStartTimeout = 20 * time.Second
 
-// ProtocolHello is the protocol version sent in the hello line.
-const ProtocolHello = "reptest/1"
-
 // maxFailedStarts is how many starts in a row may fail before Exec stops
 // trying and fails each check at once.
 const maxFailedStarts = 3
 
-// Grace periods when stopping a program.
-const (
-	closeGrace  = 500 * time.Millisecond // for a clean exit after stdin closes
-	reapWait    = 5 * time.Second        // for the kernel to reap a killed process
-	stderrDrain = time.Second            // for the last stderr bytes to arrive
-)
+// maxStalls is how many checks in a row may go unanswered within the
+// timeout before Exec stops asking the program and fails each check at
+// once: a program that hangs on every input costs a few timeouts, not one
+// per check.
+const maxStalls = 3
 
 func timeoutOr(d time.Duration) time.Duration {
 	if d <= 0 {
@@ -62,9 +53,10 @@ func startTimeoutOr(start, check time.Duration) time.Duration {
 type ExecOptions struct {
 	// Name, when set, is the parser's name whatever the program's hello
 	// says. When empty the hello's name is used, or "exec" if it has none.
+	// Either must pass ValidName.
 	Name string
 	// Timeout bounds each check (sending the request and reading the
-	// answer); 0 means DefaultTimeout.
+	// answer) and each batch request; 0 means DefaultTimeout.
 	Timeout time.Duration
 	// StartTimeout bounds each start, up to the hello's answer; 0 means
 	// DefaultStartTimeout, or Timeout when that is longer.
@@ -73,55 +65,84 @@ type ExecOptions struct {
 	Dir string
 	// Env is added to the program's environment.
 	Env []string
+	// Procs is the most copies of the program run at once, for callers
+	// that call Check and CheckBatch from several goroutines; 0 means 1.
+	// A copy is started only when that many checks are in flight.
+	Procs int
 }
 
-// Exec is a parser run as one long-lived external program that speaks the
-// reptest/1 protocol (CASES.md §3) over its standard input and output: a
-// hello line, then one JSON request per line, each answered by one JSON
-// line, in order.
+// Exec is a parser run as a long-lived external program that speaks the
+// reptest/1 protocol over its standard input and output: a hello line,
+// then one JSON request per line, each answered by one JSON line, in
+// order (see diff/peers/README.md).
 //
 // The program runs as "sh -c COMMAND" in a process group of its own. When
 // it exits, stays silent past the timeout, answers a line that is not JSON,
 // answers another request's id or a line longer than MaxLine, the check is
 // an error that quotes the end of its standard error, the whole process
 // group is killed and reaped, and the next check starts the program
-// afresh. An {"id":…,"error":…} answer or an unknown verdict is an error
-// of that check alone. After three failed starts in a row Exec stops
-// starting the program and fails each check at once, so a run always
-// completes.
+// afresh: one bad input costs one check. An answer that repeats the id of
+// an earlier request is dropped, so a duplicate is not taken for the next
+// check's answer. An {"id":…,"error":…} answer or an unknown verdict is an
+// error of that check alone. After three failed starts in a row, or three
+// checks in a row without an answer within the timeout, Exec stops
+// starting or asking the program and fails each later check at once with
+// that reason, so a run always completes.
+//
+// Exec is safe for concurrent use. With ExecOptions.Procs above 1,
+// concurrent checks go to separate copies of the program; otherwise they
+// wait for each other.
 type Exec struct {
 	command string
 	opts    ExecOptions
 	info    cases.Info
+	batch   bool // the hello announced CapBatch
 
-	// tail is the standard error of the running program; it is read
+	// tail is the standard error of the program used last; it is read
 	// without mu, so that a report never waits for a stuck check.
-	tail atomic.Pointer[tailBuffer]
+	tail   atomic.Pointer[tailBuffer]
+	nextID atomic.Uint64
+	slots  chan struct{} // a token per check in flight, at most Procs
+	stop   func() bool   // ends the watch on NewExec's context
 
 	mu          sync.Mutex
-	proc        *process // nil when no program runs
-	nextID      uint64
+	idle        []*process
+	busy        map[*process]bool
 	starts      int // programs started, for tests
 	failedRun   int // failed starts in a row
 	lastFailure error
+	stalls      int // checks in a row without an answer in time
+	lastStall   error
 	closed      bool
 }
 
 // NewExec starts command and reads its hello, bounded by ctx and the
-// start timeout; ctx is not used after NewExec returns. It returns an
-// error when the program does not start or does not answer the hello.
-// Close the parser to stop the program.
+// start timeout. It returns an error when the program does not start or
+// does not answer the hello. When ctx is done later the programs are
+// stopped as by Close, so that a cancelled run leaves none behind; Close
+// the parser to stop them otherwise.
 func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, error) {
 	if strings.TrimSpace(command) == "" {
 		return nil, errors.New("exec: empty command")
 	}
-	e := &Exec{command: command, opts: opts}
-	p, info, err := e.start(ctx)
+	if opts.Name != "" {
+		if err := ValidName(opts.Name); err != nil {
+			return nil, fmt.Errorf("exec: %w", err)
+		}
+	}
+	label := opts.Name
+	if label == "" {
+		label = "exec"
+	}
+	e := &Exec{command: command, opts: opts, slots: make(chan struct{}, max(1, opts.Procs)), busy: map[*process]bool{}}
+	p, info, batch, err := e.startOnce(ctx, label)
 	if err != nil {
 		return nil, err
 	}
-	e.setProc(p)
-	e.info = info
+	e.info, e.batch, e.starts = info, batch, 1
+	e.idle = []*process{p}
+	e.tail.Store(p.stderr)
+	e.stop = context.AfterFunc(ctx, func() { e.Close() })
 	return e, nil
 }
 
@@ -133,9 +154,9 @@ func (e *Exec) Info() cases.Info {
 }
 
 // StderrTail implements cases.Stderr: the last StderrKeep bytes that the
-// running program wrote to standard error. The standard error of a program
-// that was stopped after a failure is in that check's error instead, so it
-// is reported once.
+// program used last wrote to standard error. The standard error of a
+// program that was stopped after a failure is in that check's error
+// instead, so it is reported once.
 func (e *Exec) StderrTail() string {
 	if t := e.tail.Load(); t != nil {
 		return t.String()
@@ -143,131 +164,218 @@ func (e *Exec) StderrTail() string {
 	return ""
 }
 
-// setProc makes p (nil: none) the running program. The caller holds mu,
-// or is NewExec.
-func (e *Exec) setProc(p *process) {
-	e.proc = p
-	if p == nil {
-		e.tail.Store(nil)
-		return
-	}
-	e.tail.Store(p.stderr)
-}
-
-// Close stops the program: it closes its standard input, gives it a moment
-// to exit, then kills its process group and reaps it. Checks after Close
-// fail.
+// Close stops the programs: it closes their standard input, gives them a
+// moment to exit, then kills their process groups and reaps them. A check
+// in flight fails; checks after Close fail.
 func (e *Exec) Close() error {
 	e.mu.Lock()
-	defer e.mu.Unlock()
 	e.closed = true
-	if e.proc != nil {
-		e.proc.close()
-		e.setProc(nil)
+	idle, busy := e.idle, make([]*process, 0, len(e.busy))
+	e.idle = nil
+	for p := range e.busy {
+		busy = append(busy, p)
+	}
+	e.mu.Unlock()
+	if e.stop != nil {
+		e.stop()
+	}
+	for _, p := range busy {
+		p.kill()
+	}
+	for _, p := range idle {
+		p.close()
 	}
 	return nil
 }
 
-// request is one protocol request line.
-type request struct {
-	ID        string  `json:"id"`
-	RobotsB64 *string `json:"robots_b64,omitempty"`
-	Agent     string  `json:"agent"`
-	URL       string  `json:"url"`
-	Status    int     `json:"status,omitempty"`
-	RobotsURL string  `json:"robots_url,omitempty"`
-	Profile   string  `json:"profile,omitempty"`
-	Session   string  `json:"session,omitempty"`
-	Now       string  `json:"now,omitempty"`
-}
-
-// answer is one protocol answer line.
-type answer struct {
-	ID      json.RawMessage `json:"id"`
-	Verdict *string         `json:"verdict"`
-	Error   *string         `json:"error"`
-}
-
-// hello is the program's first answer.
-type hello struct {
-	Name         string   `json:"name"`
-	Version      string   `json:"version"`
-	Capabilities []string `json:"capabilities"`
-}
-
 // Check implements cases.Parser.
 func (e *Exec) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	name := e.info.Name
-	if e.closed {
-		return "", fmt.Errorf("%s: the parser is closed", name)
+	v, _, err := e.CheckDetail(ctx, req)
+	return v, err
+}
+
+// CheckDetail implements cases.Detailer: Check, and the program's
+// "detail" of a reject or an error answer.
+func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (cases.Verdict, string, error) {
+	if err := e.accepts(req); err != nil {
+		return "", "", err
 	}
+	a, raw, id, err := e.exchange(ctx, req, nil)
+	if err != nil {
+		return "", "", err
+	}
+	v, err := verdictOf(a.Verdict, a.Error, a.Detail, raw)
+	if err != nil {
+		return "", a.Detail, fmt.Errorf("%s: request %s: %w", e.info.Name, id, err)
+	}
+	if v != cases.Reject {
+		return v, "", nil
+	}
+	return v, a.Detail, nil
+}
+
+// accepts returns an error for a request the program cannot take.
+func (e *Exec) accepts(req cases.Request) error {
 	kind := req.Kind()
 	if !e.info.Has(kind) || req.Session != "" && !e.info.Has(cases.CapClock) {
-		return "", fmt.Errorf("%s: %w: %s", name, errCapability, kind)
+		return fmt.Errorf("%s: %w: %s", e.info.Name, errCapability, kind)
 	}
-	if e.proc == nil {
-		if e.failedRun >= maxFailedStarts {
-			return "", fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
-		}
-		p, _, err := e.start(ctx)
-		if err != nil {
-			return "", err
-		}
-		e.setProc(p)
-	}
-	e.nextID++
-	id := strconv.FormatUint(e.nextID, 10)
-	line, err := encodeRequest(id, req)
+	return nil
+}
+
+// exchange sends one request (a batch when qs is not nil) and reads its
+// answer, restarting, killing and counting failures as the type's comment
+// says.
+func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question) (answer, []byte, string, error) {
+	id := strconv.FormatUint(e.nextID.Add(1), 10)
+	line, err := encodeRequest(id, req, qs)
 	if err != nil {
-		return "", fmt.Errorf("%s: request %s: %w", name, id, err)
+		return answer{}, nil, id, fmt.Errorf("%s: request %s: %w", e.info.Name, id, err)
 	}
-	timeout := timeoutOr(e.opts.Timeout)
-	out, err := e.proc.roundTrip(ctx, line, timeout)
+	p, err := e.acquire(ctx)
 	if err != nil {
-		return "", e.fail(fmt.Sprintf("request %s", id), err)
+		return answer{}, nil, id, err
+	}
+	e.tail.Store(p.stderr)
+	what := "request " + id
+	out, err := p.roundTrip(ctx, line, timeoutOr(e.opts.Timeout), staleAnswer(id))
+	if err != nil {
+		return answer{}, nil, id, e.fail(ctx, p, what, err)
 	}
 	var a answer
 	if err := json.Unmarshal(out, &a); err != nil {
-		return "", e.fail(fmt.Sprintf("request %s", id), fmt.Errorf("answered a line that is not a JSON object: %s", quoteShort(out, 200)))
+		return answer{}, nil, id, e.fail(ctx, p, what, fmt.Errorf("answered a line that is not a JSON object: %s", quoteShort(out, 200)))
 	}
 	if got, ok := answerID(a.ID); !ok || got != id {
-		return "", e.fail(fmt.Sprintf("request %s", id), fmt.Errorf("answered id %s to request %q", quoteShort(a.ID, 60), id))
+		return answer{}, nil, id, e.fail(ctx, p, what, fmt.Errorf("answered id %s to request %s", shortID(a.ID), id))
 	}
+	e.release(p, true)
+	return a, out, id, nil
+}
+
+// shortID shows an answer's raw JSON id as it was written.
+func shortID(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "(none)"
+	}
+	if len(raw) > 60 {
+		return string(raw[:60]) + "…"
+	}
+	return string(raw)
+}
+
+// staleAnswer returns the test for an answer line that repeats the id of
+// a request before id: a duplicate answer, to be dropped.
+func staleAnswer(id string) func([]byte) bool {
+	cur, _ := strconv.ParseUint(id, 10, 64)
+	return func(line []byte) bool {
+		var a struct{ ID json.RawMessage }
+		if json.Unmarshal(line, &a) != nil {
+			return false
+		}
+		s, ok := answerID(a.ID)
+		if !ok {
+			return false
+		}
+		n, err := strconv.ParseUint(s, 10, 64)
+		return err == nil && n > 0 && n < cur
+	}
+}
+
+// acquire returns a program for one request, started when none is idle,
+// and holds a slot until release.
+func (e *Exec) acquire(ctx context.Context) (*process, error) {
+	select {
+	case e.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: waiting for a free program: %w", e.info.Name, ctx.Err())
+	}
+	p, err := e.take(ctx)
+	if err != nil {
+		<-e.slots
+	}
+	return p, err
+}
+
+func (e *Exec) take(ctx context.Context) (*process, error) {
+	e.mu.Lock()
+	if err := e.refusal(); err != nil {
+		e.mu.Unlock()
+		return nil, err
+	}
+	if n := len(e.idle); n > 0 {
+		p := e.idle[n-1]
+		e.idle = e.idle[:n-1]
+		e.busy[p] = true
+		e.mu.Unlock()
+		return p, nil
+	}
+	e.mu.Unlock()
+	p, _, _, err := e.startOnce(ctx, e.info.Name)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err != nil {
+		if ctx.Err() == nil { // a cancelled start is not the program's failure
+			e.failedRun++
+			e.lastFailure = err
+		}
+		return nil, err
+	}
+	e.failedRun, e.lastFailure = 0, nil
+	e.starts++
+	if e.closed {
+		p.kill()
+		return nil, e.refusal()
+	}
+	e.busy[p] = true
+	return p, nil
+}
+
+// refusal returns why no request may be sent, or nil. The caller holds mu.
+func (e *Exec) refusal() error {
+	name := e.info.Name
 	switch {
-	case a.Error != nil:
-		return "", fmt.Errorf("%s: request %s: the parser answered an error: %s", name, id, *a.Error)
-	case a.Verdict == nil:
-		return "", fmt.Errorf("%s: request %s: the answer has neither verdict nor error: %s", name, id, quoteShort(out, 200))
+	case e.closed:
+		return fmt.Errorf("%s: the parser is closed", name)
+	case e.failedRun >= maxFailedStarts:
+		return fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
+	case e.stalls >= maxStalls:
+		return fmt.Errorf("%s: not asked again after %d checks in a row without an answer: %w", name, e.stalls, e.lastStall)
 	}
-	switch v := cases.Verdict(*a.Verdict); v {
-	case cases.Allow, cases.Disallow, cases.Reject:
-		return v, nil
-	default:
-		return "", fmt.Errorf("%s: request %s: %q is not a verdict (allow, disallow or reject)", name, id, *a.Verdict)
-	}
+	return nil
 }
 
-// answerID reads an answer's id: a JSON string, or a number written as
-// the request's decimal id.
-func answerID(raw json.RawMessage) (string, bool) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, true
+// release gives a program back after a request; an answered one (ok)
+// becomes idle and ends a run of stalls, any other has been killed.
+func (e *Exec) release(p *process, ok bool) {
+	e.mu.Lock()
+	delete(e.busy, p)
+	if ok {
+		e.stalls, e.lastStall = 0, nil
+		if e.closed {
+			defer p.close()
+		} else {
+			e.idle = append(e.idle, p)
+		}
 	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err == nil {
-		return n.String(), true
-	}
-	return "", false
+	e.mu.Unlock()
+	<-e.slots
 }
 
-// fail stops the program after a protocol failure and returns the check's
-// error with the end of the program's standard error.
-func (e *Exec) fail(what string, err error) error {
-	tail := e.proc.kill()
-	e.setProc(nil)
+// fail stops a program after a protocol failure and returns the check's
+// error with the end of the program's standard error. A timeout of the
+// program's own (not the caller's) counts towards maxStalls.
+func (e *Exec) fail(ctx context.Context, p *process, what string, err error) error {
+	tail := p.kill()
+	e.tail.CompareAndSwap(p.stderr, nil)
+	var st *stallError
+	if errors.As(err, &st) && ctx.Err() == nil {
+		e.mu.Lock()
+		e.stalls++
+		e.lastStall = err
+		e.mu.Unlock()
+	}
+	e.release(p, false)
 	return fmt.Errorf("%s: %s: %w%s", e.info.Name, what, err, stderrNote(tail))
 }
 
@@ -278,263 +386,25 @@ func stderrNote(tail string) string {
 	return "; stderr:\n" + tail
 }
 
-// encodeRequest returns the request line for req, newline included.
-func encodeRequest(id string, req cases.Request) ([]byte, error) {
-	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile}
-	switch req.Kind() {
-	case cases.CapFetch:
-		r.RobotsURL = req.RobotsURL
-		r.Session = req.Session
-		if r.Session != "" {
-			r.Now = req.Now.UTC().Format(time.RFC3339)
-		}
-	default:
-		b64 := base64.StdEncoding.EncodeToString(req.Robots)
-		r.RobotsB64 = &b64
-		r.Status = req.Status
-	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}
-
-// start starts the program and reads its hello. It records failed starts.
-func (e *Exec) start(ctx context.Context) (*process, cases.Info, error) {
-	label := e.opts.Name
-	if label == "" {
-		label = e.info.Name
-	}
-	if label == "" {
-		label = "exec"
-	}
-	p, info, err := e.startOnce(ctx, label)
-	if err != nil {
-		e.failedRun++
-		e.lastFailure = err
-		return nil, info, err
-	}
-	e.failedRun, e.lastFailure = 0, nil
-	e.starts++
-	return p, info, nil
-}
-
-func (e *Exec) startOnce(ctx context.Context, label string) (*process, cases.Info, error) {
+// startOnce starts the program and reads its hello.
+func (e *Exec) startOnce(ctx context.Context, label string) (*process, cases.Info, bool, error) {
 	p, err := startProcess(e.command, e.opts)
 	if err != nil {
-		return nil, cases.Info{}, fmt.Errorf("%s: starting %q: %w", label, e.command, err)
+		return nil, cases.Info{}, false, fmt.Errorf("%s: starting %q: %w", label, e.command, err)
 	}
 	line, err := json.Marshal(map[string]string{"hello": ProtocolHello})
 	if err != nil {
-		return nil, cases.Info{}, err
+		return nil, cases.Info{}, false, err
 	}
-	out, err := p.roundTrip(ctx, append(line, '\n'), startTimeoutOr(e.opts.StartTimeout, e.opts.Timeout))
+	out, err := p.roundTrip(ctx, append(line, '\n'), startTimeoutOr(e.opts.StartTimeout, e.opts.Timeout), nil)
 	if err != nil {
 		tail := p.kill()
-		return nil, cases.Info{}, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
+		return nil, cases.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
 	}
-	info, err := parseHello(out, e.opts.Name)
+	info, batch, err := parseHello(out, e.opts.Name)
 	if err != nil {
 		tail := p.kill()
-		return nil, cases.Info{}, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
+		return nil, cases.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
 	}
-	return p, info, nil
-}
-
-// parseHello reads the program's hello. Unknown capabilities are ignored,
-// so that programs can announce newer ones; at least one known one is
-// needed.
-func parseHello(line []byte, name string) (cases.Info, error) {
-	var h hello
-	if err := json.Unmarshal(line, &h); err != nil {
-		return cases.Info{}, fmt.Errorf("answered a line that is not a hello object: %s", quoteShort(line, 200))
-	}
-	if name == "" {
-		name = h.Name
-	}
-	if name == "" {
-		name = "exec"
-	}
-	info := cases.Info{Name: name, Version: h.Version}
-	for _, c := range h.Capabilities {
-		switch cp := cases.Capability(c); cp {
-		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock:
-			if !info.Has(cp) {
-				info.Capabilities = append(info.Capabilities, cp)
-			}
-		}
-	}
-	if len(info.Capabilities) == 0 {
-		return cases.Info{}, fmt.Errorf("the hello names no known capability (parse, status, fetch, clock): %s", quoteShort(line, 200))
-	}
-	return info, nil
-}
-
-// process is one running program.
-type process struct {
-	cmd    *exec.Cmd
-	stdin  *os.File // write end
-	stdout *os.File // read end
-	errR   *os.File // read end of stderr
-	out    *bufio.Reader
-	stderr *tailBuffer
-
-	exited     chan struct{} // closed when Wait returned
-	waitErr    error         // set before exited is closed
-	stderrDone chan struct{} // closed when stderr reached EOF
-}
-
-// startProcess starts "sh -c command" with pipes whose parent ends support
-// deadlines.
-func startProcess(command string, opts ExecOptions) (p *process, err error) {
-	cmd := exec.Command("sh", "-c", command)
-	cmd.Dir = opts.Dir
-	if len(opts.Env) > 0 {
-		cmd.Env = append(os.Environ(), opts.Env...)
-	}
-	newGroup(cmd)
-
-	var files []*os.File
-	defer func() {
-		if err != nil {
-			for _, f := range files {
-				f.Close()
-			}
-		}
-	}()
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			files = append(files, r, w)
-		}
-		return r, w, err
-	}
-	inR, inW, err := pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := pipe()
-	if err != nil {
-		return nil, err
-	}
-	errR, errW, err := pipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	// The child holds its own copies now.
-	inR.Close()
-	outW.Close()
-	errW.Close()
-
-	p = &process{
-		cmd: cmd, stdin: inW, stdout: outR, errR: errR,
-		out:        bufio.NewReaderSize(outR, 64<<10),
-		stderr:     newTail(StderrKeep),
-		exited:     make(chan struct{}),
-		stderrDone: make(chan struct{}),
-	}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-	go func() {
-		io.Copy(p.stderr, errR) // ends at EOF, or when kill closes errR
-		close(p.stderrDone)
-	}()
-	return p, nil
-}
-
-// roundTrip writes one line and reads one line, within timeout and ctx.
-func (p *process) roundTrip(ctx context.Context, line []byte, timeout time.Duration) ([]byte, error) {
-	deadline := time.Now().Add(timeout)
-	callers := false // the deadline is the caller's, not the timeout
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline, callers = d, true
-	}
-	p.stdin.SetWriteDeadline(deadline)
-	p.stdout.SetReadDeadline(deadline)
-	fired := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		defer close(fired)
-		now := time.Now()
-		p.stdin.SetWriteDeadline(now)
-		p.stdout.SetReadDeadline(now)
-	})
-	defer func() {
-		if !stop() {
-			<-fired // the deadlines are ours again before the next request
-		}
-	}()
-
-	if _, err := p.stdin.Write(line); err != nil {
-		return nil, p.explain(ctx, err, timeout, callers, "reading its request")
-	}
-	out, err := readLine(p.out, MaxLine)
-	if err != nil {
-		return nil, p.explain(ctx, err, timeout, callers, "answering")
-	}
-	return out, nil
-}
-
-// explain turns an I/O error into the reason a check failed.
-func (p *process) explain(ctx context.Context, err error, timeout time.Duration, callers bool, doing string) error {
-	switch {
-	case errors.Is(err, errLineTooLong):
-		return err
-	case ctx.Err() != nil:
-		return fmt.Errorf("stopped while %s: %w", doing, ctx.Err())
-	case errors.Is(err, os.ErrDeadlineExceeded) && callers:
-		return fmt.Errorf("stopped while %s: %w", doing, context.DeadlineExceeded)
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		return fmt.Errorf("no answer within %s (stuck %s)", timeout, doing)
-	}
-	// EOF on stdout or a broken stdin: the program has gone, or closed
-	// its streams. Give it a moment to be reaped for its exit status.
-	select {
-	case <-p.exited:
-		return fmt.Errorf("the program exited (%v) before %s", exitText(p.waitErr), doing)
-	case <-time.After(100 * time.Millisecond):
-	}
-	return fmt.Errorf("the program closed its pipes before %s: %v", doing, err)
-}
-
-func exitText(err error) string {
-	if err == nil {
-		return "exit status 0"
-	}
-	return err.Error()
-}
-
-// kill kills the program's process group, reaps it and returns the end of
-// its standard error.
-func (p *process) kill() string {
-	killGroup(p.cmd.Process)
-	p.stdin.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(reapWait):
-	}
-	select {
-	case <-p.stderrDone:
-	case <-time.After(stderrDrain):
-	}
-	p.errR.Close()
-	p.stdout.Close()
-	return p.stderr.String()
-}
-
-// close asks the program to exit by closing its standard input, then kills
-// what is left of its process group.
-func (p *process) close() {
-	p.stdin.Close()
-	select {
-	case <-p.exited:
-	case <-time.After(closeGrace):
-	}
-	p.kill()
+	return p, info, batch, nil
 }

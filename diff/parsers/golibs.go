@@ -119,6 +119,46 @@ func (*Temoto) Check(ctx context.Context, req cases.Request) (v cases.Verdict, e
 	return cases.Disallow, nil
 }
 
+// CheckBatch implements cases.Batcher: the body is parsed once for all
+// the questions.
+func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) (vs []cases.Verdict, errs []error) {
+	vs = make([]cases.Verdict, len(qs))
+	errs = make([]error, len(qs))
+	var err error
+	defer func() {
+		if err != nil {
+			for k := range errs {
+				errs[k] = err
+			}
+		}
+	}()
+	defer recoverPanic("temoto", &err)
+	var data *robotstxt.RobotsData
+	switch k := req.Kind(); k {
+	case cases.CapParse:
+		data, err = robotstxt.FromBytes(req.Robots)
+	case cases.CapStatus:
+		data, err = robotstxt.FromStatusAndBytes(req.Status, req.Robots)
+	default:
+		err = fmt.Errorf("temoto: %w: %s", errCapability, k)
+		return vs, errs
+	}
+	if err != nil || data == nil {
+		err = nil
+		for k := range vs {
+			vs[k] = cases.Reject
+		}
+		return vs, errs
+	}
+	for k, q := range qs {
+		vs[k] = cases.Disallow
+		if data.TestAgent(reference.PathQuery(q.URL), q.Agent) {
+			vs[k] = cases.Allow
+		}
+	}
+	return vs, errs
+}
+
 // recoverPanic turns a panic of an in-process library into an error of the
 // check, the way a crash of an external program is one.
 func recoverPanic(name string, err *error) {

@@ -102,10 +102,20 @@ func helperExecMain(mode string) {
 		}
 		if _, ok := req["hello"]; ok {
 			caps := []string{"parse", "status", "teleport"}
-			if mode == "parseonly" {
+			name := "helper"
+			switch mode {
+			case "parseonly":
 				caps = []string{"parse"}
+			case "batch":
+				caps = append(caps, "batch")
+			case "badname":
+				name = "a=b"
 			}
-			say(map[string]any{"name": "helper", "version": "9.9", "capabilities": caps})
+			say(map[string]any{"name": name, "version": "9.9", "runtime": "helper-runtime 1.0", "capabilities": caps})
+			continue
+		}
+		if qs, ok := req["questions"].([]any); ok {
+			helperBatch(req, qs, say)
 			continue
 		}
 		id, _ := req["id"].(string)
@@ -138,6 +148,15 @@ func helperExecMain(mode string) {
 			say(map[string]any{"id": n, "verdict": "allow"})
 		case "/error":
 			say(map[string]string{"id": id, "error": "cannot do that"})
+		case "/errdetail":
+			say(map[string]string{"id": id, "error": "cannot do that", "detail": "no such file"})
+		case "/rejdetail":
+			say(map[string]string{"id": id, "verdict": "reject", "detail": "line 2: no colon"})
+		case "/dup":
+			say(map[string]string{"id": id, "verdict": "allow"})
+			say(map[string]string{"id": id, "verdict": "disallow"})
+		case "/stall":
+			time.Sleep(5 * time.Minute)
 		case "/maybe":
 			say(map[string]string{"id": id, "verdict": "maybe"})
 		case "/empty":
@@ -162,6 +181,28 @@ func helperExecMain(mode string) {
 			say(map[string]string{"id": id, "verdict": v})
 		}
 	}
+}
+
+// helperBatch answers a batch request: one verdict per question, as the
+// single requests would be answered.
+func helperBatch(req map[string]any, qs []any, say func(any)) {
+	body, _ := base64.StdEncoding.DecodeString(fmt.Sprint(req["robots_b64"]))
+	var answers []map[string]string
+	for _, q := range qs {
+		url, _ := q.(map[string]any)["url"].(string)
+		switch {
+		case strings.HasSuffix(url, "/error"):
+			answers = append(answers, map[string]string{"error": "cannot do that"})
+		case helperDecide(body, url):
+			answers = append(answers, map[string]string{"verdict": "allow"})
+		default:
+			answers = append(answers, map[string]string{"verdict": "disallow"})
+		}
+	}
+	if strings.HasSuffix(fmt.Sprint(req["profile"]), "short") {
+		answers = answers[:len(answers)-1]
+	}
+	say(map[string]any{"id": req["id"], "answers": answers})
 }
 
 // helperCommandMain is a one-check-per-process parser: argv after "--" is
@@ -203,6 +244,16 @@ func helperCommandMain(args []string) int {
 		time.Sleep(5 * time.Minute)
 	case strings.HasSuffix(url, "/mute"):
 		return 0
+	case strings.HasSuffix(url, "/leak"), strings.HasSuffix(url, "/holdout"):
+		// Exit normally, leaving a grandchild behind; with /holdout it
+		// keeps standard output open.
+		sleep := exec.Command("sleep", "300")
+		if strings.HasSuffix(url, "/holdout") {
+			sleep.Stdout = os.Stdout
+		}
+		if err := sleep.Start(); err == nil {
+			fmt.Fprintf(os.Stderr, "grandchild %d\n", sleep.Process.Pid)
+		}
 	case strings.HasSuffix(url, "/both"):
 		fmt.Println("ALLOWED and DISALLOWED")
 		return 0

@@ -69,6 +69,20 @@ func peers() []peer {
 			probeDir: "node",
 			missing:  "cannot load robots-parser (npm package robots-parser@3.0.1: run npm ci in diff/peers/node, or diff/peers/install.sh)",
 		},
+		{
+			name: "robots-txt-guard", runtime: "node", runtimePkg: "nodejs",
+			script:   "node/robots-txt-guard.js",
+			probe:    []string{"-e", `require("robots-txt-guard"); require("robots-txt-parse")`},
+			probeDir: "node",
+			missing:  "cannot load robots-txt-guard (npm packages robots-txt-guard@1.0.2 and robots-txt-parse@2.0.1: run npm ci in diff/peers/node, or diff/peers/install.sh)",
+		},
+		{
+			name: "robots-txt-parser", runtime: "node", runtimePkg: "nodejs",
+			script:   "node/robots-txt-parser.js",
+			probe:    []string{"-e", `require("robots-txt-parser")`},
+			probeDir: "node",
+			missing:  "cannot load robots-txt-parser (npm package robots-txt-parser@2.0.3: run npm ci in diff/peers/node, or diff/peers/install.sh)",
+		},
 	}
 }
 

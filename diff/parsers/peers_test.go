@@ -28,7 +28,8 @@ func newPeer(t *testing.T, name string) cases.Parser {
 	return p
 }
 
-// Checks that every peer answers alike.
+// Checks that every peer answers alike, unless its own checks have one of
+// the same name.
 var commonPeerChecks = []verdictTest{
 	{"star group", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/private/x", cases.Disallow},
 	{"star group, other path", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/public", cases.Allow},
@@ -65,6 +66,24 @@ func TestPeers(t *testing.T) {
 			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
 			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
 		}},
+		{"robots-txt-guard", []cases.Capability{cases.CapParse}, []verdictTest{
+			// Rules sorted by length, the first match wins; an Allow beats
+			// a Disallow of the same path.
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
+			{"same path, allow wins", "User-agent: *\nDisallow: /x\nAllow: /x\n", 0, "FooBot", "https://example.com/x", cases.Allow},
+			// The agent is matched as a substring of the crawler's name.
+			{"agent substring", "User-agent: Foo\nDisallow: /\n", 0, "FooBot", "https://example.com/x", cases.Disallow},
+		}},
+		{"robots-txt-parser", []cases.Capability{cases.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+			// Patterns are unanchored regular expressions over the whole
+			// URL: a rule matches anywhere in it.
+			{"unanchored", "User-agent: *\nDisallow: /b\n", 0, "FooBot", "https://example.com/a/b", cases.Disallow},
+			// Its parser throws on a one-line file without a record.
+			{"one line, no record", "nothing here", 0, "FooBot", "https://example.com/x", cases.Reject},
+			{"empty file", "", 0, "FooBot", "https://example.com/x", cases.Reject},
+		}},
 		{"perl-robotrules", []cases.Capability{cases.CapParse}, []verdictTest{
 			// WWW::RobotRules knows Disallow only; Allow lines are ignored.
 			{"allow ignored", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
@@ -84,11 +103,14 @@ func TestPeers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newPeer(t, tt.name)
 			info := p.Info()
-			if info.Name != tt.name || info.Version == "" || !slices.Equal(info.Capabilities, tt.caps) {
-				t.Errorf("Info() = %+v, want name %q, a version, capabilities %v", info, tt.name, tt.caps)
+			if info.Name != tt.name || info.Version == "" || info.Runtime == "" || !slices.Equal(info.Capabilities, tt.caps) {
+				t.Errorf("Info() = %+v, want name %q, a version, a runtime, capabilities %v", info, tt.name, tt.caps)
 			}
-			t.Logf("%s version %s", info.Name, info.Version)
-			runVerdicts(t, p, append(slices.Clone(commonPeerChecks), tt.extra...))
+			t.Logf("%s version %s on %s", info.Name, info.Version, info.Runtime)
+			checks := slices.DeleteFunc(slices.Clone(commonPeerChecks), func(c verdictTest) bool {
+				return slices.ContainsFunc(tt.extra, func(e verdictTest) bool { return e.name == c.name })
+			})
+			runVerdicts(t, p, append(checks, tt.extra...))
 			if !info.Has(cases.CapStatus) {
 				_, err := p.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
 				if !errors.Is(err, errCapability) {
@@ -126,7 +148,7 @@ func TestPeerUnavailable(t *testing.T) {
 		}
 	}
 	// A peers directory without the programs.
-	for _, name := range []string{"protego", "robots-parser"} {
+	for _, name := range []string{"protego", "robots-parser", "robots-txt-guard", "robots-txt-parser"} {
 		_, err := New(context.Background(), name, Options{PeersDir: t.TempDir()})
 		if !errors.Is(err, ErrUnavailable) {
 			t.Errorf("%s in an empty peers directory: error %v, want ErrUnavailable", name, err)
@@ -139,10 +161,12 @@ func TestPeerUnavailable(t *testing.T) {
 func TestPeerRuntimeMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	want := map[string]string{
-		"python-urllib":   "python-urllib: python3 not found (install Debian package python3)",
-		"perl-robotrules": "perl-robotrules: perl not found (install Debian package perl)",
-		"webrobots":       "webrobots: ruby not found (install Debian package ruby)",
-		"robots-parser":   "robots-parser: node not found (install Debian package nodejs)",
+		"python-urllib":     "python-urllib: python3 not found (install Debian package python3)",
+		"perl-robotrules":   "perl-robotrules: perl not found (install Debian package perl)",
+		"webrobots":         "webrobots: ruby not found (install Debian package ruby)",
+		"robots-parser":     "robots-parser: node not found (install Debian package nodejs)",
+		"robots-txt-guard":  "robots-txt-guard: node not found (install Debian package nodejs)",
+		"robots-txt-parser": "robots-txt-parser: node not found (install Debian package nodejs)",
 	}
 	for name, msg := range want {
 		_, err := New(context.Background(), name, Options{})

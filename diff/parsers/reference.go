@@ -51,10 +51,8 @@ func (p *Reference) Options(profile string) reference.Options {
 	if p.fixed != nil {
 		return *p.fixed
 	}
-	if profile == cases.ProfileGoogle {
-		return reference.Google()
-	}
-	return reference.RFC()
+	opts, _ := reference.OptionsFor(profile)
+	return opts
 }
 
 // Decide returns the reference's decision with its trace.
@@ -127,3 +125,31 @@ func (p *Reference) EndSession(id string) {
 
 // Version is reptest's version, reported by the reference adapters.
 const Version = "0.1.0"
+
+// CheckBatch implements cases.Batcher: a parse request is parsed once for
+// all the questions; other requests are checked one by one.
+func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	vs := make([]cases.Verdict, len(qs))
+	errs := make([]error, len(qs))
+	if req.Kind() != cases.CapParse {
+		for k, q := range qs {
+			r := req
+			r.Agent, r.URL = q.Agent, q.URL
+			vs[k], errs[k] = p.Check(ctx, r)
+		}
+		return vs, errs
+	}
+	robots := reference.Parse(req.Robots, p.Options(req.Profile))
+	for k, q := range qs {
+		allowed, err := robots.Allowed(q.Agent, q.URL)
+		switch {
+		case err != nil:
+			errs[k] = fmt.Errorf("%s: %w", p.name, err)
+		case allowed:
+			vs[k] = cases.Allow
+		default:
+			vs[k] = cases.Disallow
+		}
+	}
+	return vs, errs
+}

@@ -13,7 +13,7 @@ import (
 func TestNames(t *testing.T) {
 	want := []string{
 		"grobotstxt", "perl-robotrules", "protego", "python-urllib", "reference",
-		"reference-google", "robots-parser", "temoto", "webrobots",
+		"reference-google", "robots-parser", "robots-txt-guard", "robots-txt-parser", "temoto", "webrobots",
 	}
 	if diff := cmp.Diff(want, Names()); diff != "" {
 		t.Errorf("Names() mismatch (-want +got):\n%s", diff)

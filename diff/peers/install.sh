@@ -12,6 +12,8 @@
 #	                 libjson-xs-perl makes its JSON decoding fast
 #	webrobots        ruby and Debian ruby-webrobots
 #	robots-parser    node, npm and npm robots-parser (pinned in node/package-lock.json)
+#	robots-txt-guard npm robots-txt-guard with robots-txt-parse (pinned likewise)
+#	robots-txt-parser npm robots-txt-parser (pinned likewise)
 #
 # A peer whose runtime is missing is reported as unavailable, never as a
 # failure, so this script is needed only to run those peers.

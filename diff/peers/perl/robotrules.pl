@@ -78,6 +78,7 @@ while (my $line = <STDIN>) {
         $reply = {
             name         => 'perl-robotrules',
             version      => "$WWW::RobotRules::VERSION",
+            runtime      => sprintf('Perl %vd', $^V),
             capabilities => ['parse'],
         };
     } else {

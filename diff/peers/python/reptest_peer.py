@@ -8,7 +8,12 @@ repository). A peer supplies a check function and calls serve().
 import base64
 import json
 import os
+import platform
 import sys
+
+# RUNTIME names the interpreter for the hello, so that results say which
+# Python ran the library (urllib.robotparser changed in CPython 3.13).
+RUNTIME = "%s %s" % (platform.python_implementation(), platform.python_version())
 
 
 def serve(name, version, capabilities, check):
@@ -32,7 +37,8 @@ def serve(name, version, capabilities, check):
             reply = {"error": "not a request: %s" % err}
         else:
             if "hello" in msg:
-                reply = {"name": name, "version": version, "capabilities": capabilities}
+                reply = {"name": name, "version": version, "runtime": RUNTIME,
+                         "capabilities": capabilities}
             else:
                 reply = _answer(msg, capabilities, check)
         out.write(json.dumps(reply) + "\n")

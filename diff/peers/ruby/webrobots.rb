@@ -24,6 +24,9 @@ $stdout.binmode
 $stdout.sync = true
 
 CAPABILITIES = %w[parse status].freeze
+# RUNTIME names the interpreter for the hello, so that results say which
+# Ruby ran the library.
+RUNTIME = "#{RUBY_ENGINE == 'ruby' ? 'Ruby' : RUBY_ENGINE} #{RUBY_VERSION}".freeze
 
 # The differential engine asks many questions of one body in a row, so the
 # last robot (which caches the parsed file per site) is kept.
@@ -67,7 +70,8 @@ $stdin.each_line do |line|
       raise JSON::ParserError, 'not a JSON object' unless msg.is_a?(Hash)
 
       if msg.key?('hello')
-        { 'name' => 'webrobots', 'version' => Webrobots::VERSION, 'capabilities' => CAPABILITIES }
+        { 'name' => 'webrobots', 'version' => Webrobots::VERSION, 'runtime' => RUNTIME,
+          'capabilities' => CAPABILITIES }
       else
         answer(msg)
       end

@@ -21,14 +21,16 @@ type Robots struct {
 
 	rules      []rule // every rule; each group holds a span, sorted
 	groups     []group
-	agentLines []int32 // user-agent line numbers; each group holds a span
-	names      []name  // the product tokens the file names
-	nameGroups []int32 // group indexes; each name holds a span
+	agents     []agentLine // user-agent lines; each group holds a span
+	names      []name      // the product tokens the file names
+	nameGroups []int32     // group indexes; each name holds a span
 	// index maps lower-case tokens to names; nil for files naming few
 	// agents, which are found by a linear scan instead.
 	index  map[string]int32
 	global []int32 // groups that name "*"
-	orphan []rule  // rules before any user-agent line
+	// orphan holds the rules before any user-agent line; they apply only
+	// with Options.OrphanRulesApply.
+	orphan []rule
 	others []record
 }
 
@@ -37,8 +39,14 @@ type span [2]int32
 
 // group is one group of §2.1: user-agent lines followed by rules.
 type group struct {
-	agents span // of agentLines
+	agents span // of Robots.agents
 	rules  span // of rules, longest first; see sortRules
+}
+
+// agentLine is one user-agent line: its number and its value in body.
+type agentLine struct {
+	line  int32
+	value span
 }
 
 // name is a product token named by one or more groups.
@@ -53,6 +61,9 @@ type rule struct {
 	raw   span // the value as written, in body
 	line  int32
 	allow bool
+	// derived marks the rule Options.IndexHTML adds for an allow of
+	// ".../index.htm*": it has the line of the rule it comes from.
+	derived bool
 }
 
 // record is a record the protocol does not define: key and value in body.
@@ -95,12 +106,12 @@ func (r *Robots) build() {
 	nUA, nRules, nOther := countKinds(r.body)
 	all := make([]rule, 0, nRules)
 	r.groups = make([]group, 0, nUA)
-	// One allocation for the three lists of int32 that each hold at most
+	r.agents = make([]agentLine, 0, nUA)
+	// One allocation for the two lists of int32 that each hold at most
 	// one entry per user-agent line.
-	ints := make([]int32, 3*nUA)
-	r.agentLines = ints[0:0:nUA]
-	r.global = ints[nUA : nUA : 2*nUA]
-	spare := ints[2*nUA:]
+	ints := make([]int32, 2*nUA)
+	r.global = ints[0:0:nUA]
+	spare := ints[nUA:]
 	type pair struct {
 		token span
 		group int32
@@ -121,12 +132,12 @@ func (r *Robots) build() {
 			if !open {
 				r.closeGroup(all, ruleStart)
 				ruleStart = len(all)
-				k := int32(len(r.agentLines))
+				k := int32(len(r.agents))
 				r.groups = append(r.groups, group{agents: span{k, k}})
 				open = true
 			}
 			gi := int32(len(r.groups) - 1)
-			r.agentLines = append(r.agentLines, int32(n))
+			r.agents = append(r.agents, agentLine{int32(n), span{int32(at + vs), int32(at + ve)}})
 			r.groups[gi].agents[1]++
 			token, star := o.agentName(value)
 			switch {
@@ -142,9 +153,7 @@ func (r *Robots) build() {
 			ru := rule{line: int32(n), allow: kind == Allow, raw: span{int32(at + vs), int32(at + ve)}}
 			ru.pat = r.compile(value, at+vs, &extra)
 			if len(r.groups) == 0 {
-				if o.OrphanRulesApply {
-					r.orphan = r.appendRule(r.orphan, ru, &extra)
-				}
+				r.orphan = r.appendRule(r.orphan, ru, &extra)
 				return
 			}
 			open = false
@@ -322,6 +331,7 @@ func (r *Robots) appendRule(dst []rule, ru rule, extra *strings.Builder) []rule 
 		return dst
 	}
 	dir := ru
+	dir.derived = true
 	dir.pat = r.compile(raw[:slash+1]+"$", -1, extra)
 	return append(dst, dir)
 }
@@ -445,3 +455,80 @@ func (r *Robots) Agents() []string {
 
 // HasStarGroup reports whether the file has a group for "*".
 func (r *Robots) HasStarGroup() bool { return len(r.global) > 0 }
+
+// Group is one group of a robots.txt file (§2.1): the user-agent lines that
+// start it and the allow and disallow lines that follow them, as the file
+// has them. Groups that name the same token are separate Groups; merging
+// them (UA-3) is part of choosing the groups for an agent, which Decide
+// reports in Decision.GroupLines.
+type Group struct {
+	// Agents are the group's user-agent lines, in file order.
+	Agents []Agent
+	// Rules are the group's allow and disallow lines, in file order.
+	Rules []RuleRef
+}
+
+// Agent is one user-agent line of a group.
+type Agent struct {
+	// Line is the 1-based line number.
+	Line int
+	// Value is the line's value as written, white space and comment
+	// removed.
+	Value string
+	// Token is the product token the line names under the options the
+	// file was parsed with, as written: the whole value (AgentWhole) or
+	// its leading run of [a-zA-Z_-] (AgentLeadingToken). It is "" when
+	// the line names no crawler: for "*" (see Star) and for a value that
+	// gives no product token, such as "Googlebot/2.1" under the RFC
+	// options.
+	Token string
+	// Star says the line is the "*" of §2.2.1 (or, with StarPrefix,
+	// "*" followed by white space and more): the group applies to every
+	// crawler that no group names.
+	Star bool
+}
+
+// Groups returns the file's groups in file order. Each call builds the
+// result anew from the parsed file; the caller may keep and change it.
+func (r *Robots) Groups() []Group {
+	out := make([]Group, len(r.groups))
+	for i, g := range r.groups {
+		agents := r.agents[g.agents[0]:g.agents[1]]
+		out[i].Agents = make([]Agent, len(agents))
+		for j, a := range agents {
+			value := r.str(a.value)
+			token, star := r.opts.agentName(value)
+			if !isToken(token) {
+				token = ""
+			}
+			out[i].Agents[j] = Agent{Line: int(a.line), Value: value, Token: token, Star: star}
+		}
+		out[i].Rules = r.ruleRefs(r.rules[g.rules[0]:g.rules[1]])
+	}
+	return out
+}
+
+// OrphanRules returns the allow and disallow lines that come before the
+// first user-agent line, in file order. They belong to no group: the RFC
+// says they SHOULD be ignored (SYN-8), and they apply to every crawler only
+// with Options.OrphanRulesApply.
+func (r *Robots) OrphanRules() []RuleRef { return r.ruleRefs(r.orphan) }
+
+// ruleRefs returns the rules as the file has them: in line order, without
+// the rules Options.IndexHTML derives.
+func (r *Robots) ruleRefs(rs []rule) []RuleRef {
+	out := make([]RuleRef, 0, len(rs))
+	for i := range rs {
+		if !rs[i].derived {
+			out = append(out, r.ruleRef(&rs[i]))
+		}
+	}
+	slices.SortFunc(out, func(a, b RuleRef) int { return a.Line - b.Line })
+	return out
+}
+
+// ruleRef describes a rule for traces and for Groups.
+func (r *Robots) ruleRef(ru *rule) RuleRef {
+	return RuleRef{Line: int(ru.line), Allow: ru.allow, Pattern: r.str(ru.raw),
+		Length: int(ru.pat.length), Normalized: r.text(&ru.pat), Anchored: ru.pat.anchored}
+}

@@ -1,0 +1,168 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
+)
+
+// Site serves one scenario on loopback and records every request.
+//
+// Origins are reached in one of two ways. By default each origin of the
+// case (a.test, b.test:8080, https://a.test) gets a port of its own on
+// 127.0.0.1, and the start page links those loopback URLs: distinct
+// hosts, ports and schemes stay distinct authorities, each with its own
+// robots.txt, and absolute redirects are rewritten to the target's port.
+// With a proxy, the start page links the case's own URLs (http://a.test/x)
+// and the crawler reaches them through reptest's HTTP proxy; https
+// origins cannot be proxied (no CONNECT) and are skipped then.
+type Site struct {
+	srv   *cases.Server
+	proxy bool
+	start string
+
+	versions []Version
+
+	mu     sync.Mutex
+	log    []Request
+	budget int
+	over   chan struct{} // closed when the budget is spent
+}
+
+// NewSite starts the site of sc. budget bounds the requests recorded;
+// the one past it closes Over.
+func NewSite(sc *Scenario, proxy bool, budget int) (*Site, error) {
+	if sc.Skip != "" {
+		return nil, fmt.Errorf("crawl: scenario %s/%s: %s", sc.Case.ID, sc.Agent, sc.Skip)
+	}
+	s := &Site{srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{})}
+	links := sc.LinkURLs()
+	var b strings.Builder
+	b.WriteString("<!doctype html>\n<title>reptest crawl</title>\n<ul>\n")
+	for _, u := range links {
+		lu, err := s.URL(u)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", html.EscapeString(lu), html.EscapeString(u))
+	}
+	b.WriteString("</ul>\n")
+	start, err := s.URL(sc.Start)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.start = start
+	page := cases.Response{URL: sc.Start, Status: http.StatusOK,
+		Headers: map[string]string{"Content-Type": "text/html; charset=utf-8"}, Body: []byte(b.String())}
+	if err := s.srv.Serve(append(append([]cases.Response{}, sc.Responses...), page)); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.versions = fetchVersions(s.srv, sc)
+	s.srv.Observe(s.record)
+	return s, nil
+}
+
+// fetchTimeout bounds the reference's fetches of the scenario's files.
+const fetchTimeout = 2 * time.Second
+
+// fetchVersions fetches each origin's robots.txt as the reference does
+// (redirects followed, faults seen): the files in force for the grader.
+func fetchVersions(srv *cases.Server, sc *Scenario) []Version {
+	opts, _ := reference.OptionsFor(sc.Case.Profile)
+	client := srv.Client(fetchTimeout)
+	var out []Version
+	for _, o := range sc.Origins {
+		res := reference.Fetch(context.Background(), client, o+"/robots.txt", opts)
+		out = append(out, Version{Origin: o, Status: res.Info.Status, Label: o + "/robots.txt", res: res})
+	}
+	return out
+}
+
+// Versions returns the robots.txt files in force, per origin, as the
+// reference fetched them before the crawler started.
+func (s *Site) Versions() []Version { return s.versions }
+
+// URL returns the URL under which the crawler reaches u.
+func (s *Site) URL(u string) (string, error) {
+	if s.proxy {
+		if strings.HasPrefix(strings.ToLower(u), "https:") {
+			return "", fmt.Errorf("crawl: %s: https cannot be reached through the proxy", u)
+		}
+		return u, nil
+	}
+	return s.srv.External(u)
+}
+
+// Start is the start URL as the crawler is given it.
+func (s *Site) Start() string { return s.start }
+
+// ProxyAddr is the proxy's host:port.
+func (s *Site) ProxyAddr() string { return s.srv.ProxyAddr() }
+
+// Over is closed once the crawler has made more requests than the budget.
+func (s *Site) Over() <-chan struct{} { return s.over }
+
+// Log returns the requests recorded so far, in order.
+func (s *Site) Log() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.log...)
+}
+
+// Close stops the site.
+func (s *Site) Close() { s.srv.Close() }
+
+func (s *Site) record(h cases.Hit) {
+	r := Request{Time: h.Time, Method: h.Method, URL: h.URL, UserAgent: h.UserAgent, Status: http.StatusNotFound}
+	if resp := h.Response; resp != nil {
+		r.Status, r.Fault = resp.Status, resp.Fault
+		if r.Fault == "reset" || r.Fault == "timeout" && r.Status == 0 {
+			r.Status = 0
+		}
+		for k, v := range resp.Headers {
+			if strings.EqualFold(k, "Location") {
+				r.Location = resolveRef(h.URL, v)
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.log) >= s.budget {
+		select {
+		case <-s.over:
+		default:
+			close(s.over)
+		}
+		return
+	}
+	s.log = append(s.log, r)
+}
+
+// resolveRef resolves a Location header against the URL it answered.
+func resolveRef(base, loc string) string {
+	b, err := url.Parse(base)
+	if err != nil {
+		return loc
+	}
+	l, err := url.Parse(strings.TrimSpace(loc))
+	if err != nil {
+		return loc
+	}
+	return b.ResolveReference(l).String()
+}
+
+// since formats t as an offset from the first request of a log.
+func since(t, first time.Time) string {
+	return fmt.Sprintf("+%.3fs", t.Sub(first).Seconds())
+}

@@ -1,0 +1,170 @@
+// Command testcrawler is reptest's own crawler for testing reptest crawl:
+// it follows every link of the pages it fetches and, with -mode obey,
+// obeys RFC 9309 as the reference reads it. The other modes break one
+// thing on purpose, so that tests can show that reptest crawl catches
+// each:
+//
+//	obey           fetch each authority's robots.txt first and obey it
+//	before-robots  fetch the first page of an authority before its robots.txt
+//	5xx-allow      take an unreachable robots.txt (5xx, network error) as allow all
+//	first-match    decide by the first matching rule of the group, not the longest
+//	ignore-ports   share one robots.txt among all ports of a host
+//
+// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-max N] START-URL
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/reptest/reptest/reference"
+)
+
+func main() {
+	agent := flag.String("agent", "TestCrawler", "the product token")
+	ua := flag.String("ua", "", "the User-Agent header (default: the token)")
+	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match or ignore-ports")
+	max := flag.Int("max", 200, "the most pages to fetch")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M] START-URL")
+		os.Exit(2)
+	}
+	switch *mode {
+	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports":
+	default:
+		fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", *mode)
+		os.Exit(2)
+	}
+	if *ua == "" {
+		*ua = *agent
+	}
+	c := &crawler{agent: *agent, ua: *ua, mode: *mode, robots: map[string]*reference.Result{},
+		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua}}}
+	c.crawl(flag.Arg(0), *max)
+}
+
+type crawler struct {
+	agent, ua, mode string
+	client          *http.Client
+	robots          map[string]*reference.Result
+}
+
+// uaTransport sets the User-Agent header on every request.
+type uaTransport struct{ ua string }
+
+func (t *uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("User-Agent", t.ua)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *crawler) crawl(start string, max int) {
+	queue := []string{start}
+	seen := map[string]bool{start: true}
+	for len(queue) > 0 && max > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		var links []string
+		if c.mode == "before-robots" && c.robots[c.key(u)] == nil {
+			links = c.fetch(u)
+			max--
+			c.rules(u)
+		} else {
+			if !c.allowed(u) {
+				continue
+			}
+			links = c.fetch(u)
+			max--
+		}
+		for _, l := range links {
+			if !seen[l] {
+				seen[l] = true
+				queue = append(queue, l)
+			}
+		}
+	}
+}
+
+// key is the cache key of u's robots.txt: its origin, or its scheme and
+// host alone when ports are ignored.
+func (c *crawler) key(u string) string {
+	o, err := reference.Origin(u)
+	if err != nil {
+		return u
+	}
+	if c.mode == "ignore-ports" {
+		p, err := url.Parse(o)
+		if err == nil {
+			return p.Scheme + "://" + p.Hostname()
+		}
+	}
+	return o
+}
+
+// rules returns u's robots.txt, fetching it the first time.
+func (c *crawler) rules(u string) *reference.Result {
+	k := c.key(u)
+	if res := c.robots[k]; res != nil {
+		return res
+	}
+	robotsURL, err := reference.RobotsURL(u)
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res := reference.Fetch(ctx, c.client, robotsURL, reference.RFC())
+	if c.mode == "5xx-allow" && res.Info.Access == reference.NotReachable {
+		res = reference.FromStatus(http.StatusNotFound, nil, reference.RFC())
+	}
+	c.robots[k] = res
+	return res
+}
+
+func (c *crawler) allowed(u string) bool {
+	res := c.rules(u)
+	if res == nil {
+		return false
+	}
+	if c.mode == "first-match" && res.Robots != nil {
+		return firstMatch(res.Robots, c.agent, u)
+	}
+	d, err := res.Decide(c.agent, u)
+	return err == nil && d.Allowed
+}
+
+var href = regexp.MustCompile(`href="([^"]*)"`)
+
+// fetch gets u and returns the links of an HTML page.
+func (c *crawler) fetch(u string) []string {
+	resp, err := c.client.Get(u)
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		return nil
+	}
+	base, err := url.Parse(u)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range href.FindAllStringSubmatch(string(body), -1) {
+		if l, err := base.Parse(html.UnescapeString(m[1])); err == nil {
+			out = append(out, l.String())
+		}
+	}
+	return out
+}

@@ -1,0 +1,231 @@
+package parsers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// TestExecBreaker checks that a program that stalls on every request is
+// restarted after each stall, and after maxStalls stalls in a row is not
+// asked again: the later checks fail at once, with the reason.
+func TestExecBreaker(t *testing.T) {
+	e := newHelperExec(t, "good", 300*time.Millisecond)
+	stall := cases.Request{Agent: "FooBot", URL: "https://example.com/stall"}
+	open := cases.Request{Agent: "FooBot", URL: "https://example.com/open"}
+	// Two stalls, then an answer: the run of stalls ends.
+	for range maxStalls - 1 {
+		if _, err := e.Check(context.Background(), stall); err == nil {
+			t.Fatal("no error for a stalled check")
+		}
+	}
+	if v, err := e.Check(context.Background(), open); err != nil || v != cases.Allow {
+		t.Fatalf("check after %d stalls: %q, %v; want allow (restarted)", maxStalls-1, v, err)
+	}
+	for range maxStalls {
+		if _, err := e.Check(context.Background(), stall); err == nil {
+			t.Fatal("no error for a stalled check")
+		}
+	}
+	starts := e.starts
+	for i := range 5 {
+		_, err := e.Check(context.Background(), open)
+		want := fmt.Sprintf("not asked again after %d checks in a row without an answer: no answer within 300ms", maxStalls)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("check %d after the breaker opened: error %v, want one containing %q", i, err, want)
+		}
+	}
+	if e.starts != starts {
+		t.Errorf("%d programs started after the breaker opened, want none", e.starts-starts)
+	}
+}
+
+// TestExecCancelKills checks that cancelling NewExec's context stops the
+// program, so that an interrupted run leaves no process behind.
+func TestExecCancelKills(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e, err := NewExec(ctx, helperCommand(t), ExecOptions{Env: []string{helperEnv + "=good"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	pid := e.idle[0].cmd.Process.Pid
+	cancel()
+	waitGone(t, pid)
+	if _, err := e.Check(context.Background(), cases.Request{Agent: "FooBot", URL: "https://example.com/open"}); err == nil {
+		t.Error("check after the context was cancelled succeeded")
+	}
+}
+
+func TestExecDetail(t *testing.T) {
+	e := newHelperExec(t, "good", time.Second)
+	tests := []struct {
+		path       string
+		want       cases.Verdict
+		wantDetail string
+		wantErr    string
+	}{
+		{"/rejdetail", cases.Reject, "line 2: no colon", ""},
+		{"/errdetail", "", "no such file", "answered an error: cannot do that$"},
+		{"/reject", cases.Reject, "", ""},
+		{"/open", cases.Allow, "", ""},
+	}
+	for _, tt := range tests {
+		v, detail, err := e.CheckDetail(context.Background(), cases.Request{Agent: "FooBot", URL: "https://example.com" + tt.path})
+		if v != tt.want || detail != tt.wantDetail {
+			t.Errorf("%s: verdict %q, detail %q; want %q, %q", tt.path, v, detail, tt.want, tt.wantDetail)
+		}
+		if (err != nil) != (tt.wantErr != "") || err != nil && !regexp.MustCompile(tt.wantErr).MatchString(err.Error()) {
+			t.Errorf("%s: error %v, want one matching %q", tt.path, err, tt.wantErr)
+		}
+		var ae *AnswerError
+		if tt.wantErr != "" && (!errors.As(err, &ae) || ae.Detail != tt.wantDetail) {
+			t.Errorf("%s: error %#v is not an AnswerError with the detail", tt.path, err)
+		}
+	}
+}
+
+func TestValidName(t *testing.T) {
+	for _, name := range []string{"python-urllib", "my parser 2", "naïve"} {
+		if err := ValidName(name); err != nil {
+			t.Errorf("ValidName(%q) = %v", name, err)
+		}
+	}
+	for _, name := range []string{"", "a=b", "a,b", "a≠b", "a\x1bb", "a\nb", "a\u202eb", "a\xffb"} {
+		if err := ValidName(name); err == nil {
+			t.Errorf("ValidName(%q) accepted it", name)
+		}
+	}
+	_, err := NewExec(context.Background(), helperCommand(t), ExecOptions{Env: []string{helperEnv + "=badname"}})
+	if err == nil || !strings.Contains(err.Error(), `"a=b" contains '='`) {
+		t.Errorf("a hello named \"a=b\": error %v", err)
+	}
+	e, err := NewExec(context.Background(), helperCommand(t), ExecOptions{Name: "mine", Env: []string{helperEnv + "=badname"}})
+	if err != nil {
+		t.Errorf("a hello named \"a=b\" under --name mine: %v", err)
+	} else {
+		e.Close()
+	}
+	if _, err := NewExec(context.Background(), helperCommand(t), ExecOptions{Name: "x,y", Env: []string{helperEnv + "=good"}}); err == nil {
+		t.Error("NewExec accepted the name \"x,y\"")
+	}
+}
+
+// batchQuestions returns n questions with a mix of verdicts.
+func batchQuestions(n int) []cases.Question {
+	qs := make([]cases.Question, n)
+	for i := range qs {
+		path := fmt.Sprintf("/page/%d", i)
+		if i%3 == 0 {
+			path = fmt.Sprintf("/private/%d", i)
+		}
+		qs[i] = cases.Question{Agent: "FooBot", URL: "https://example.com" + path}
+	}
+	return qs
+}
+
+// TestExecBatch checks that a program with the batch capability gets one
+// request per MaxBatch questions, a program without it one per question,
+// and that both give the verdicts Check gives.
+func TestExecBatch(t *testing.T) {
+	qs := batchQuestions(MaxBatch + 7)
+	req := cases.Request{Robots: []byte(helperBody), Profile: "rfc9309"}
+	var want []cases.Verdict
+	single := newHelperExec(t, "good", 2*time.Second)
+	for _, q := range qs {
+		r := req
+		r.Agent, r.URL = q.Agent, q.URL
+		v, err := single.Check(context.Background(), r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, v)
+	}
+	for _, tt := range []struct {
+		mode     string
+		requests uint64
+	}{{"batch", 2}, {"good", uint64(len(qs))}} {
+		e := newHelperExec(t, tt.mode, 2*time.Second)
+		before := e.nextID.Load()
+		vs, errs := e.CheckBatch(context.Background(), req, qs)
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("%s: question %d: %v", tt.mode, i, err)
+			}
+		}
+		if diff := cmp.Diff(want, vs); diff != "" {
+			t.Errorf("%s: batch verdicts differ from Check's (-want +got):\n%s", tt.mode, diff)
+		}
+		if n := e.nextID.Load() - before; n != tt.requests {
+			t.Errorf("%s: %d requests for %d questions, want %d", tt.mode, n, len(qs), tt.requests)
+		}
+	}
+}
+
+func TestExecBatchErrors(t *testing.T) {
+	e := newHelperExec(t, "batch", 2*time.Second)
+	qs := []cases.Question{{Agent: "FooBot", URL: "https://example.com/a"}, {Agent: "FooBot", URL: "https://example.com/error"}}
+	vs, errs := e.CheckBatch(context.Background(), cases.Request{Robots: []byte(helperBody)}, qs)
+	if vs[0] != cases.Allow || errs[0] != nil {
+		t.Errorf("question 1: %q, %v; want allow", vs[0], errs[0])
+	}
+	if errs[1] == nil || !strings.Contains(errs[1].Error(), "question 2: the parser answered an error: cannot do that") {
+		t.Errorf("question 2: error %v", errs[1])
+	}
+	// An answer with too few verdicts fails the whole batch.
+	_, errs = e.CheckBatch(context.Background(), cases.Request{Robots: []byte(helperBody), Profile: "short"}, qs)
+	for i, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "1 answers to 2 questions") {
+			t.Errorf("short answer, question %d: error %v", i+1, err)
+		}
+	}
+}
+
+// TestExecProcs checks that concurrent checks run on up to Procs copies of
+// the program, with the answers of one copy.
+func TestExecProcs(t *testing.T) {
+	e, err := NewExec(context.Background(), helperCommand(t), ExecOptions{Procs: 3, Timeout: 5 * time.Second, Env: []string{helperEnv + "=good"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 60)
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				path, want := fmt.Sprintf("/open/%d/%d", g, i), cases.Allow
+				if i%2 == 0 {
+					path, want = "/private"+path, cases.Disallow
+				}
+				v, err := e.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + path})
+				if err != nil || v != want {
+					errs <- fmt.Errorf("%s: %q, %v; want %q", path, v, err, want)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	e.mu.Lock()
+	starts, idle := e.starts, len(e.idle)
+	e.mu.Unlock()
+	if starts < 1 || starts > 3 || idle != starts {
+		t.Errorf("%d programs started, %d idle; want 1 to 3, all idle", starts, idle)
+	}
+}

@@ -1,0 +1,200 @@
+package parsers
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// ProtocolHello is the protocol version sent in the hello line.
+const ProtocolHello = "reptest/1"
+
+// CapBatch is the protocol capability of a program that answers batch
+// requests: one body with many (agent, URL) questions, parsed once. It is
+// a capability of the protocol, not of the parser, so it never appears in
+// cases.Info.
+const CapBatch = "batch"
+
+// MaxBatch is the most questions Exec puts in one batch request; a longer
+// batch is sent as several.
+const MaxBatch = 1024
+
+// request is one protocol request line: a check, or with Questions set a
+// batch (Agent and URL then empty).
+type request struct {
+	ID        string     `json:"id"`
+	RobotsB64 *string    `json:"robots_b64,omitempty"`
+	Agent     string     `json:"agent,omitempty"`
+	URL       string     `json:"url,omitempty"`
+	Questions []question `json:"questions,omitempty"`
+	Status    int        `json:"status,omitempty"`
+	RobotsURL string     `json:"robots_url,omitempty"`
+	Profile   string     `json:"profile,omitempty"`
+	Session   string     `json:"session,omitempty"`
+	Now       string     `json:"now,omitempty"`
+}
+
+// question is one (agent, URL) pair of a batch request.
+type question struct {
+	Agent string `json:"agent"`
+	URL   string `json:"url"`
+}
+
+// answer is one protocol answer line; a batch is answered with Answers,
+// one per question, unless Error fails the whole batch.
+type answer struct {
+	ID      json.RawMessage `json:"id"`
+	Verdict *string         `json:"verdict"`
+	Error   *string         `json:"error"`
+	Detail  string          `json:"detail"`
+	Answers []verdictAnswer `json:"answers"`
+}
+
+// verdictAnswer is the answer to one question of a batch.
+type verdictAnswer struct {
+	Verdict *string `json:"verdict"`
+	Error   *string `json:"error"`
+	Detail  string  `json:"detail"`
+}
+
+// hello is the program's first answer.
+type hello struct {
+	Name         string   `json:"name"`
+	Version      string   `json:"version"`
+	Runtime      string   `json:"runtime"`
+	Capabilities []string `json:"capabilities"`
+}
+
+// encodeRequest returns the request line for req, newline included. With
+// qs set it is a batch request and req's Agent and URL are not sent.
+func encodeRequest(id string, req cases.Request, qs []cases.Question) ([]byte, error) {
+	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile}
+	switch req.Kind() {
+	case cases.CapFetch:
+		r.RobotsURL = req.RobotsURL
+		r.Session = req.Session
+		if r.Session != "" {
+			r.Now = req.Now.UTC().Format(time.RFC3339)
+		}
+	default:
+		b64 := base64.StdEncoding.EncodeToString(req.Robots)
+		r.RobotsB64 = &b64
+		r.Status = req.Status
+	}
+	if qs != nil {
+		r.Agent, r.URL = "", ""
+		r.Questions = make([]question, len(qs))
+		for i, q := range qs {
+			r.Questions[i] = question(q)
+		}
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// parseHello reads the program's hello. Unknown capabilities are ignored,
+// so that programs can announce newer ones; at least one known one is
+// needed. batch reports the protocol capability CapBatch.
+func parseHello(line []byte, name string) (info cases.Info, batch bool, err error) {
+	var h hello
+	if err := json.Unmarshal(line, &h); err != nil {
+		return cases.Info{}, false, fmt.Errorf("answered a line that is not a hello object: %s", quoteShort(line, 200))
+	}
+	if name == "" {
+		if err := ValidName(h.Name); h.Name != "" && err != nil {
+			return cases.Info{}, false, fmt.Errorf("the hello's name: %w", err)
+		}
+		name = h.Name
+	}
+	if name == "" {
+		name = "exec"
+	}
+	info = cases.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
+	for _, c := range h.Capabilities {
+		switch cp := cases.Capability(c); cp {
+		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock:
+			if !info.Has(cp) {
+				info.Capabilities = append(info.Capabilities, cp)
+			}
+		case CapBatch:
+			batch = true
+		}
+	}
+	if len(info.Capabilities) == 0 {
+		return cases.Info{}, false, fmt.Errorf("the hello names no known capability (parse, status, fetch, clock): %s", quoteShort(line, 200))
+	}
+	return info, batch, nil
+}
+
+// ValidName reports whether name can name a parser: not empty, valid
+// UTF-8, and without "=", ",", "≠" or control characters, which reports
+// and finding signatures ("a=b≠c") use as separators.
+func ValidName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("a parser name must not be empty")
+	case !utf8.ValidString(name):
+		return fmt.Errorf("parser name %q is not valid UTF-8", name)
+	}
+	for _, r := range name {
+		switch {
+		case r == '=' || r == ',' || r == '≠':
+			return fmt.Errorf("parser name %q contains %q, which findings use as a separator", name, r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return fmt.Errorf("parser name %q contains the control character %U", name, r)
+		}
+	}
+	return nil
+}
+
+// answerID reads an answer's id: a JSON string, or a number written as
+// the request's decimal id.
+func answerID(raw json.RawMessage) (string, bool) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, true
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err == nil {
+		return n.String(), true
+	}
+	return "", false
+}
+
+// verdictOf reads one answer (of a check, or of one question of a batch):
+// its verdict, or an error of that check alone. detail is the program's
+// own explanation of a reject or an error, "" when it gave none.
+func verdictOf(v, e *string, detail string, raw []byte) (cases.Verdict, error) {
+	switch {
+	case e != nil:
+		return "", &AnswerError{Message: *e, Detail: detail}
+	case v == nil:
+		return "", fmt.Errorf("the answer has neither verdict nor error: %s", quoteShort(raw, 200))
+	}
+	switch verdict := cases.Verdict(*v); verdict {
+	case cases.Allow, cases.Disallow, cases.Reject:
+		return verdict, nil
+	default:
+		return "", fmt.Errorf("%q is not a verdict (allow, disallow or reject)", *v)
+	}
+}
+
+// AnswerError is a check that the program answered with an error. Detail
+// is the optional explanation the protocol's "detail" field gave.
+type AnswerError struct {
+	Message string
+	Detail  string
+}
+
+// Error returns the message; the detail is reported beside it (see
+// Exec.CheckDetail), not in it.
+func (e *AnswerError) Error() string { return "the parser answered an error: " + e.Message }

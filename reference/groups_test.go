@@ -1,0 +1,129 @@
+package reference_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/reference"
+)
+
+func TestGroups(t *testing.T) {
+	tests := []struct {
+		name    string
+		robots  string
+		opts    reference.Options
+		groups  []reference.Group
+		orphans []int // lines of the orphan rules
+	}{{
+		name:   "consecutive user-agent lines share a group; a rule closes it",
+		robots: "User-agent: a\nUser-agent: B # two\nDisallow: /x\nUser-agent: c\nAllow: /y\n",
+		opts:   reference.RFC(),
+		groups: []reference.Group{
+			{Agents: []reference.Agent{{Line: 1, Value: "a", Token: "a"}, {Line: 2, Value: "B", Token: "B"}},
+				Rules: []reference.RuleRef{{Line: 3, Pattern: "/x", Length: 2, Normalized: "/x"}}},
+			{Agents: []reference.Agent{{Line: 4, Value: "c", Token: "c"}},
+				Rules: []reference.RuleRef{{Line: 5, Allow: true, Pattern: "/y", Length: 2, Normalized: "/y"}}},
+		},
+	}, {
+		name:   "rules stay in file order, other records and blank lines do not split a group",
+		robots: "User-agent: *\nDisallow: /\n\nCrawl-delay: 3\nAllow: /public/page$\nDisallow: /a%7e\n",
+		opts:   reference.RFC(),
+		groups: []reference.Group{{
+			Agents: []reference.Agent{{Line: 1, Value: "*", Star: true}},
+			Rules: []reference.RuleRef{
+				{Line: 2, Pattern: "/", Length: 1, Normalized: "/"},
+				{Line: 5, Allow: true, Pattern: "/public/page$", Length: 13, Normalized: "/public/page", Anchored: true},
+				{Line: 6, Pattern: "/a%7e", Length: 3, Normalized: "/a~"},
+			},
+		}},
+	}, {
+		name:    "orphan rules belong to no group; a group may have no rules",
+		robots:  "Disallow: /o\nAllow: /p\nUser-agent: a\n",
+		opts:    reference.RFC(),
+		groups:  []reference.Group{{Agents: []reference.Agent{{Line: 3, Value: "a", Token: "a"}}, Rules: []reference.RuleRef{}}},
+		orphans: []int{1, 2},
+	}, {
+		name:   "google: leading tokens, star prefix, no derived index.html rule",
+		robots: "User-agent: Googlebot/2.1\nUser-agent: * bots\nUser-agent: /x\nAllow: /d/index.html\n",
+		opts:   reference.Google(),
+		groups: []reference.Group{{
+			Agents: []reference.Agent{
+				{Line: 1, Value: "Googlebot/2.1", Token: "Googlebot"},
+				{Line: 2, Value: "* bots", Star: true},
+				{Line: 3, Value: "/x"},
+			},
+			Rules: []reference.RuleRef{{Line: 4, Allow: true, Pattern: "/d/index.html", Length: 13, Normalized: "/d/index.html"}},
+		}},
+	}, {
+		name:   "rfc: a value that is not a product token names nothing",
+		robots: "User-agent: Googlebot/2.1\nUser-agent: * bots\nDisallow: /\n",
+		opts:   reference.RFC(),
+		groups: []reference.Group{{
+			Agents: []reference.Agent{{Line: 1, Value: "Googlebot/2.1"}, {Line: 2, Value: "* bots"}},
+			Rules:  []reference.RuleRef{{Line: 3, Pattern: "/", Length: 1, Normalized: "/"}},
+		}},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := reference.ParseString(tt.robots, tt.opts)
+			if diff := cmp.Diff(tt.groups, r.Groups()); diff != "" {
+				t.Errorf("Groups() mismatch (-want +got):\n%s", diff)
+			}
+			var orphans []int
+			for _, ru := range r.OrphanRules() {
+				orphans = append(orphans, ru.Line)
+			}
+			if diff := cmp.Diff(tt.orphans, orphans); diff != "" {
+				t.Errorf("OrphanRules() lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Every user-agent, allow and disallow line that Lines reports is in
+// exactly one place of Groups and OrphanRules, with the same value.
+func TestGroupsCoverLines(t *testing.T) {
+	bodies := []string{rfc951, file21, file500k(),
+		"Allow: /\r\nUser-agent: a\rDisallow: /b\r\n\r\nuser-agent: *\nDisallow: /*.gif$\n",
+		"User-agent FooBot\nDisallow /private\nDissallow: /x\nUseragent: y\nallowed: /z\n",
+	}
+	for _, body := range bodies {
+		for _, opts := range []reference.Options{reference.RFC(), reference.Google()} {
+			r := reference.ParseString(body, opts)
+			want := map[int]string{}
+			for _, l := range r.Lines() {
+				switch l.Kind {
+				case reference.UserAgent, reference.Allow, reference.Disallow:
+					want[l.Number] = l.Kind.String() + " " + l.Value
+				}
+			}
+			got := map[int]string{}
+			add := func(line int, s string) {
+				if _, dup := got[line]; dup {
+					t.Errorf("%s: line %d is in two places", opts.Name, line)
+				}
+				got[line] = s
+			}
+			rules := func(rs []reference.RuleRef) {
+				for _, ru := range rs {
+					kind := reference.Disallow
+					if ru.Allow {
+						kind = reference.Allow
+					}
+					add(ru.Line, kind.String()+" "+ru.Pattern)
+				}
+			}
+			for _, g := range r.Groups() {
+				for _, a := range g.Agents {
+					add(a.Line, reference.UserAgent.String()+" "+a.Value)
+				}
+				rules(g.Rules)
+			}
+			rules(r.OrphanRules())
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, body %q: groups do not cover the lines (-want +got):\n%s", opts.Name, strings.SplitN(body, "\n", 2)[0], diff)
+			}
+		}
+	}
+}
