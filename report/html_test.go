@@ -161,7 +161,7 @@ var allowedTags = map[string]bool{}
 func init() {
 	for _, n := range strings.Fields(`html head meta title style body header h1 h2 h3 p b nav a div label select option
 		button span main section table thead tbody tr th td svg path rect line text article code dl dt dd pre br
-		footer output script`) {
+		footer output script ul li small details summary`) {
 		allowedTags[n] = true
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -65,6 +66,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	// Inputs: corpus cases, then directories, then generated files.
 	var files []diff.File
+	run := &report.DiffRun{Command: commandLine("diff", args), Profile: *profile}
 	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
 		cs, err := loadCorpus(corpora)
 		if err != nil {
@@ -72,6 +74,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		files = append(files, diff.FromCases(cs)...)
+		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", strings.Join(corpora, ", "), len(cs)))
 	}
 	for _, dir := range inputs {
 		fsOf, err := diff.ReadDir(dir)
@@ -80,8 +83,15 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		files = append(files, fsOf...)
+		run.Inputs = append(run.Inputs, fmt.Sprintf("%s: %d files", dir, len(fsOf)))
 	}
 	files = append(files, diff.Generate(*seed, *generate)...)
+	if *generate > 0 {
+		run.Inputs = append(run.Inputs, fmt.Sprintf("%d generated files (seed %d)", *generate, *seed))
+	}
+	if *shard != "" {
+		run.Inputs = append(run.Inputs, "shard "+*shard)
+	}
 	files = sh.Select(files)
 
 	switch {
@@ -96,6 +106,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
+	}
+	for _, p := range ps {
+		run.Parsers = append(run.Parsers, p.Info())
 	}
 	closeParsers(ps)
 	var usable multi
@@ -137,7 +150,11 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			enc.SetIndent("", "  ")
 			return enc.Encode(&rep.Summary)
 		}) &&
-		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) })
+		write(*htmlOut, func(w io.Writer) error {
+			run.Summary = &rep.Summary
+			run.Date = time.Now().UTC().Format(time.RFC3339)
+			return writeDiffHTML(w, rep, run)
+		})
 	if !ok {
 		return 2
 	}
@@ -160,8 +177,20 @@ func isMissing(name string, missing []unavailable) error {
 	return errors.New("unavailable")
 }
 
-// writeDiffHTML renders the findings with the report package.
-func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
-	return report.WriteHTML(w, doc, report.HTMLOptions{})
+// writeDiffHTML renders the run's dashboard with the report package.
+func writeDiffHTML(w io.Writer, rep *diff.Report, run *report.DiffRun) error {
+	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: run.Profile, Findings: rep.Findings}
+	return report.WriteHTML(w, doc, report.HTMLOptions{Title: "reptest: where robots.txt parsers disagree", Diff: run})
+}
+
+// commandLine writes a command as a shell would take it back.
+func commandLine(cmd string, args []string) string {
+	out := []string{"reptest", cmd}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
 }
