@@ -279,6 +279,7 @@
   // 8px body margin, which the stylesheet sets to 0).
   if (getComputedStyle(document.body).marginTop !== "0px") { errors.push("stylesheet not applied"); }
   out.dataset.classes = String(result.classes);
+  out.dataset.ready = String(Math.round(performance.now()));
   out.dataset.errors = String(errors.length);
   if (hash.indexOf("selftest=") === 0) {
     out.textContent += " errors=" + errors.length + (errors.length ? " " + errors.join(" | ") : "");
