@@ -253,22 +253,18 @@ func heatMap(names []string, pairs []diff.PairStat, fk *filterKeys) [][]pairCell
 	return rows
 }
 
-// heat buckets a share into 0 (none) .. 5 on a log-like scale, so that
-// small shares still show.
+// heat buckets a share into 0 (none) .. 6 on a log-like scale, so that
+// small shares still show and large ones still differ.
 func heat(share float64, n int) int {
-	switch {
-	case n == 0:
+	if n == 0 {
 		return 0
-	case share < 0.001:
-		return 1
-	case share < 0.01:
-		return 2
-	case share < 0.05:
-		return 3
-	case share < 0.2:
-		return 4
 	}
-	return 5
+	for i, limit := range []float64{0.02, 0.05, 0.1, 0.25, 0.5} {
+		if share < limit {
+			return i + 1
+		}
+	}
+	return 6
 }
 
 func percent(a, b int) string {

@@ -512,14 +512,12 @@ func buildChart(d *Document, ps []parserView) chartView {
 			lowest = min(lowest, float64(pass[k])/float64(n))
 		}
 	}
-	from := axisFrom(lowest)
-	xOf := func(rate float64) float64 { return float64(left) + float64(plotW)*(rate-from)/(1-from) }
-	step := 0.25
-	if 1-from <= 0.5 {
-		step = 0.1
+	from, step := axisFrom(lowest)
+	xOf := func(rate float64) float64 {
+		return float64(left) + float64(plotW)*(rate-float64(from)/100)/(1-float64(from)/100)
 	}
-	for r := from; r <= 1.0001; r += step {
-		c.Ticks = append(c.Ticks, tick{X: xOf(r), Label: fmt.Sprintf("%.0f%%", 100*r)})
+	for p := from; p <= 100; p += step {
+		c.Ticks = append(c.Ticks, tick{X: xOf(float64(p) / 100), Label: fmt.Sprintf("%d%%", p)})
 	}
 	for i, a := range names {
 		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: areaTitle(a)}
@@ -629,13 +627,17 @@ func noResults(cs []cell) bool {
 	return true
 }
 
-// axisFrom returns where the pass-rate axis starts: 0 or a multiple of
-// 10% below the lowest rate, so that the data fill the chart.
-func axisFrom(lowest float64) float64 {
-	if lowest >= 1 {
-		return 0.9
+// axisFrom returns where the pass-rate axis starts and its tick step, in
+// percent: the multiple of the step at or below the lowest rate, so that
+// the data fill the chart and a tick falls on 100%.
+func axisFrom(lowest float64) (from, step int) {
+	low := int(math.Floor(lowest * 100))
+	step = 20
+	if low >= 50 {
+		step = 10
 	}
-	return math.Max(0, math.Floor(lowest*10)/10)
+	from = min(low/step*step, 100-step)
+	return from, step
 }
 
 // buildCards builds one card per case that has a check some parser did

@@ -1,5 +1,6 @@
 (function () {
   "use strict";
+  var started = performance.now();
   var errors = [];
   window.addEventListener("error", function (e) { errors.push(String(e.message || e)); });
   document.addEventListener("securitypolicyviolation", function (e) { errors.push("CSP: " + e.violatedDirective); });
@@ -106,22 +107,27 @@
   }
 
   var sortKeys = { files: "files", probes: "probes", findings: "findings" };
+  var sorted = ""; // the order the cards are in; "" is the page's own
   function applyDiff() {
     var list = $("class-list");
     if (!list) { return { classes: 0 }; }
     var cards = all("#class-list > article");
     var s = val("sort");
-    cards.sort(function (a, b) {
-      if (sortKeys[s]) { return (+b.dataset[sortKeys[s]]) - (+a.dataset[sortKeys[s]]) || a.dataset.i - b.dataset.i; }
-      if (s === "sig") {
-        var x = a.querySelector(".sig").textContent, y = b.querySelector(".sig").textContent;
-        return x < y ? -1 : x > y ? 1 : a.dataset.i - b.dataset.i;
-      }
-      return a.dataset.i - b.dataset.i;
-    });
+    if (s !== sorted) {
+      // Reorder only when the sort changes: moving every card costs.
+      cards.sort(function (a, b) {
+        if (sortKeys[s]) { return (+b.dataset[sortKeys[s]]) - (+a.dataset[sortKeys[s]]) || a.dataset.i - b.dataset.i; }
+        if (s === "sig") {
+          var x = a.querySelector(".sig").textContent, y = b.querySelector(".sig").textContent;
+          return x < y ? -1 : x > y ? 1 : a.dataset.i - b.dataset.i;
+        }
+        return a.dataset.i - b.dataset.i;
+      });
+      cards.forEach(function (c) { list.appendChild(c); });
+      sorted = s;
+    }
     var n = 0;
     cards.forEach(function (c) {
-      list.appendChild(c);
       var on = keepClass(c);
       show(c, on);
       if (on) { n++; }
@@ -279,6 +285,7 @@
   // 8px body margin, which the stylesheet sets to 0).
   if (getComputedStyle(document.body).marginTop !== "0px") { errors.push("stylesheet not applied"); }
   out.dataset.classes = String(result.classes);
+  out.dataset.parsed = String(Math.round(started));
   out.dataset.ready = String(Math.round(performance.now()));
   out.dataset.errors = String(errors.length);
   if (hash.indexOf("selftest=") === 0) {
