@@ -218,7 +218,9 @@ func hostileDoc() *Document {
 }
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
-	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile})
+	run := &DiffRun{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
+		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
+	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile, Diff: run})
 
 	if len(out) > 1<<20 {
 		t.Errorf("page is %d bytes: long values are not cut", len(out))

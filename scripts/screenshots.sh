@@ -3,8 +3,8 @@
 # dashboard and the conformance run report, with headless Chromium, at a
 # desktop width and at 400 px:
 #
-#	sh scripts/screenshots.sh            # generated inputs
-#	INPUTS=../shared/realworld sh scripts/screenshots.sh
+#	bash scripts/screenshots.sh            # generated inputs
+#	INPUTS=../shared/realworld bash scripts/screenshots.sh
 #
 # The PNGs go to docs/screenshots (or $OUT). Parsers that cannot run here
 # are left out of the pages. Needs Go and Chromium (Debian package
