@@ -212,20 +212,35 @@ func (l *loader) file(name string, data []byte) {
 // document parses data as one YAML document holding a mapping with the
 // single key key, and returns that key's value; nil after recording an
 // error.
-func (r *reader) document(data []byte, key string) (top *yaml.Node) {
+func (r *reader) document(data []byte, key string) *yaml.Node {
+	f := r.documentKeys(data, key)
+	if f == nil {
+		return nil
+	}
+	return f[key].val
+}
+
+// documentKeys parses data as one YAML document holding a mapping with
+// the given keys, all of them, and no other, and returns its fields; nil
+// after recording an error.
+func (r *reader) documentKeys(data []byte, keys ...string) (f fields) {
+	want := fmt.Sprintf("the key %q", keys[0])
+	if len(keys) > 1 {
+		want = fmt.Sprintf("the keys %q", keys)
+	}
 	defer func() {
 		// yaml.v3 is not known to panic on v3.0.1, but a case file must
 		// never crash the tool.
 		if x := recover(); x != nil {
 			r.errorf(nil, "YAML parser failed: %v", x)
-			top = nil
+			f = nil
 		}
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			r.errorf(nil, "empty file; want a mapping with the key %q", key)
+			r.errorf(nil, "empty file; want a mapping with %s", want)
 		} else {
 			r.syntaxError(data, err)
 		}
@@ -238,7 +253,7 @@ func (r *reader) document(data []byte, key string) (top *yaml.Node) {
 		r.syntaxError(data, err)
 		return nil
 	default:
-		r.errorf(&next, "a second YAML document; a file holds one mapping with the key %q", key)
+		r.errorf(&next, "a second YAML document; a file holds one mapping with %s", want)
 		return nil
 	}
 	root := &doc
@@ -246,15 +261,17 @@ func (r *reader) document(data []byte, key string) (top *yaml.Node) {
 		root = root.Content[0]
 	}
 	if root.Kind != yaml.MappingNode {
-		r.errorf(root, "want a mapping with the key %q, got %s", key, describe(root))
+		r.errorf(root, "want a mapping with %s, got %s", want, describe(root))
 		return nil
 	}
-	f, _ := r.mapping(root, "the file", []string{key})
-	if !f.has(key) {
-		if len(r.errs) == 0 {
-			r.errorf(root, "the file has no %q key", key)
+	f, _ = r.mapping(root, "the file", keys)
+	for _, key := range keys {
+		if !f.has(key) {
+			if len(r.errs) == 0 {
+				r.errorf(root, "the file has no %q key", key)
+			}
+			return nil
 		}
-		return nil
 	}
-	return f[key].val
+	return f
 }

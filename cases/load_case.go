@@ -16,11 +16,11 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// The keys of each mapping of a case file (CASES.md §1, plus the
+// The keys of each mapping of a case file (docs/FORMAT.md §1, plus the
 // extensions host and delay).
 var (
 	caseKeys      = []string{"id", "title", "req", "level", "profile", "tags", "host", "robots", "robots_base64", "robots_generate", "fetch", "timeline", "checks"}
-	checkKeys     = []string{"agent", "url", "expect", "accept", "rule"}
+	checkKeys     = []string{"agent", "url", "expect", "accept", "rule", "usage"}
 	responseKeys  = []string{"status", "headers", "body", "body_base64", "body_generate", "fault", "delay"}
 	fetchKeys     = append([]string{"url"}, responseKeys...)
 	stepKeys      = []string{"at", "response", "checks"}
@@ -48,6 +48,8 @@ var caseID = regexp.MustCompile(`^[^\s/]+(/[^\s/]+)*$`)
 
 // parseCase reads one case. It returns false when the case has an error
 // (recorded in r); the id is registered even then, so duplicates are found.
+// The keys are read in the order of docs/FORMAT.md §1: identity,
+// requirements and level, what is tested, the host, then the checks.
 func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	f, ok := r.mapping(n, "a case", caseKeys)
 	if !ok {
@@ -55,8 +57,27 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	}
 	errs := len(r.errs)
 	c := Case{Source: fmt.Sprintf("%s:%d", r.file, n.Line), Profile: ProfileRFC}
+	l.identity(r, n, f, &c)
+	l.requirements(r, n, f, &c)
+	r.body(n, f, &c)
+	host := r.host(f)
+	if fl, ok := f["fetch"]; ok {
+		c.Fetch = r.fetch(fl.val, host)
+	}
+	if fl, ok := f["timeline"]; ok {
+		c.Timeline = r.timeline(fl.val, host, c.Profile)
+		if fc, ok := f["checks"]; ok {
+			r.errorf(fc.key, "a timeline case has its checks in its steps, not at the case level")
+		}
+	} else if r.require(n, f, "the case", "checks") {
+		c.Checks = r.checks(f["checks"].val, host, c.Profile, !f.has("fetch"))
+	}
+	return c, len(r.errs) == errs
+}
 
-	// Identity.
+// identity reads a case's id, title, tags and profile, and registers the
+// id.
+func (l *loader) identity(r *reader, n *yaml.Node, f fields, c *Case) {
 	if r.require(n, f, "the case", "id") {
 		idn := f["id"].val
 		if id, ok := r.str(idn, "id"); ok {
@@ -78,14 +99,17 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	}
 	if fl, ok := f["profile"]; ok {
 		if p, ok := r.str(fl.val, "profile"); ok {
-			if p != ProfileRFC && p != ProfileGoogle {
-				r.errorf(fl.val, "bad profile %q (want %s or %s)", p, ProfileRFC, ProfileGoogle)
+			if p != ProfileRFC && p != ProfileGoogle && p != ProfileAIPref {
+				r.errorf(fl.val, "bad profile %q (want %s, %s or %s)", p, ProfileRFC, ProfileGoogle, ProfileAIPref)
 			}
 			c.Profile = p
 		}
 	}
+}
 
-	// Requirements and level.
+// requirements reads a case's req and level; without a level the case
+// takes the strongest its requirements lend it under its profile.
+func (l *loader) requirements(r *reader, n *yaml.Node, f fields, c *Case) {
 	reqOK := false
 	if r.require(n, f, "the case", "req") {
 		reqn := f["req"].val
@@ -126,10 +150,16 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 			}
 		}
 	}
+}
 
-	// What is tested: a body, HTTP responses, or a timeline.
+// bodyKeys are the keys that say what a case tests; a case has one.
+var bodyKeys = []string{"robots", "robots_base64", "robots_generate", "fetch", "timeline"}
+
+// body checks that a case says what it tests (a body, HTTP responses or
+// a timeline) once, and reads the body when it is one.
+func (r *reader) body(n *yaml.Node, f fields, c *Case) {
 	var given []string
-	for _, k := range []string{"robots", "robots_base64", "robots_generate", "fetch", "timeline"} {
+	for _, k := range bodyKeys {
 		if f.has(k) {
 			given = append(given, k)
 		}
@@ -145,69 +175,69 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	if len(given) == 0 {
 		r.errorf(n, "the case has no robots, robots_base64, robots_generate, fetch or timeline (write robots: \"\" for an empty file)")
 	}
-	if fl, ok := f["robots"]; ok {
-		if s, ok := r.str(fl.val, "robots"); ok {
-			c.Robots = []byte(s)
-		}
-	}
-	if fl, ok := f["robots_base64"]; ok {
-		if s, ok := r.str(fl.val, "robots_base64"); ok {
-			b, err := decodeBase64(s)
-			if err != nil {
-				r.errorf(fl.val, "robots_base64: %v", err)
-			}
-			c.Robots = b
-		}
+	if b, ok := r.bytes(f, "robots"); ok {
+		c.Robots = b
 	}
 	if fl, ok := f["robots_generate"]; ok {
 		if g, ok := r.generator(fl.val, "robots_generate", maxRobotsGenerate); ok {
 			c.Robots = g.Bytes()
 		}
 	}
+}
 
-	// The host paths resolve against.
-	host := ""
+// host returns the origin a case's paths resolve against: its host key,
+// else the origin of its first fetch URL or, for a timeline, of its first
+// absolute check URL, else the default for its kind.
+func (r *reader) host(f fields) string {
 	if fl, ok := f["host"]; ok {
 		if s, ok := r.str(fl.val, "host"); ok {
-			if h, err := parseOrigin(s); err != nil {
-				r.errorf(fl.val, "host: %v", err)
-			} else {
-				host = h
+			h, err := parseOrigin(s)
+			if err == nil {
+				return h
 			}
+			r.errorf(fl.val, "host: %v", err)
 		}
 	}
-	served := f.has("fetch") || f.has("timeline")
-	if host == "" && f.has("fetch") {
+	if f.has("fetch") {
 		if items := f["fetch"].val; items.Kind == yaml.SequenceNode && len(items.Content) > 0 {
 			if v := mappingValue(items.Content[0], "url"); v != nil {
 				if u, err := url.Parse(v.Value); err == nil && u.IsAbs() && u.Host != "" {
-					host = u.Scheme + "://" + u.Host
+					return u.Scheme + "://" + u.Host
 				}
 			}
 		}
+		return defaultServedHost
 	}
-	if host == "" && f.has("timeline") {
-		host = firstCheckOrigin(f["timeline"].val)
-	}
-	if host == "" {
-		host = defaultPlainHost
-		if served {
-			host = defaultServedHost
+	if f.has("timeline") {
+		if h := firstCheckOrigin(f["timeline"].val); h != "" {
+			return h
 		}
+		return defaultServedHost
 	}
+	return defaultPlainHost
+}
 
-	if fl, ok := f["fetch"]; ok {
-		c.Fetch = r.fetch(fl.val, host)
-	}
-	if fl, ok := f["timeline"]; ok {
-		c.Timeline = r.timeline(fl.val, host)
-		if fc, ok := f["checks"]; ok {
-			r.errorf(fc.key, "a timeline case has its checks in its steps, not at the case level")
+// bytes reads a body given as text under key or as base64 under
+// key+"_base64" (robots, robots_base64; body, body_base64). ok is false
+// when neither is given or the value is not a string. Giving both is an
+// error the caller reports; then the base64 form is kept.
+func (r *reader) bytes(f fields, key string) (b []byte, ok bool) {
+	if fl, given := f[key]; given {
+		var s string
+		if s, ok = r.str(fl.val, key); ok {
+			b = []byte(s)
 		}
-	} else if r.require(n, f, "the case", "checks") {
-		c.Checks = r.checks(f["checks"].val, host)
 	}
-	return c, len(r.errs) == errs
+	if fl, given := f[key+"_base64"]; given {
+		if s, good := r.str(fl.val, key+"_base64"); good {
+			var err error
+			if b, err = decodeBase64(s); err != nil {
+				r.errorf(fl.val, "%s_base64: %v", key, err)
+			}
+			ok = true
+		}
+	}
+	return b, ok
 }
 
 // decodeBase64 decodes standard base64, padded or not, ignoring spaces and
@@ -283,8 +313,10 @@ func resolveURL(host, s string) (string, error) {
 	return s, nil
 }
 
-// checks reads a list of checks; an empty list is an error.
-func (r *reader) checks(n *yaml.Node, host string) []Check {
+// checks reads a list of checks; an empty list is an error. The profile
+// says which agents and URLs a check may give; body says the case tests a
+// body rather than fetches.
+func (r *reader) checks(n *yaml.Node, host, profile string, body bool) []Check {
 	items, ok := r.list(n, "checks")
 	if !ok {
 		return nil
@@ -295,7 +327,7 @@ func (r *reader) checks(n *yaml.Node, host string) []Check {
 	}
 	out := make([]Check, 0, len(items))
 	for _, it := range items {
-		if chk, ok := r.check(it, host); ok {
+		if chk, ok := r.check(it, host, profile, body); ok {
 			out = append(out, chk)
 		}
 	}
@@ -303,7 +335,7 @@ func (r *reader) checks(n *yaml.Node, host string) []Check {
 }
 
 // check reads one check.
-func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
+func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bool) {
 	f, ok := r.mapping(n, "a check", checkKeys)
 	if !ok {
 		return Check{}, false
@@ -316,8 +348,8 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 	if a, ok := r.str(f["agent"].val, "agent"); ok {
 		// The crawler's side of UA-1: a check is asked for a product
 		// token, which the reference (and any conforming crawler) refuses
-		// otherwise.
-		if !reference.IsProductToken(a) {
+		// otherwise. Google's matcher takes any agent string (G-API).
+		if opts, _ := reference.OptionsFor(profile); !opts.AnyAgent && !reference.IsProductToken(a) {
 			// Not an error that stops the load: one check written this
 			// way should not keep a whole corpus from running.
 			v := f["agent"].val
@@ -326,7 +358,10 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 		}
 		chk.Agent = a
 	}
-	if s, ok := r.str(f["url"].val, "url"); ok {
+	if s, ok := r.str(f["url"].val, "url"); ok && s == "" && body && profile == ProfileGoogle {
+		// Google's matcher reads an empty URL as "/" (G-API); a fetch
+		// needs a URL to fetch from.
+	} else if ok {
 		u, err := resolveURL(host, s)
 		if err != nil {
 			r.errorf(f["url"].val, "url: %v", err)
@@ -351,6 +386,9 @@ func (r *reader) check(n *yaml.Node, host string) (Check, bool) {
 			}
 			chk.Rule = &v
 		}
+	}
+	if fl, ok := f["usage"]; ok {
+		chk.Usage = r.usage(fl.val)
 	}
 	return chk, len(r.errs) == errs
 }
@@ -475,7 +513,7 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	return nil
 }
 
-func (r *reader) timeline(n *yaml.Node, host string) []Step {
+func (r *reader) timeline(n *yaml.Node, host, profile string) []Step {
 	items, ok := r.list(n, "timeline")
 	if !ok {
 		return nil
@@ -508,7 +546,7 @@ func (r *reader) timeline(n *yaml.Node, host string) []Step {
 		// A step may have no checks: its file is still fetched at its
 		// time (an outage that starts there, say).
 		if fl, ok := f["checks"]; ok && !(fl.val.Kind == yaml.SequenceNode && len(fl.val.Content) == 0) {
-			st.Checks = r.checks(fl.val, host)
+			st.Checks = r.checks(fl.val, host, profile, false)
 		}
 		if len(r.errs) == errs {
 			out = append(out, st)
@@ -563,19 +601,8 @@ func (r *reader) response(n *yaml.Node, f fields, u string) (Response, bool) {
 	if len(bodies) > 1 {
 		r.errorf(bodies[1], "%s and %s cannot be used together", bodies[0].Value, bodies[1].Value)
 	}
-	if fl, ok := f["body"]; ok {
-		if s, ok := r.str(fl.val, "body"); ok {
-			resp.Body = []byte(s)
-		}
-	}
-	if fl, ok := f["body_base64"]; ok {
-		if s, ok := r.str(fl.val, "body_base64"); ok {
-			b, err := decodeBase64(s)
-			if err != nil {
-				r.errorf(fl.val, "body_base64: %v", err)
-			}
-			resp.Body = b
-		}
+	if b, ok := r.bytes(f, "body"); ok {
+		resp.Body = b
 	}
 	if fl, ok := f["body_generate"]; ok {
 		resp.Gen, _ = r.generator(fl.val, "body_generate", maxBodyGenerate)

@@ -52,15 +52,19 @@ func ExampleSelect() {
 		{ID: "match/dollar", Req: []string{"SPC-2"}, Profile: cases.ProfileRFC},
 		{ID: "merge/two-groups", Req: []string{"UA-3"}, Profile: cases.ProfileRFC},
 	}
-	sel, err := cases.Select(cs, "", []string{"match/*", "UA-*"}, []string{"SPC-2"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	sel := cases.Select(cs, "", []string{"match/*", "UA-*"}, []string{"SPC-2"})
 	for _, c := range sel {
 		fmt.Println(c.ID)
 	}
 	// Output:
 	// match/longest/allow-inside
 	// merge/two-groups
+}
+
+func ExampleGlob() {
+	fmt.Println(cases.Glob("encoding/*", "encoding/upper/hex"))
+	fmt.Println(cases.Glob("MATCH-?", "MATCH-10"))
+	// Output:
+	// true
+	// false
 }

@@ -35,6 +35,10 @@ func (l Level) rank() int {
 const (
 	ProfileRFC    = "rfc9309"
 	ProfileGoogle = "google"
+	// ProfileAIPref is the opt-in profile of the AI-preference drafts
+	// (reference.AIPrefDrafts): RFC 9309 with Content-Usage and
+	// Content-Signal lines read as rules, and usage preferences checked.
+	ProfileAIPref = "aipref"
 )
 
 // Verdict is a parser's answer for one check.
@@ -47,11 +51,11 @@ const (
 	Reject   Verdict = "reject"
 )
 
-// Case is one test case of the corpus (CASES.md §1).
+// Case is one test case of the corpus (docs/FORMAT.md §1).
 type Case struct {
 	ID      string   // unique across the loaded files
 	Title   string   // one line; says which reading expect holds for open readings
-	Req     []string // requirement IDs (REQUIREMENTS.md)
+	Req     []string // requirement IDs (corpus/requirements.yaml)
 	Level   Level    // as written, or the strongest level among Req
 	Profile string   // ProfileRFC or ProfileGoogle
 	Tags    []string // free words, for filtering
@@ -68,7 +72,7 @@ type Case struct {
 	Checks []Check
 
 	// Source is where the case was read from, for messages:
-	// "corpus/groups/merge.yaml:12".
+	// "corpus/user-agent/merging.yaml:12".
 	Source string
 }
 
@@ -81,6 +85,11 @@ type Check struct {
 	// Rule is the expected line of the deciding rule; nil when the case
 	// does not say, 0 when no rule should match.
 	Rule *int
+	// Usage maps usage categories ("train-ai", "search", …; see
+	// reference.UsageCategories) to the expected preference: "y", "n" or
+	// "unknown". It is checked for parsers with CapUsage; nil when the
+	// case does not say.
+	Usage map[string]string
 	// Source is the file:line of the check.
 	Source string
 	// Invalid, when set, says why no parser is asked this check: the

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Capability is something a parser can do (CASES.md §3).
+// Capability is something a parser can do (docs/FORMAT.md §3).
 type Capability string
 
 // The capabilities.
@@ -23,6 +23,9 @@ const (
 	// CapClock: a fetching parser that keeps a cache per session and
 	// takes the time from the request, so timeline cases can run on it.
 	CapClock Capability = "clock"
+	// CapUsage: the parser also reports usage preferences (the aipref
+	// profile) through UsageReporter.
+	CapUsage Capability = "usage"
 )
 
 // Info describes a parser.
@@ -166,6 +169,14 @@ type SessionEnder interface {
 	EndSession(id string)
 }
 
+// UsageReporter is implemented by parsers with CapUsage. For the request's
+// body, agent and URL it returns the usage preference of each category
+// asked: "y", "n" or "unknown" (reference.Usage). A category it cannot
+// answer is left out.
+type UsageReporter interface {
+	Usage(ctx context.Context, req Request, categories []string) (map[string]string, error)
+}
+
 // Question is one (agent, URL) pair asked about a body.
 type Question struct {
 	Agent string
@@ -181,6 +192,14 @@ type Question struct {
 // parser's answers must be the same either way.
 type Batcher interface {
 	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
+}
+
+// Concurrent is implemented by parsers that may be asked from several
+// goroutines at once, each about a different case: in-process parsers
+// that keep no state, or keep it per session under a lock. Run runs the
+// cases of such parsers in parallel.
+type Concurrent interface {
+	Concurrent() bool
 }
 
 // Detailer is implemented by parsers that can say why they answered as

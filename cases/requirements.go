@@ -6,22 +6,63 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/reptest/reptest/corpus"
 	"gopkg.in/yaml.v3"
 )
 
-// Requirement is one row of the requirement table (corpus/requirements.yaml,
-// mirroring REQUIREMENTS.md). Cases name requirements by ID.
+// Requirement is one row of the requirement table
+// (corpus/requirements.yaml, docs/FORMAT.md §1.3). Cases name
+// requirements by ID. Its JSON form is an element of a results
+// document's "requirements" (docs/FORMAT.md §5).
 type Requirement struct {
-	ID string // stable ID, e.g. "MATCH-4"
+	ID string `json:"id"` // stable ID, e.g. "MATCH-4"
 	// Level is MUST, SHOULD, MAY or interpretation, or LevelGoogle for
 	// the rows that describe Google's behaviour (G-*).
-	Level   string
-	Section string // RFC 9309 section, e.g. "2.2.2"
-	Area    string // part of the suite, e.g. "matching"
-	Summary string // one line
+	Level   string `json:"level"`
+	Section string `json:"section"` // RFC 9309 section, e.g. "2.2.2"
+	Area    string `json:"area"`    // the Area's name, e.g. "matching"
+	Summary string `json:"summary"` // one line
+
+	// Cases and Checks count the cases, and their checks, that name the
+	// requirement in a set of cases (Coverage); zero cases is a hole in
+	// the suite. The table itself leaves them zero.
+	Cases  int `json:"cases"`
+	Checks int `json:"checks,omitempty"`
+}
+
+// Area is a part of the suite: a heading of the coverage report and a
+// folder of the corpus, named alike (corpus/access/ holds the access
+// cases). The requirement table lists the areas in the order reports
+// show them; each requirement is in one.
+type Area struct {
+	Name    string `json:"name"`              // e.g. "access", also the corpus folder
+	Title   string `json:"title"`             // e.g. "Access method"
+	Section string `json:"section,omitempty"` // RFC 9309 section, "" for the google profile
+}
+
+// Table is the requirement table: its areas and requirements, in order.
+type Table struct {
+	Areas        []Area
+	Requirements []Requirement
+}
+
+// Coverage returns a copy of reqs with Cases and Checks counted over cs.
+func Coverage(reqs []Requirement, cs []Case) []Requirement {
+	ncases, nchecks := map[string]int{}, map[string]int{}
+	for i := range cs {
+		for _, r := range cs[i].Req {
+			ncases[r]++
+			nchecks[r] += len(cs[i].AllChecks())
+		}
+	}
+	out := slices.Clone(reqs)
+	for i := range out {
+		out[i].Cases, out[i].Checks = ncases[out[i].ID], nchecks[out[i].ID]
+	}
+	return out
 }
 
 // LevelGoogle is the level of the requirement rows that describe Google's
@@ -42,36 +83,48 @@ func (r Requirement) levelFor(profile string) Level {
 	return Level(r.Level)
 }
 
-// embeddedRequirements parses the embedded table once; callers get copies.
-var embeddedRequirements = sync.OnceValues(func() ([]Requirement, error) {
+// embeddedTable parses the embedded table once; callers get copies.
+var embeddedTable = sync.OnceValues(func() (Table, error) {
 	data, err := fs.ReadFile(corpus.FS(), corpus.RequirementsFile)
 	if err != nil {
-		return nil, fmt.Errorf("cases: requirement table: %w", err)
+		return Table{}, fmt.Errorf("cases: requirement table: %w", err)
 	}
 	return ParseRequirements(data, "corpus/"+corpus.RequirementsFile)
 })
 
-// Requirements returns the requirement table of the embedded corpus, in
-// the order of the file. The error is non-nil only if the table compiled
-// into the binary is malformed.
+// Requirements returns the requirements of the embedded corpus's table,
+// in the order of the file. The error is non-nil only if the table
+// compiled into the binary is malformed.
 func Requirements() ([]Requirement, error) {
-	reqs, err := embeddedRequirements()
-	return slices.Clone(reqs), err
+	t, err := embeddedTable()
+	return slices.Clone(t.Requirements), err
+}
+
+// Areas returns the areas of the embedded corpus's table, in order.
+func Areas() ([]Area, error) {
+	t, err := embeddedTable()
+	return slices.Clone(t.Areas), err
 }
 
 var requirementID = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9.]*$`)
 
 // ParseRequirements reads a requirement table in the format of
-// corpus/requirements.yaml: a mapping with the key "requirements" holding a
-// list of {id, level, section, area, summary}, all five given and
-// non-empty, ids unique. name is the file name used in errors, which are
+// corpus/requirements.yaml (docs/FORMAT.md §1.3): a mapping with the key
+// "areas" holding a list of {name, title, section} and the key
+// "requirements" holding a list of {id, level, section, area, summary},
+// all given and non-empty (an area's section may be empty), names and ids
+// unique, each requirement's area one of the areas, and the IDs of one
+// prefix in one area. name is the file name used in errors, which are
 // *LoadError values joined as by errors.Join.
-func ParseRequirements(data []byte, name string) ([]Requirement, error) {
+func ParseRequirements(data []byte, name string) (Table, error) {
 	r := &reader{file: name}
-	var out []Requirement
-	if top := r.document(data, "requirements"); top != nil {
+	var t Table
+	if f := r.documentKeys(data, "areas", "requirements"); f != nil {
+		top := f["requirements"].val
+		areas := r.areas(f["areas"].val)
 		items, _ := r.list(top, "requirements")
 		seen := map[string]int{}
+		prefixArea := map[string]string{}
 		for _, it := range items {
 			req, ok := r.requirement(it)
 			if !ok {
@@ -82,16 +135,59 @@ func ParseRequirements(data []byte, name string) ([]Requirement, error) {
 				continue
 			}
 			seen[req.ID] = it.Line
-			out = append(out, req)
+			prefix, _, _ := strings.Cut(req.ID, "-")
+			switch a, ok := prefixArea[prefix]; {
+			case areas != nil && !slices.ContainsFunc(areas, func(a Area) bool { return a.Name == req.Area }):
+				r.errorf(mappingValue(it, "area"), "unknown area %q (the areas are listed under areas:)", req.Area)
+			case ok && a != req.Area:
+				r.errorf(mappingValue(it, "area"), "area %q, but the other %s-* requirements are in area %q", req.Area, prefix, a)
+			default:
+				prefixArea[prefix] = req.Area
+			}
+			t.Requirements = append(t.Requirements, req)
 		}
+		t.Areas = areas
 		if len(items) == 0 && len(r.errs) == 0 {
 			r.errorf(top, "the requirement table is empty")
 		}
 	}
 	if len(r.errs) > 0 {
-		return nil, joinErrors(r.errs)
+		return Table{}, joinErrors(r.errs)
 	}
-	return out, nil
+	return t, nil
+}
+
+var areaKeys = []string{"name", "title", "section"}
+
+// areas reads the areas list of a requirement table.
+func (r *reader) areas(n *yaml.Node) []Area {
+	items, ok := r.list(n, "areas")
+	if !ok {
+		return nil
+	}
+	if len(items) == 0 {
+		r.errorf(n, "the requirement table lists no areas")
+	}
+	var out []Area
+	for _, it := range items {
+		f, ok := r.mapping(it, "an area", areaKeys)
+		if !ok || !r.require(it, f, "the area", areaKeys...) {
+			continue
+		}
+		var a Area
+		a.Name, _ = r.str(f["name"].val, "name")
+		a.Title, _ = r.str(f["title"].val, "title")
+		a.Section, _ = r.str(f["section"].val, "section")
+		switch {
+		case a.Name == "" || a.Title == "":
+			r.errorf(it, "an area needs a name and a title")
+		case slices.ContainsFunc(out, func(b Area) bool { return b.Name == a.Name }):
+			r.errorf(f["name"].val, "duplicate area %q", a.Name)
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 var requirementKeys = []string{"id", "level", "section", "area", "summary"}

@@ -1,6 +1,6 @@
 package cases
 
-// Outcome is how one check of one parser ended (CASES.md §2).
+// Outcome is how one check of one parser ended (docs/FORMAT.md §2).
 type Outcome string
 
 // The outcomes.
@@ -14,7 +14,7 @@ const (
 )
 
 // Result is the outcome of one check of one case for one parser. Its JSON
-// form is the "results" element of CASES.md §5.
+// form is the "results" element of docs/FORMAT.md §5.
 type Result struct {
 	Case    string    `json:"case"`
 	Check   int       `json:"check"` // index among the case's checks, timeline steps included
@@ -36,6 +36,9 @@ type Result struct {
 	// Detail explains a failure: the parser's error and stderr tail, a
 	// wrong deciding line, or why the check was skipped.
 	Detail string `json:"detail,omitempty"`
+	// ParserDetail is what the parser said about a reject or an error
+	// answer (the protocol's "detail"; see Detailer).
+	ParserDetail string `json:"parser_detail,omitempty"`
 	// Trace is the explainer's (the reference's) account of the check,
 	// Line its deciding line (0 when no rule decided) and Response the
 	// 1-based served response whose body holds Line: an index into the
@@ -47,9 +50,14 @@ type Result struct {
 	Response int    `json:"response,omitempty"`
 	// Step is the timeline step's time ("25h") for clocked cases.
 	Step string `json:"step,omitempty"`
+	// ExpectUsage is the check's expected usage preferences (aipref
+	// profile) and Usage what the parser reported; nil when the check
+	// expects none or the parser reports none.
+	ExpectUsage map[string]string `json:"expect_usage,omitempty"`
+	Usage       map[string]string `json:"usage,omitempty"`
 }
 
-// Summary counts one parser's outcomes (CASES.md §5 "parsers").
+// Summary counts one parser's outcomes (docs/FORMAT.md §5 "parsers").
 type Summary struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
@@ -84,14 +92,29 @@ func (s *Summary) Add(o Outcome) {
 	}
 }
 
-// Judge sets Conforms: no violations and no errors, and with strict no
-// deviations either.
+// Judge sets Conforms: no outcome that Fails.
 func (s *Summary) Judge(strict bool) {
-	s.Conforms = s.Violations == 0 && s.Errors == 0 && (!strict || s.Deviations == 0)
+	counts := map[Outcome]int{Pass: s.Pass, Note: s.Note, Deviation: s.Deviations,
+		Violation: s.Violations, Error: s.Errors, Skipped: s.Skipped}
+	s.Conforms = true
+	for o, n := range counts {
+		if n > 0 && o.Fails(strict) {
+			s.Conforms = false
+		}
+	}
+}
+
+// Fails reports whether an outcome makes a parser nonconforming: a
+// violation or an error, and in a strict run a deviation too. This is the
+// one place that says so; Judge, the Go harness, JUnit and the report's
+// new failures ask it. Fails(true) is also what a reader should look at
+// in any run (the report's list of failures).
+func (o Outcome) Fails(strict bool) bool {
+	return o == Violation || o == Error || strict && o == Deviation
 }
 
 // OutcomeOf maps a verdict to its outcome for a check of the given level
-// (CASES.md §2). This is the one place that does so.
+// (docs/FORMAT.md §2). This is the one place that does so.
 func OutcomeOf(level Level, expect Verdict, accept []Verdict, got Verdict) Outcome {
 	if got == expect {
 		return Pass

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/reptest/reptest/reference"
@@ -63,8 +65,14 @@ type RunOptions struct {
 	// answer in time gets an error outcome and no further checks.
 	Timeout time.Duration
 	// FetchTimeout is the HTTP client timeout of fetches from the test
-	// server (default 1 s): a fault "timeout" costs this long.
+	// server in a case (or timeline step) whose server stalls on purpose,
+	// with a fault "timeout" or a delayed body (DefaultFetchTimeout): the
+	// stall costs this long. Other fetches may take up to a quarter of
+	// Timeout, so that a loaded machine does not turn them into timeouts.
 	FetchTimeout time.Duration
+	// Workers is the number of cases run at once when every parser is
+	// Concurrent (DefaultWorkers when 0); 1 runs them one by one.
+	Workers int
 	// Explain, when set, explains each failed check with the expected
 	// verdict's trace (normally the reference).
 	Explain Tracer
@@ -80,43 +88,142 @@ type Report struct {
 	Summaries []Summary
 }
 
-// Run runs every check of every case against every parser (CASES.md §2).
+// Run runs every check of every case against every parser (docs/FORMAT.md §2).
 // It never stops because a parser crashed, hung or answered nonsense: such
 // checks end in the error outcome and the run goes on. It returns early
 // only when ctx is cancelled, with the results so far and ctx's error.
+//
+// When every parser (and the explainer) is Concurrent, cases run in
+// parallel (RunOptions.Workers), each worker with a test server of its
+// own; the results are in case order all the same.
 func Run(ctx context.Context, cs []Case, parsers []Parser, opts RunOptions) (Report, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 10 * time.Second
 	}
 	if opts.FetchTimeout <= 0 {
-		opts.FetchTimeout = time.Second
+		opts.FetchTimeout = DefaultFetchTimeout
 	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = DefaultWorkers
+	}
+	if !concurrent(parsers, opts.Explain) {
+		workers = 1
+	}
+	workers = max(1, min(workers, len(cs)))
+	results := make([][]Result, len(cs))
+	next := make(chan int)
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := newRunner(parsers, opts)
+			defer r.close()
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				results[i] = r.runOne(ctx, &cs[i])
+				mu.Lock()
+				done++
+				if opts.Progress != nil {
+					opts.Progress(done, len(cs))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+feed:
+	for i := range cs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	err := ctx.Err()
+	r := newRunner(parsers, opts)
+	for _, res := range results {
+		r.results = append(r.results, res...)
+	}
+	return r.report(), err
+}
+
+// DefaultFetchTimeout is the HTTP client timeout of fetches from the test
+// server when RunOptions.FetchTimeout is 0.
+const DefaultFetchTimeout = 300 * time.Millisecond
+
+// DefaultWorkers is the number of cases run at once, when the parsers
+// allow it and RunOptions.Workers is 0. Most of a parallel case's time is
+// spent waiting out a timeout, not computing, so it is more than the
+// number of cores.
+const DefaultWorkers = 8
+
+// concurrent reports whether every parser, and the explainer, may be
+// asked from several goroutines at once.
+func concurrent(parsers []Parser, explain Tracer) bool {
+	for _, p := range parsers {
+		if c, ok := p.(Concurrent); !ok || !c.Concurrent() {
+			return false
+		}
+	}
+	if explain != nil {
+		if c, ok := explain.(Concurrent); !ok || !c.Concurrent() {
+			return false
+		}
+	}
+	return true
+}
+
+// newRunner returns a runner of its own for one worker: parser states, a
+// test server started when a case needs one.
+func newRunner(parsers []Parser, opts RunOptions) *runner {
 	r := &runner{opts: opts, parsers: make([]*parserState, len(parsers))}
 	for i, p := range parsers {
 		r.parsers[i] = &parserState{Parser: p, info: p.Info()}
 	}
-	var srv *Server
-	defer func() {
-		if srv != nil {
-			srv.Close()
-		}
-	}()
-	for i := range cs {
-		if err := ctx.Err(); err != nil {
-			return r.report(), err
-		}
-		c := &cs[i]
-		if (len(c.Fetch) > 0 || len(c.Timeline) > 0) && srv == nil {
-			srv = NewServer()
-			r.client = srv.Client(opts.FetchTimeout)
-		}
-		r.srv = srv
-		r.runCase(ctx, c)
-		if opts.Progress != nil {
-			opts.Progress(i+1, len(cs))
+	return r
+}
+
+// runOne runs one case and returns its results.
+func (r *runner) runOne(ctx context.Context, c *Case) []Result {
+	if (len(c.Fetch) > 0 || len(c.Timeline) > 0) && r.srv == nil {
+		r.srv = NewServer()
+		// The server holds a timed-out connection for half the check
+		// timeout: longer than the runner's own client waits, shorter
+		// than a parser that waits the server out may take to answer.
+		r.srv.hold = max(r.opts.Timeout/2, 2*r.opts.FetchTimeout)
+		r.hasty = r.srv.Client(r.opts.FetchTimeout)
+		r.patient = r.srv.Client(r.srv.hold / 2)
+	}
+	r.results = nil
+	r.runCase(ctx, c)
+	return r.results
+}
+
+// clientFor returns the client for fetches of the responses: the hasty
+// one when one of them stalls (a timeout fault, a delayed body), so that
+// the stall costs FetchTimeout; the patient one otherwise.
+func (r *runner) clientFor(rs ...Response) *http.Client {
+	for _, resp := range rs {
+		if resp.Fault == "timeout" || resp.Delay > 0 {
+			return r.hasty
 		}
 	}
-	return r.report(), nil
+	return r.patient
+}
+
+func (r *runner) close() {
+	if r.srv != nil {
+		r.srv.Close()
+	}
 }
 
 type runner struct {
@@ -124,7 +231,11 @@ type runner struct {
 	parsers []*parserState
 	srv     *Server
 	client  *http.Client
-	results []Result
+	// hasty gives up after FetchTimeout, for cases whose server stalls
+	// on purpose; patient waits longer, so that on a loaded machine no
+	// ordinary fetch is taken for a timeout. client is the one in use.
+	hasty, patient *http.Client
+	results        []Result
 	// sessions counts timeline sessions started.
 	sessions int
 }
@@ -158,31 +269,36 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 	case len(c.Timeline) > 0:
 		r.runTimeline(ctx, c)
 	case len(c.Fetch) > 0:
+		r.client = r.clientFor(c.Fetch...)
 		if err := r.srv.Serve(c.Fetch); err != nil {
 			r.failCase(c, 0, err)
 			return
 		}
-		for i, chk := range c.Checks {
-			ex := r.explainFetch(ctx, c, &chk)
+		for i := range c.Checks {
+			rec := r.explainFetch(ctx, c, &c.Checks[i])
 			for _, p := range r.parsers {
-				req, skip := r.fetchRequest(ctx, c, &chk, p)
-				r.check(ctx, c, i, &chk, p, req, skip, "", ex)
+				cr := checkRun{c: c, idx: i, chk: &c.Checks[i], rec: rec}
+				cr.req, cr.skip = r.fetchRequest(ctx, c, cr.chk, p)
+				r.check(ctx, p, cr)
 			}
 		}
 	default:
-		for i, chk := range c.Checks {
-			ex := r.explain(ctx, Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Robots: c.Robots})
+		for i := range c.Checks {
+			ereq := c.request(c.Checks[i].Agent, c.Checks[i].URL)
+			ereq.Robots = c.Robots
+			rec := r.explain(ctx, ereq)
 			for _, p := range r.parsers {
-				req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Robots: c.Robots}
-				skip := ""
+				cr := checkRun{c: c, idx: i, chk: &c.Checks[i], rec: rec}
+				cr.req = c.request(cr.chk.Agent, cr.chk.URL)
+				cr.req.Robots = c.Robots
 				switch {
 				case p.info.Has(CapParse):
 				case p.info.Has(CapStatus):
-					req.Status = http.StatusOK
+					cr.req.Status = http.StatusOK
 				default:
-					skip = "the parser takes neither a body (parse) nor a status and body (status)"
+					cr.skip = "the parser takes neither a body (parse) nor a status and body (status)"
 				}
-				r.check(ctx, c, i, &chk, p, req, skip, "", ex)
+				r.check(ctx, p, cr)
 			}
 		}
 	}
@@ -194,17 +310,28 @@ type recorded struct {
 	line, response int
 }
 
+// loopbackPort matches the test server's and the client's loopback
+// addresses, which differ from run to run.
+var loopbackPort = regexp.MustCompile(`(\b127\.0\.0\.1|\[::1\]):[0-9]+\b`)
+
+// record keeps an explanation, or its error, for the results. Loopback
+// ports are left out of the text, so that a run's results are the same
+// each time.
+func record(e Explanation, err error) *recorded {
+	text := e.Text
+	if err != nil {
+		text, e = err.Error(), Explanation{}
+	}
+	return &recorded{trace: loopbackPort.ReplaceAllString(text, "$1"), line: e.Line}
+}
+
 // explain asks the explainer about a check once, for every parser's
 // result; nil when there is no explainer.
 func (r *runner) explain(ctx context.Context, req Request) *recorded {
 	if r.opts.Explain == nil {
 		return nil
 	}
-	e, err := r.opts.Explain.Trace(ctx, req)
-	if err != nil {
-		return &recorded{trace: err.Error()}
-	}
-	return &recorded{trace: e.Text, line: e.Line}
+	return record(r.opts.Explain.Trace(ctx, req))
 }
 
 // explainFetch explains a check of an HTTP case, fetching from the test
@@ -213,20 +340,18 @@ func (r *runner) explainFetch(ctx context.Context, c *Case, chk *Check) *recorde
 	if r.opts.Explain == nil {
 		return nil
 	}
-	req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL, Client: r.client}
+	req := c.request(chk.Agent, chk.URL)
+	req.Client = r.client
 	robotsURL, err := reference.RobotsURL(chk.URL)
 	if err == nil {
 		req.RobotsURL, err = r.srv.External(robotsURL)
 	}
 	if err != nil {
-		return &recorded{trace: err.Error()}
+		return record(Explanation{}, err)
 	}
 	e, err := r.opts.Explain.Trace(ctx, req)
-	if err != nil {
-		return &recorded{trace: err.Error()}
-	}
-	rec := &recorded{trace: e.Text, line: e.Line}
-	if e.Line > 0 && e.Fetch != nil && len(e.Fetch.Hops) > 0 {
+	rec := record(e, err)
+	if err == nil && e.Line > 0 && e.Fetch != nil && len(e.Fetch.Hops) > 0 {
 		final := e.Fetch.Hops[len(e.Fetch.Hops)-1].URL
 		for i, resp := range c.Fetch {
 			if strings.TrimSuffix(resp.URL, "/") == strings.TrimSuffix(final, "/") {
@@ -238,6 +363,18 @@ func (r *runner) explainFetch(ctx context.Context, c *Case, chk *Check) *recorde
 	return rec
 }
 
+// stepAt returns the 1-based timeline step whose response was fetched at
+// t: the last step at or before it (0 for none).
+func stepAt(c *Case, start, t time.Time) int {
+	n := 0
+	for i, st := range c.Timeline {
+		if !start.Add(st.At).After(t) {
+			n = i + 1
+		}
+	}
+	return n
+}
+
 // failCase records an error for every check of c from index from on.
 func (r *runner) failCase(c *Case, from int, err error) {
 	for i, chk := range c.AllChecks() {
@@ -245,7 +382,7 @@ func (r *runner) failCase(c *Case, from int, err error) {
 			continue
 		}
 		for _, p := range r.parsers {
-			r.add(c, i, chk, p.info.Name, "", Error, "case could not be served: "+err.Error(), "")
+			r.add(checkRun{c: c, idx: i, chk: chk}, p.info.Name, "", Error, "case could not be served: "+err.Error())
 		}
 	}
 }
@@ -268,7 +405,7 @@ func (c *Case) AllChecks() []*Check {
 // fetchRequest builds the request of an HTTP check for parser p, or says
 // why p cannot take it.
 func (r *runner) fetchRequest(ctx context.Context, c *Case, chk *Check, p *parserState) (Request, string) {
-	req := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL}
+	req := c.request(chk.Agent, chk.URL)
 	robotsURL, err := reference.RobotsURL(chk.URL)
 	if err != nil {
 		return req, "the check's URL has no robots.txt: " + err.Error()
@@ -346,6 +483,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 	defer r.endSessions(session)
 	for s := range c.Timeline {
 		st := &c.Timeline[s]
+		r.client = r.clientFor(st.Response)
 		if err := r.srv.Serve([]Response{st.Response}); err != nil {
 			r.failCase(c, idx, err)
 			return
@@ -355,8 +493,8 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 		}
 		for i := range st.Checks {
 			chk := &st.Checks[i]
-			base := Request{Case: c.ID, Profile: c.Profile, Agent: chk.Agent, URL: chk.URL,
-				Client: r.client, Now: start.Add(st.At)}
+			base := c.request(chk.Agent, chk.URL)
+			base.Client, base.Now = r.client, start.Add(st.At)
 			u, err := reference.RobotsURL(chk.URL)
 			if err == nil {
 				base.RobotsURL, err = r.srv.External(u)
@@ -364,14 +502,14 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			// The explainer keeps a session of its own and is asked at
 			// every step, so that its cache has seen the same fetches as
 			// the parsers' when it explains a failure.
-			var ex *recorded
+			var rec *recorded
 			if r.opts.Explain != nil && err == nil {
 				ereq := base
 				ereq.Session = session + "/explain"
 				if e, terr := r.opts.Explain.Trace(ctx, ereq); terr == nil {
-					ex = &recorded{trace: e.Text, line: e.Line}
+					rec = record(e, nil)
 					if e.Line > 0 && e.Fetch != nil {
-						ex.response = stepAt(c, start, e.Fetch.FetchedAt)
+						rec.response = stepAt(c, start, e.Fetch.FetchedAt)
 					}
 				}
 			}
@@ -384,23 +522,11 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 				} else if err != nil {
 					skip = err.Error()
 				}
-				r.check(ctx, c, idx, chk, p, req, skip, formatAt(st.At), ex)
+				r.check(ctx, p, checkRun{c: c, idx: idx, chk: chk, req: req, skip: skip, step: formatAt(st.At), rec: rec})
 			}
 			idx++
 		}
 	}
-}
-
-// stepAt returns the 1-based timeline step whose response was fetched at
-// t: the last step at or before it (0 for none).
-func stepAt(c *Case, start, t time.Time) int {
-	n := 0
-	for i, st := range c.Timeline {
-		if !start.Add(st.At).After(t) {
-			n = i + 1
-		}
-	}
-	return n
 }
 
 // fetchOnly serves a timeline step without checks: every parser that
@@ -413,7 +539,8 @@ func (r *runner) fetchOnly(ctx context.Context, c *Case, session string, now tim
 	if err != nil {
 		return
 	}
-	base := Request{Case: c.ID, Profile: c.Profile, Agent: "reptest", URL: origin + "/", Client: r.client, Now: now}
+	base := c.request("reptest", origin+"/")
+	base.Client, base.Now = r.client, now
 	if base.RobotsURL, err = r.srv.External(origin + "/robots.txt"); err != nil {
 		return
 	}
@@ -465,29 +592,48 @@ func formatAt(d time.Duration) string {
 	return s
 }
 
-// check puts one request to one parser and records the outcome with ex,
-// the explainer's account of the check (nil when there is none).
-func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *parserState, req Request, skip, step string, rec *recorded) {
-	// Every path below adds exactly one result; it records rec.
-	defer func() {
-		if rec != nil {
-			res := &r.results[len(r.results)-1]
-			res.Trace, res.Line, res.Response = rec.trace, rec.line, rec.response
-		}
-	}()
+// request returns the request of a check of the case: its identity and
+// the check's agent and URL. The caller adds what the parser is given (a
+// body, a status, a URL to fetch, a client, a clock).
+func (c *Case) request(agent, url string) Request {
+	return Request{Case: c.ID, Profile: c.Profile, Agent: agent, URL: url}
+}
+
+// checkRun is one check of one case as put to a parser: the request, and
+// what the runner records beside the answer.
+type checkRun struct {
+	c    *Case
+	idx  int // the check's index among the case's (Result.Check)
+	chk  *Check
+	req  Request
+	skip string // why the parser is not asked; "" to ask it
+	step string // the timeline step's time; "" outside timelines
+	// rec is the explainer's account of the check, recorded on every
+	// parser's result; nil when there is no explainer.
+	rec *recorded
+}
+
+// check puts one request to one parser and records the outcome.
+func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 	name := p.info.Name
-	if chk.Invalid != "" {
-		skip = chk.Invalid
+	if cr.chk.Invalid != "" {
+		cr.skip = cr.chk.Invalid
 	}
-	if skip != "" {
-		r.add(c, idx, chk, name, "", Skipped, skip, step)
+	if cr.skip != "" {
+		r.add(cr, name, "", Skipped, cr.skip)
 		return
 	}
 	if p.dead != "" {
-		r.add(c, idx, chk, name, "", Error, p.dead, step)
+		r.add(cr, name, "", Error, p.dead)
 		return
 	}
-	v, ex, err := r.ask(ctx, p, req)
+	v, ex, said, err := r.ask(ctx, p, cr.req)
+	// Every path below records one result; the parser's detail goes on it.
+	defer func() {
+		if said != "" {
+			r.results[len(r.results)-1].ParserDetail = said
+		}
+	}()
 	if err != nil {
 		detail := err.Error()
 		if se, ok := p.Parser.(Stderr); ok {
@@ -495,31 +641,37 @@ func (r *runner) check(ctx context.Context, c *Case, idx int, chk *Check, p *par
 				detail += "\nstderr:\n" + tail
 			}
 		}
-		r.add(c, idx, chk, name, "", Error, detail, step)
+		r.add(cr, name, "", Error, detail)
 		return
 	}
 	if v != Allow && v != Disallow && v != Reject {
-		r.add(c, idx, chk, name, v, Error, fmt.Sprintf("the answer %q is not a verdict", v), step)
+		r.add(cr, name, v, Error, fmt.Sprintf("the answer %q is not a verdict", v))
 		return
 	}
+	c, chk := cr.c, cr.chk
 	out := OutcomeOf(c.Level, chk.Expect, chk.Accept, v)
 	detail := ""
 	if out == Pass && chk.Rule != nil && ex != nil && !ex.decidedAt(*chk.Rule) {
 		out = OutcomeOf(c.Level, chk.Expect, nil, "")
 		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
-	r.add(c, idx, chk, name, v, out, detail, step)
+	var usage map[string]string
+	out, detail, usage = r.checkUsage(ctx, c, chk, p, cr.req, out, detail)
+	res := r.add(cr, name, v, out, detail)
+	res.ExpectUsage, res.Usage = chk.Usage, usage
 }
 
 // ask calls the parser with the per-check timeout, recovering from a
-// panic. The explanation is nil when the parser is not a Tracer.
-func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict, *Explanation, error) {
+// panic. The explanation is nil when the parser is not a Tracer; said is
+// the parser's own detail when it is a Detailer.
+func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdict, ex *Explanation, said string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
 	type answer struct {
-		v   Verdict
-		ex  *Explanation
-		err error
+		v    Verdict
+		ex   *Explanation
+		said string
+		err  error
 	}
 	ch := make(chan answer, 1)
 	go func() {
@@ -530,18 +682,23 @@ func (r *runner) ask(ctx context.Context, p *parserState, req Request) (Verdict,
 		}()
 		if t, ok := p.Parser.(Tracer); ok {
 			ex, err := t.Trace(ctx, req)
-			ch <- answer{ex.Verdict, &ex, err}
+			ch <- answer{ex.Verdict, &ex, "", err}
+			return
+		}
+		if d, ok := p.Parser.(Detailer); ok {
+			v, said, err := d.CheckDetail(ctx, req)
+			ch <- answer{v, nil, said, err}
 			return
 		}
 		v, err := p.Check(ctx, req)
-		ch <- answer{v, nil, err}
+		ch <- answer{v, nil, "", err}
 	}()
 	select {
 	case a := <-ch:
-		return a.v, a.ex, a.err
+		return a.v, a.ex, a.said, a.err
 	case <-ctx.Done():
 		p.dead = fmt.Sprintf("the parser did not answer within %s on an earlier check and was not called again", r.opts.Timeout)
-		return "", nil, fmt.Errorf("no answer within %s", r.opts.Timeout)
+		return "", nil, "", fmt.Errorf("no answer within %s", r.opts.Timeout)
 	}
 }
 
@@ -553,11 +710,17 @@ func firstLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (r *runner) add(c *Case, idx int, chk *Check, parser string, v Verdict, o Outcome, detail, step string) *Result {
+// add records the result of a check for the named parser.
+func (r *runner) add(cr checkRun, parser string, v Verdict, o Outcome, detail string) *Result {
+	c, chk := cr.c, cr.chk
 	r.results = append(r.results, Result{
-		Case: c.ID, Check: idx, Parser: parser, Agent: chk.Agent, URL: chk.URL,
+		Case: c.ID, Check: cr.idx, Parser: parser, Agent: chk.Agent, URL: chk.URL,
 		Expect: chk.Expect, Accept: chk.Accept, Verdict: v, Outcome: o, Level: c.Level,
-		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: step,
+		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: cr.step,
 	})
-	return &r.results[len(r.results)-1]
+	res := &r.results[len(r.results)-1]
+	if cr.rec != nil {
+		res.Trace, res.Line, res.Response = cr.rec.trace, cr.rec.line, cr.rec.response
+	}
+	return res
 }

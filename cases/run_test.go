@@ -439,3 +439,13 @@ func TestRunSummaryRuntime(t *testing.T) {
 		t.Errorf("summaries (-want +got):\n%s", diff)
 	}
 }
+
+// Recorded traces name no loopback port: the ports change from run to
+// run, and results must not.
+func TestRecordDropsLoopbackPorts(t *testing.T) {
+	got := record(Explanation{Text: `Get "http://a.test/robots.txt": read tcp 127.0.0.1:40540->127.0.0.1:44001: reset; [::1]:8080`, Line: 3}, nil)
+	want := &recorded{trace: `Get "http://a.test/robots.txt": read tcp 127.0.0.1->127.0.0.1: reset; [::1]`, line: 3}
+	if *got != *want {
+		t.Errorf("record = %+v, want %+v", *got, *want)
+	}
+}

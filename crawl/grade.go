@@ -3,7 +3,6 @@ package crawl
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"time"
@@ -349,6 +348,15 @@ func (g *Grader) judgeFetched(r Request, agent string, st *fetchState, cur Versi
 	}
 }
 
+// Decide applies the version to a URL for agent; "*" stands for a crawler
+// that no group of the file names.
+func (v *Version) Decide(agent, u string, opts reference.Options) reference.Decision {
+	if v.res == nil {
+		v.res = reference.FromStatus(v.Status, v.Body, opts)
+	}
+	return decide(v.res, agent, u)
+}
+
 // decide applies a fetched file to a URL. The agent "*" stands for a
 // crawler that no group names.
 func decide(res *reference.Result, agent, u string) reference.Decision {
@@ -431,18 +439,21 @@ func orDefault(s, d string) string {
 }
 
 // sameResource reports whether two URLs ask for the same resource: the
-// same origin and the same path and query once percent-escapes are
-// decoded (crawlers escape differently), the fragment dropped.
+// same origin and the same path and query as the reference normalises
+// them for matching (escapes of unreserved characters decoded, hex digits
+// in one case), the fragment dropped. Crawlers escape differently.
 func sameResource(a, b string) bool {
-	if OriginOf(a) != OriginOf(b) {
-		return false
-	}
-	return unescaped(reference.PathQuery(a)) == unescaped(reference.PathQuery(b))
+	return OriginOf(a) == OriginOf(b) && matchedPath(a) == matchedPath(b)
 }
 
-func unescaped(s string) string {
-	if u, err := url.PathUnescape(s); err == nil {
-		return u
+// noRules is an empty file: its decisions carry the normalised path.
+var noRules = reference.ParseString("", reference.RFC())
+
+// matchedPath is u's path and query as the reference matches it.
+func matchedPath(u string) string {
+	d, err := noRules.Decide("reptest", u)
+	if err != nil {
+		return reference.PathQuery(u)
 	}
-	return s
+	return d.Path
 }

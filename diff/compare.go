@@ -20,7 +20,7 @@ import (
 // its own.
 const VerdictError cases.Verdict = "error"
 
-// Finding is one input on which parsers disagree (CASES.md §4). Its JSON
+// Finding is one input on which parsers disagree (docs/FORMAT.md §4). Its JSON
 // form is one line of a findings file.
 type Finding struct {
 	Input
@@ -86,6 +86,10 @@ type panel struct {
 	// cache, when not nil, holds verdicts already given, shared by the
 	// panels of one run.
 	cache *verdictCache
+	// slots, when not nil, bounds the questions being answered at once
+	// across the panels of a run (one per core): a panel asks its parsers
+	// at the same time only when the other panels leave cores idle.
+	slots chan struct{}
 	// cost and calls are the time each parser has spent answering and
 	// the questions it answered, so that the cheap ones are asked first
 	// when one answer can settle a question.
@@ -261,7 +265,30 @@ func (p *panel) order(want []cases.Verdict) []int {
 	return idx
 }
 
+// acquire waits for a slot; it reports false when ctx ends first.
+func (p *panel) acquire(ctx context.Context) bool {
+	if p.slots == nil {
+		return true
+	}
+	select {
+	case p.slots <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (p *panel) release() {
+	if p.slots != nil {
+		<-p.slots
+	}
+}
+
 func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v cases.Verdict) {
+	if !p.acquire(ctx) {
+		return VerdictError
+	}
+	defer p.release()
 	defer func() {
 		if recover() != nil {
 			v = VerdictError
@@ -284,6 +311,13 @@ func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v c
 // is an error on every question.
 func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []cases.Verdict) {
 	out = make([]cases.Verdict, len(qs))
+	if !p.acquire(ctx) {
+		for k := range out {
+			out[k] = VerdictError
+		}
+		return out
+	}
+	defer p.release()
 	defer func() {
 		if recover() != nil {
 			for k := range out {

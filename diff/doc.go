@@ -10,7 +10,7 @@
 //
 // Run compares the parsers a Factory makes, one instance per worker, on
 // every probe of every file, in parallel and with a deterministic result.
-// Each disagreement is a Finding (CASES.md §4): the verdicts by parser, a
+// Each disagreement is a Finding (docs/FORMAT.md §4): the verdicts by parser, a
 // Signature saying which parsers side with which, and requirement IDs from
 // the reference's reading of the input (Tags). Findings are minimised
 // (Minimize: lines, then characters, then the URL and the agent, keeping

@@ -67,12 +67,15 @@ const MinProbes = 40
 // duplicates, in the order of the files they were first found in, and the
 // summary.
 type Report struct {
+	// Kind is ReportKind in a report's JSON form (WriteReport).
+	Kind     string    `json:"kind"`
 	Findings []Finding `json:"findings"`
 	Summary  Summary   `json:"summary"`
 }
 
 // fileResult is what one worker found in one file.
 type fileResult struct {
+	name                  string
 	probes, disagreements int
 	pairs                 []int // disagreeing probes per pair
 	findings              []Finding
@@ -87,10 +90,42 @@ type fileResult struct {
 // or disallow, with "*", "$" or "%" or not) are minimised once and counted
 // in the finding's Probes; minimised findings that are equal are merged.
 func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Report, error) {
+	// Large files first, so that no worker is left with one at the end.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(files[b].Robots) - len(files[a].Robots) })
+	jobs := func(yield func(job) bool) error {
+		for _, i := range order {
+			if !yield(job{i, &files[i]}) {
+				break
+			}
+		}
+		return nil
+	}
+	return runJobs(ctx, jobs, len(files), factory, opts)
+}
+
+// job is one file to compare and its place in the run's order.
+type job struct {
+	idx int
+	f   *File
+}
+
+// jobSeq yields a run's files; it returns an error that ends the run
+// (an input that cannot be read).
+type jobSeq func(yield func(job) bool) error
+
+// runJobs compares the files jobs yields, total of them (0 when not known
+// beforehand), and collects the results by job index.
+func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*Report, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
-	opts.Workers = min(opts.Workers, max(len(files), 1))
+	if total > 0 {
+		opts.Workers = min(opts.Workers, total)
+	}
 	if opts.MaxProbes <= 0 {
 		opts.MaxProbes = DefaultMaxProbes
 	}
@@ -107,23 +142,18 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 		opts.CacheEntries = DefaultCacheEntries
 	}
 	var cache *verdictCache
+	var slots chan struct{}
 	if !opts.Unoptimised {
 		cache = newVerdictCache(opts.CacheEntries)
+		slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), opts.Workers))
 	}
-
-	// Large files first, so that no worker is left with one at the end.
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(files[b].Robots) - len(files[a].Robots) })
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan int)
-	results := make([]*fileResult, len(files))
+	feed := make(chan job)
 	var (
 		mu       sync.Mutex
+		results  []*fileResult
 		names    []string
 		firstErr error
 		done     int
@@ -142,22 +172,13 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ps, err := factory(ctx)
-			if err != nil {
-				fail(fmt.Errorf("diff: starting parsers: %w", err))
-				return
-			}
-			defer closeAll(ps)
-			p, err := newPanel(ps, opts.CheckTimeout)
+			p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
 			if err != nil {
 				fail(err)
 				return
 			}
-			p.cache = cache
-			if len(p.names) < 2 {
-				fail(errors.New("diff: need at least two parsers to compare"))
-				return
-			}
+			defer closer()
+			p.cache, p.slots = cache, slots
 			mu.Lock()
 			if names == nil {
 				names = p.names
@@ -167,36 +188,62 @@ func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Rep
 				return
 			}
 			mu.Unlock()
-			for i := range jobs {
-				r := compareFile(ctx, p, &files[i], &opts)
+			for j := range feed {
+				r := compareFile(ctx, p, j.f, &opts)
+				r.name = j.f.Name
 				mu.Lock()
-				results[i] = r
+				for len(results) <= j.idx {
+					results = append(results, nil)
+				}
+				results[j.idx] = r
 				done++
 				disagree += r.disagreements
 				if opts.Progress != nil {
-					opts.Progress(done, len(files), disagree)
+					opts.Progress(done, total, disagree)
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-feed:
-	for _, i := range order {
+	err := jobs(func(j job) bool {
 		select {
-		case jobs <- i:
+		case feed <- j:
+			return true
 		case <-ctx.Done():
-			break feed
+			return false
 		}
-	}
-	close(jobs)
+	})
+	close(feed)
 	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
 	if firstErr != nil {
 		return nil, firstErr
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return collect(names, files, results), nil
+	return collect(names, results), nil
+}
+
+// startPanel makes one worker's parsers and their panel; closer closes
+// the parsers.
+func startPanel(ctx context.Context, factory Factory, timeout time.Duration) (*panel, func(), error) {
+	ps, err := factory(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("diff: starting parsers: %w", err)
+	}
+	closer := func() { closeAll(ps) }
+	p, err := newPanel(ps, timeout)
+	if err == nil && len(p.names) < 2 {
+		err = errors.New("diff: need at least two parsers to compare")
+	}
+	if err != nil {
+		closer()
+		return nil, nil, err
+	}
+	return p, closer, nil
 }
 
 func closeAll(ps []cases.Parser) {
@@ -365,8 +412,8 @@ func traceOf(in Input) (string, int) {
 }
 
 // collect merges the files' results in file order.
-func collect(names []string, files []File, results []*fileResult) *Report {
-	rep := &Report{}
+func collect(names []string, results []*fileResult) *Report {
+	rep := &Report{Kind: ReportKind}
 	s := &rep.Summary
 	s.Parsers = names
 	n := len(names)
@@ -376,7 +423,7 @@ func collect(names []string, files []File, results []*fileResult) *Report {
 		}
 	}
 	index := make(map[string]int)
-	for fi, r := range results {
+	for _, r := range results {
 		if r == nil {
 			continue
 		}
@@ -395,11 +442,11 @@ func collect(names []string, files []File, results []*fileResult) *Report {
 			}
 		}
 		for _, f := range r.findings {
-			id := f.Profile + "\x00" + f.Agent + "\x00" + f.URL + "\x00" + string(f.Robots)
+			id := inputID(&f.Input)
 			if at, ok := index[id]; ok {
 				g := &rep.Findings[at]
 				g.Probes += f.Probes
-				name := files[fi].Name
+				name := r.name
 				if g.Sources[len(g.Sources)-1] != name {
 					g.Sources = append(g.Sources, name)
 				}

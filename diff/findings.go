@@ -16,7 +16,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// WriteFindings writes findings as JSON lines (CASES.md §4), one per
+// WriteFindings writes findings as JSON lines (docs/FORMAT.md §4), one per
 // finding, in the given order.
 func WriteFindings(w io.Writer, findings []Finding) error {
 	bw := bufio.NewWriter(w)

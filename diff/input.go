@@ -1,13 +1,10 @@
 package diff
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -15,7 +12,7 @@ import (
 
 // Input is one question put to every parser: a robots.txt body, a
 // crawler's product token and a URL. Its JSON form holds the keys of a
-// finding (CASES.md §4). Profile is the profile the input was asked
+// finding (docs/FORMAT.md §4). Profile is the profile the input was asked
 // under; Run sets it on every finding.
 type Input struct {
 	Robots  []byte `json:"robots_b64"`
@@ -51,10 +48,18 @@ const MaxFileBytes = 8 << 20
 
 // ReadDir returns every regular file under dir (recursively, in lexical
 // order) as a File named by its path. Hidden files and directories
-// (".name") and documentation that sits next to collections (*.md, *.tsv)
-// are skipped. A file larger than MaxFileBytes is an error.
+// (".name"), documentation that sits next to collections (*.md, *.tsv)
+// and WARC files (which Inputs streams) are skipped. A file larger than
+// MaxFileBytes is an error.
 func ReadDir(dir string) ([]File, error) {
+	files, _, err := readDir(dir)
+	return files, err
+}
+
+// readDir returns the files ReadDir returns and, apart, the WARC files.
+func readDir(dir string) ([]File, []string, error) {
 	var files []File
+	var warcs []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -72,14 +77,15 @@ func ReadDir(dir string) ([]File, error) {
 		if ext := strings.ToLower(filepath.Ext(name)); ext == ".md" || ext == ".tsv" {
 			return nil
 		}
+		if IsWARC(name) {
+			warcs = append(warcs, path)
+			return nil
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		if info.Size() > MaxFileBytes {
-			return fmt.Errorf("diff: %s: %d bytes is larger than %d", path, info.Size(), MaxFileBytes)
-		}
-		b, err := os.ReadFile(path)
+		b, err := readFile(path, info.Size())
 		if err != nil {
 			return err
 		}
@@ -87,12 +93,20 @@ func ReadDir(dir string) ([]File, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("diff: reading inputs: %w", err)
+		return nil, nil, fmt.Errorf("diff: reading inputs: %w", err)
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("diff: no files in %s", dir)
+	if len(files) == 0 && len(warcs) == 0 {
+		return nil, nil, fmt.Errorf("diff: no files in %s", dir)
 	}
-	return files, nil
+	return files, warcs, nil
+}
+
+// readFile reads one robots.txt file of the given size.
+func readFile(path string, size int64) ([]byte, error) {
+	if size > MaxFileBytes {
+		return nil, fmt.Errorf("diff: %s: %d bytes is larger than %d", path, size, MaxFileBytes)
+	}
+	return os.ReadFile(path)
 }
 
 // FromCases returns one File per case that has a body of its own, with
@@ -120,42 +134,3 @@ func FromCases(cs []cases.Case) []File {
 	}
 	return files
 }
-
-// Shard is a part K of N (1 ≤ K ≤ N) of a run's inputs.
-type Shard struct{ K, N int }
-
-// ParseShard reads "K/N".
-func ParseShard(s string) (Shard, error) {
-	k, n, ok := strings.Cut(s, "/")
-	if !ok {
-		return Shard{}, fmt.Errorf("diff: shard %q is not K/N", s)
-	}
-	ki, err1 := strconv.Atoi(k)
-	ni, err2 := strconv.Atoi(n)
-	if err := errors.Join(err1, err2); err != nil {
-		return Shard{}, fmt.Errorf("diff: shard %q: %w", s, err)
-	}
-	if ni < 1 || ki < 1 || ki > ni {
-		return Shard{}, fmt.Errorf("diff: shard %q: need 1 ≤ K ≤ N", s)
-	}
-	return Shard{K: ki, N: ni}, nil
-}
-
-// Select returns the files of the shard: those whose index in files is
-// K-1 modulo N. The zero Shard selects everything. Every file is in
-// exactly one shard of N, whatever the machine.
-func (s Shard) Select(files []File) []File {
-	if s.N <= 1 {
-		return files
-	}
-	var out []File
-	for i, f := range files {
-		if i%s.N == s.K-1 {
-			out = append(out, f)
-		}
-	}
-	return slices.Clip(out)
-}
-
-// String returns "K/N".
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }

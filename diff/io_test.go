@@ -251,36 +251,6 @@ func TestNewDraftErrors(t *testing.T) {
 	}
 }
 
-func TestShard(t *testing.T) {
-	files := Generate(1, 10)
-	seen := make(map[string]int)
-	for k := 1; k <= 3; k++ {
-		s, err := ParseShard(fmt.Sprintf("%d/3", k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range s.Select(files) {
-			seen[f.Name]++
-		}
-	}
-	if len(seen) != 10 {
-		t.Errorf("shards cover %d of 10 files", len(seen))
-	}
-	for name, n := range seen {
-		if n != 1 {
-			t.Errorf("%s is in %d shards", name, n)
-		}
-	}
-	for _, bad := range []string{"", "3", "0/3", "4/3", "a/b", "1/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q): no error", bad)
-		}
-	}
-	if got := (Shard{}).Select(files); len(got) != 10 {
-		t.Errorf("the zero shard selects %d files", len(got))
-	}
-}
-
 func TestReadDir(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, body string) {

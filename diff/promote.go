@@ -20,7 +20,7 @@ import (
 	"github.com/reptest/reptest/visible"
 )
 
-// Draft is a YAML case draft (CASES.md §1) made from a finding or a fuzz
+// Draft is a YAML case draft (docs/FORMAT.md §1) made from a finding or a fuzz
 // corpus file, for a person to review before it enters the corpus. Its
 // expectation is the reference's verdict.
 type Draft struct {

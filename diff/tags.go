@@ -8,7 +8,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// Tags returns the requirement IDs (REQUIREMENTS.md) that an input points
+// Tags returns the requirement IDs (corpus/requirements.yaml) that an input points
 // to, from the reference's reading of it under the input's profile and
 // from the verdicts (which may be nil). The mapping is small and coarse;
 // it names what a reviewer should look at, not a proof of which rule a

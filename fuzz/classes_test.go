@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/temoto/robotstxt"
 )
@@ -15,7 +16,7 @@ import (
 // This file lists the known classes of disagreement between the reference
 // and the peers of FuzzDifferential. Each class is a predicate over the
 // input, as narrow as the peer's behaviour allows, with a doc comment that
-// names the requirement (REQUIREMENTS.md) and the peer's behaviour behind
+// names the requirement (corpus/requirements.yaml) and the peer's behaviour behind
 // it. TestKnownClasses holds a witness for each: an input on which the
 // peer disagrees and the predicate fires.
 
@@ -31,6 +32,7 @@ var grobotClasses = []knownClass{
 	{"grobotstxt/lowercase-hex", grobotLowercaseHex},
 	{"grobotstxt/unicode-space", grobotUnicodeSpace},
 	{"grobotstxt/no-parse-limit", grobotNoParseLimit},
+	{"grobotstxt/nul-is-an-octet", grobotNULOctet},
 }
 
 // temotoClasses are the known disagreements of github.com/temoto/robotstxt
@@ -67,7 +69,7 @@ var temotoClasses = []knownClass{
 // Corpus cases: google/url-stray-percent.
 func grobotURLParseFailure(d *divergence) bool {
 	_, err := url.Parse(d.url)
-	return err != nil && d.got == disallow
+	return err != nil && d.got == cases.Disallow
 }
 
 // grobotURLReencoding: grobotstxt matches the URL as net/url re-writes it
@@ -253,12 +255,32 @@ func grobotNoParseLimit(d *divergence) bool {
 	return d.refDecide(d.body, o, d.url) == d.got
 }
 
+// grobotNULOctet: grobotstxt reads a NUL byte as an octet like any other;
+// Google's parser reads each line, and the URL's path, as a C string, so a
+// NUL ends them, as the reference's Google options do (NULEndsLine). The
+// predicate holds when the reference, reading NUL as an octet, agrees.
+//
+// Corpus cases: google/nul-ends-a-rule, google/nul-ends-a-user-agent-value.
+func grobotNULOctet(d *divergence) bool {
+	if !strings.Contains(string(d.body), "\x00") && !strings.Contains(d.url, "\x00") {
+		return false
+	}
+	o := d.opts
+	o.NULEndsLine = false
+	return d.refDecide(d.body, o, d.url) == d.got
+}
+
 // ---- temoto/robotstxt ----
 
-// temotoParseErrors returns the errors temoto's parser gave.
+// temotoParseErrors returns the errors temoto's parser gave when it
+// refused the file. The adapter answers only "reject"; why is asked of
+// the library itself, as a reader of its documentation would.
 func temotoParseErrors(d *divergence) []error {
+	if d.got != cases.Reject {
+		return nil
+	}
 	var pe *robotstxt.ParseError
-	if d.got != reject || !errors.As(d.temotoErr, &pe) {
+	if _, err := robotstxt.FromBytes(d.body); !errors.As(err, &pe) {
 		return nil
 	}
 	return pe.Errs
@@ -268,7 +290,7 @@ func temotoParseErrors(d *divergence) []error {
 // disallow line comes before the first user-agent line; the RFC ignores
 // such a line and keeps the others (SYN-8, SYN-9).
 //
-// Corpus cases: groups/rules-before-first-agent.
+// Corpus cases: syntax/rules-before-first-agent.
 func temotoRejectOrphanRule(d *divergence) bool {
 	for _, err := range temotoParseErrors(d) {
 		if msg := err.Error(); strings.Contains(msg, "llow before User-agent") {
@@ -440,7 +462,7 @@ func temotoUnicodeFolding(d *divergence) bool {
 // applies to its agents and allows everything (SYN-7, UA-6). The predicate
 // holds when the groups the reference applies have no rules.
 //
-// Corpus cases: groups/empty-trailing-group, rfc-examples/section-5-1-quxbot.
+// Corpus cases: syntax/empty-trailing-group, examples/section-5-1-quxbot.
 func temotoRulelessGroup(d *divergence) bool {
 	dec, err := reference.Parse(d.body, d.opts).Decide(d.agent, d.url)
 	if err != nil || dec.Group == "" || dec.Group == "*" {
@@ -492,7 +514,7 @@ func temotoNoParseLimit(d *divergence) bool {
 // in the URI equals "%2A"/"%24" in a rule (PCT-1, PCT-2, PCT-3, SPC-4).
 // The predicate holds when normalisation changes the URI's path or a rule.
 //
-// Corpus cases: encoding/unreserved-decoded-in-uri, rfc-examples/table-1-raw-utf8.
+// Corpus cases: encoding/unreserved-decoded-in-uri, examples/table-1-raw-utf8.
 func temotoPercentEncoding(d *divergence) bool {
 	path := reference.PathQuery(d.url)
 	if string(render(rfcUnits(path, false))) != path {

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jimsmart/grobotstxt"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -27,6 +26,7 @@ func TestKnownClasses(t *testing.T) {
 		{"grobotstxt/lowercase-hex", "User-agent: *\nDisallow: /a%2fb\n", "FooBot", "/a%2Fb"},
 		{"grobotstxt/unicode-space", "User-agent: *\nDisallow: /x\u00a0\n", "FooBot", "/x"},
 		{"grobotstxt/no-parse-limit", padded, "FooBot", "/late"},
+		{"grobotstxt/nul-is-an-octet", "User-agent: *\nDisallow: /\x00\n", "FooBot", "/x"},
 
 		{"temoto/reject-rule-before-user-agent", "Disallow: /x\nUser-agent: *\nDisallow: /y\n", "FooBot", "/y"},
 		{"temoto/reject-crawl-delay", "User-agent: *\nCrawl-delay: soon\nDisallow: /y\n", "FooBot", "/y"},
@@ -52,25 +52,15 @@ func TestKnownClasses(t *testing.T) {
 	for _, tt := range tests {
 		seen[tt.class] = true
 		t.Run(tt.class, func(t *testing.T) {
-			body := []byte(tt.body)
-			var d *divergence
-			var classes []knownClass
+			peer := 1 // temoto
 			if strings.HasPrefix(tt.class, "grobotstxt/") {
-				ref, _ := reference.Parse(body, reference.Google()).Allowed(tt.agent, tt.url)
-				got := grobotstxt.AgentAllowed(tt.body, tt.agent, tt.url)
-				d = &divergence{peer: "grobotstxt", body: body, agent: tt.agent, url: tt.url,
-					ref: verdictOf(ref), got: verdictOf(got), opts: reference.Google()}
-				classes = grobotClasses
-			} else {
-				ref, _ := reference.Parse(body, reference.RFC()).Allowed(tt.agent, tt.url)
-				got, err := temotoVerdict(body, tt.agent, tt.url)
-				d = &divergence{peer: "temoto", body: body, agent: tt.agent, url: tt.url,
-					ref: verdictOf(ref), got: got, opts: reference.RFC(), temotoErr: err}
-				classes = temotoClasses
+				peer = 0
 			}
-			if d.ref == d.got {
-				t.Fatalf("%s and the reference agree (%s) on the witness", d.peer, d.ref)
+			d := compare(t, peer, []byte(tt.body), tt.agent, tt.url)
+			if d == nil {
+				t.Fatalf("%s and the reference agree on the witness", peers[peer].parser.Info().Name)
 			}
+			classes := *peers[peer].classes
 			for _, c := range classes {
 				if c.name == tt.class {
 					if !c.shows(d) {

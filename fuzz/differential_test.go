@@ -1,33 +1,16 @@
 package fuzz
 
 import (
-	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
+	"testing/fstest"
 
-	"github.com/jimsmart/grobotstxt"
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/diff/parsers"
 	"github.com/reptest/reptest/reference"
-	"github.com/temoto/robotstxt"
 )
-
-// verdict is a parser's answer: allow, disallow, or reject when a parser
-// refuses the whole file (CASES.md §2).
-type verdict string
-
-const (
-	allow    verdict = "allow"
-	disallow verdict = "disallow"
-	reject   verdict = "reject"
-)
-
-func verdictOf(allowed bool) verdict {
-	if allowed {
-		return allow
-	}
-	return disallow
-}
 
 // divergence is one input on which the reference and a peer disagree.
 // The views predicates need are computed on first use.
@@ -35,9 +18,8 @@ type divergence struct {
 	peer       string
 	body       []byte
 	agent, url string
-	ref, got   verdict
+	ref, got   cases.Verdict
 	opts       reference.Options // the reference's options for this peer
-	temotoErr  error             // temoto's parse error, when it rejected
 
 	lines  []reference.Line // the reference's reading, under opts
 	tlines []temotoLine     // temoto's reading, see temotoLines
@@ -59,12 +41,20 @@ func (d *divergence) temotoLines() []temotoLine {
 
 // refDecide returns the reference's decision under opts for another
 // body, agent or URL: the counterfactual some predicates ask.
-func (d *divergence) refDecide(body []byte, opts reference.Options, url string) verdict {
-	ok, err := reference.Parse(body, opts).Allowed(d.agent, url)
-	if err != nil {
-		return reject
+func (d *divergence) refDecide(body []byte, opts reference.Options, url string) cases.Verdict {
+	return refVerdict(body, opts, d.agent, url)
+}
+
+// refVerdict is the reference's verdict, reject for an agent it refuses.
+func refVerdict(body []byte, opts reference.Options, agent, url string) cases.Verdict {
+	ok, err := reference.Parse(body, opts).Allowed(agent, url)
+	switch {
+	case err != nil:
+		return cases.Reject
+	case ok:
+		return cases.Allow
 	}
-	return verdictOf(ok)
+	return cases.Disallow
 }
 
 // knownClass is a documented class of disagreement between the reference
@@ -89,7 +79,7 @@ func explain(classes []knownClass, d *divergence) string {
 func diffAgent(agent string) string {
 	b := make([]byte, 0, len(agent))
 	for i := 0; i < len(agent) && len(b) < 64; i++ {
-		if isProductToken(agent[i : i+1]) {
+		if reference.IsProductToken(agent[i : i+1]) {
 			b = append(b, agent[i])
 		}
 	}
@@ -99,13 +89,54 @@ func diffAgent(agent string) string {
 	return string(b)
 }
 
+// peers are the two Go libraries FuzzDifferential compares the
+// reference with, through their adapters (package diff/parsers), each
+// with the reference's options for it and the classes that filter its
+// known disagreements.
+var peers = []struct {
+	parser  cases.Parser
+	opts    reference.Options
+	classes *[]knownClass
+}{
+	{parsers.NewGrobotstxt(), reference.Google(), &grobotClasses},
+	{parsers.NewTemoto(), reference.RFC(), &temotoClasses},
+}
+
+// compare asks one peer about the input and returns the divergence when
+// its verdict differs from the reference's.
+func compare(t *testing.T, i int, body []byte, agent, url string) *divergence {
+	p := peers[i]
+	ref := refVerdict(body, p.opts, agent, url)
+	if ref == cases.Reject {
+		t.Fatalf("%s: agent %q: the reference refused a product token", p.opts.Name, agent)
+	}
+	req := cases.Request{Case: "fuzz", Profile: profileOf(p.opts), Agent: agent, URL: url, Robots: body}
+	got, err := p.parser.Check(t.Context(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", p.parser.Info().Name, err)
+	}
+	if got == ref {
+		return nil
+	}
+	return &divergence{peer: p.parser.Info().Name, body: body, agent: agent, url: url, ref: ref, got: got, opts: p.opts}
+}
+
+// profileOf names the case profile of reference options.
+func profileOf(opts reference.Options) string {
+	if opts.Name == reference.Google().Name {
+		return cases.ProfileGoogle
+	}
+	return cases.ProfileRFC
+}
+
 // FuzzDifferential compares the reference with two peers on any input:
 // with reference.Google() options against github.com/jimsmart/grobotstxt
 // (a port of Google's parser), and with reference.RFC() options against
-// github.com/temoto/robotstxt (whose parse errors count as "reject").
-// Every known class of disagreement is filtered by a predicate of
-// classes_test.go; an input that shows none fails, with a case in the
-// corpus format that a person can review and promote.
+// github.com/temoto/robotstxt (whose parse errors count as "reject"),
+// both through their adapters in diff/parsers. Every known class of
+// disagreement is filtered by a predicate of classes_test.go; an input
+// that shows none fails, with a case draft (diff's) that a person can
+// review and promote.
 func FuzzDifferential(f *testing.F) {
 	addDocSeeds(f, true)
 	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
@@ -116,121 +147,52 @@ func FuzzDifferential(f *testing.F) {
 			}
 			agent = diffAgent(agent)
 		}
-
-		google := reference.Google()
-		refG, err := reference.Parse(body, google).Allowed(agent, url)
-		if err != nil {
-			t.Fatalf("google: %v", err)
-		}
-		gotG := grobotstxt.AgentAllowed(string(body), agent, url)
-		if refG != gotG {
-			d := &divergence{peer: "grobotstxt", body: body, agent: agent, url: url,
-				ref: verdictOf(refG), got: verdictOf(gotG), opts: google}
-			if explain(grobotClasses, d) == "" {
-				t.Fatal(d.report())
-			}
-		}
-
-		rfc := reference.RFC()
-		refR, err := reference.Parse(body, rfc).Allowed(agent, url)
-		if err != nil {
-			t.Fatalf("rfc9309: %v", err)
-		}
-		gotT, terr := temotoVerdict(body, agent, url)
-		if verdictOf(refR) != gotT {
-			d := &divergence{peer: "temoto", body: body, agent: agent, url: url,
-				ref: verdictOf(refR), got: gotT, opts: rfc, temotoErr: terr}
-			if explain(temotoClasses, d) == "" {
+		for i := range peers {
+			if d := compare(t, i, body, agent, url); d != nil && explain(*peers[i].classes, d) == "" {
 				t.Fatal(d.report())
 			}
 		}
 	})
 }
 
-// temotoVerdict asks github.com/temoto/robotstxt, as its documentation
-// shows: parse the body, find the agent's group, test the path and query.
-func temotoVerdict(body []byte, agent, url string) (verdict, error) {
-	r, err := robotstxt.FromBytes(body)
-	if err != nil {
-		return reject, err
-	}
-	return verdictOf(r.FindGroup(agent).Test(reference.PathQuery(url))), nil
-}
-
-// report describes a divergence no known class explains, with a case in
-// the format of CASES.md §1 for the corpus (the reference's verdict is the
-// expectation; req and title are for the reviewer to fill in).
+// report describes a divergence no known class explains, with a case
+// draft for the corpus (diff.NewDraft: the reference's verdict is the
+// expectation; req and title are for the reviewer to check).
 func (d *divergence) report() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "new divergence: reference (%s) says %s, %s says %s\n", d.opts.Name, d.ref, d.peer, d.got)
 	fmt.Fprintf(&b, "agent %q, URL %q, robots.txt (%d bytes):\n%q\n", d.agent, d.url, len(d.body), d.body)
-	if d.temotoErr != nil {
-		fmt.Fprintf(&b, "temoto error: %v\n", d.temotoErr)
+	in := diff.Input{Robots: d.body, Agent: d.agent, URL: d.url, Profile: profileOf(d.opts)}
+	f := diff.Finding{Input: in, Verdicts: map[string]cases.Verdict{"reference": d.ref, d.peer: d.got}}
+	dr, err := diff.NewDraft(f, "FuzzDifferential against "+d.peer, "fuzz")
+	var out []byte
+	if err == nil {
+		out, err = diff.MarshalDrafts([]diff.Draft{dr})
+	}
+	if err != nil {
+		fmt.Fprintf(&b, "no case draft: %v\n", err)
+		return b.String()
 	}
 	b.WriteString("proposed case (add req and a title, check the expectation):\n")
-	b.WriteString(yamlCase(d))
+	b.Write(out)
 	return b.String()
 }
 
-// yamlCase writes one case of CASES.md §1 for the divergence.
-func yamlCase(d *divergence) string {
-	var b strings.Builder
-	b.WriteString("cases:\n")
-	fmt.Fprintf(&b, "  - id: fuzz/%s-%08x\n", d.peer, fnv32(d.body, d.agent, d.url))
-	fmt.Fprintf(&b, "    title: found by FuzzDifferential against %s\n", d.peer)
-	b.WriteString("    req: []\n")
-	if d.opts.Name == reference.Google().Name {
-		b.WriteString("    profile: google\n")
+// TestDivergenceReport checks that a new divergence is reported with a
+// case draft the loader reads back.
+func TestDivergenceReport(t *testing.T) {
+	d := &divergence{peer: "temoto", body: []byte("User-agent: *\nDisallow: /a\n"), agent: "FooBot",
+		url: "http://example.com/a", ref: cases.Disallow, got: cases.Allow, opts: reference.RFC()}
+	out := d.report()
+	_, draft, ok := strings.Cut(out, "proposed case (add req and a title, check the expectation):\n")
+	if !ok {
+		t.Fatalf("no case draft in the report:\n%s", out)
 	}
-	if yamlSafe(d.body) {
-		b.WriteString("    robots: |\n")
-		for _, l := range strings.SplitAfter(string(d.body), "\n") {
-			if l != "" {
-				fmt.Fprintf(&b, "      %s", l)
-			}
-		}
-		if !strings.HasSuffix(string(d.body), "\n") {
-			b.WriteString("\n")
-		}
-	} else {
-		fmt.Fprintf(&b, "    robots_base64: %s\n", base64.StdEncoding.EncodeToString(d.body))
+	cs, err := cases.Load(fstest.MapFS{"draft.yaml": {Data: []byte(draft)}}, "")
+	if err != nil {
+		t.Fatalf("the draft does not load: %v\n%s", err, draft)
 	}
-	b.WriteString("    checks:\n")
-	if !utf8.ValidString(d.url) {
-		b.WriteString("      # the URL is not valid UTF-8, which a YAML string cannot hold exactly\n")
+	if len(cs) != 1 || len(cs[0].Checks) != 1 || cs[0].Checks[0].Expect != cases.Disallow {
+		t.Errorf("draft = %+v; want one case expecting the reference's disallow", cs)
 	}
-	fmt.Fprintf(&b, "      - {agent: %q, url: %q, expect: %s}\n", d.agent, d.url, d.ref)
-	return b.String()
-}
-
-// yamlSafe reports whether body can be written as a YAML literal block:
-// valid UTF-8, LF line ends only, printable, and no line starting with
-// white space that the block's indentation would swallow.
-func yamlSafe(body []byte) bool {
-	if len(body) == 0 || !utf8.Valid(body) {
-		return false
-	}
-	for _, l := range strings.Split(string(body), "\n") {
-		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
-			return false
-		}
-		for _, r := range l {
-			if r < 0x20 && r != '\t' || r == 0x7f || r == '\ufeff' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// fnv32 hashes the input for a stable case id.
-func fnv32(body []byte, agent, url string) uint32 {
-	h := uint32(2166136261)
-	for _, part := range [][]byte{body, []byte(agent), []byte(url)} {
-		for _, c := range part {
-			h = (h ^ uint32(c)) * 16777619
-		}
-		h = (h ^ 0xff) * 16777619
-	}
-	return h
 }

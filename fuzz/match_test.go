@@ -89,7 +89,7 @@ func FuzzMatch(f *testing.F) {
 }
 
 // TestOracle pins the oracle itself on cases whose answers the RFC and
-// REQUIREMENTS.md state, so that FuzzMatch compares against something
+// requirement table (corpus/requirements.yaml) state, so that FuzzMatch compares against something
 // known to be right.
 func TestOracle(t *testing.T) {
 	tests := []struct {

@@ -9,7 +9,7 @@ import "strings"
 // reference scans greedily and backtracks to the last "*".
 //
 // What the oracle takes over from the reference's reading, because the RFC
-// leaves it open (REQUIREMENTS.md): a "$" that is not the last octet of a
+// leaves it open (corpus/requirements.yaml): a "$" that is not the last octet of a
 // pattern is a literal "$" (SPC-3), which a URI writes as "$" or "%24";
 // a literal "*" or "$" in a URI equals "%2A" / "%24" in a rule (SPC-4);
 // hex digits compare without regard to case (PCT-3); a "%" that does not

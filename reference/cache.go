@@ -82,7 +82,7 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 	long := f.Options.OutageLimit > 0 && out >= f.Options.OutageLimit
 	switch {
 	case long && (f.Options.OutagePolicy == OutageUnavailable || e.good == nil):
-		r := &Result{Info: res.Info}
+		r := &Result{Info: res.Info, opts: res.opts}
 		r.Info.Access = NotAvailable
 		r.Info.Why = fmt.Sprintf("unreachable for %s, at least %s: treated as unavailable, allow all (%s)", out, f.Options.OutageLimit, res.Info.Why)
 		return r, nil
@@ -102,7 +102,7 @@ func (f *Fetcher) Get(ctx context.Context, pageURL string) (*Result, error) {
 
 // cached returns the cached result marked with its age and why it was used.
 func (e *entry) cached(now time.Time, why string) *Result {
-	r := &Result{Info: e.good.Info, Robots: e.good.Robots}
+	r := &Result{Info: e.good.Info, Robots: e.good.Robots, opts: e.good.opts}
 	r.Info.FromCache = true
 	r.Info.Age = now.Sub(e.goodAt)
 	r.Info.Why = why + "; " + e.good.Info.Why
@@ -113,7 +113,7 @@ func (e *entry) cached(now time.Time, why string) *Result {
 // decides whether agent may access it. The rules of a file reached through
 // redirects apply to pageURL's own authority (ACC-4).
 func (f *Fetcher) Decide(ctx context.Context, agent, pageURL string) (Decision, error) {
-	if !isToken(agent) {
+	if !f.Options.validAgent(agent) {
 		return Decision{}, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
 	}
 	res, err := f.Get(ctx, pageURL)

@@ -8,7 +8,8 @@ import (
 )
 
 // ErrInvalidToken is returned when the crawler's product token is not one
-// or more of a-z, A-Z, "_" and "-" (§2.2.1, UA-1).
+// or more of a-z, A-Z, "_" and "-" (§2.2.1, UA-1), unless
+// Options.AnyAgent accepts any agent string.
 var ErrInvalidToken = errors.New("reference: product token must match [a-zA-Z_-]+")
 
 // Reason says what decided a verdict.
@@ -110,10 +111,10 @@ func (d Decision) String() string {
 }
 
 // Allowed reports whether agent may access url (§2.2). url may be absolute
-// or a path; its scheme and authority are not checked. The agent must be a
-// product token (UA-1). Allowed builds no trace and does not allocate.
+// or a path; its scheme and authority are not checked; "" is "/". The agent
+// must be a product token (UA-1) unless Options.AnyAgent is set. Allowed builds no trace and does not allocate.
 func (r *Robots) Allowed(agent, url string) (bool, error) {
-	if !isToken(agent) {
+	if !r.opts.validAgent(agent) {
 		return false, ErrInvalidToken
 	}
 	var buf [512]byte
@@ -127,7 +128,7 @@ func (r *Robots) Allowed(agent, url string) (bool, error) {
 
 // Decide is Allowed with a full trace of the decision.
 func (r *Robots) Decide(agent, url string) (Decision, error) {
-	if !isToken(agent) {
+	if !r.opts.validAgent(agent) {
 		return Decision{}, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
 	}
 	var buf [512]byte
@@ -214,6 +215,7 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 	}
 	var best *rule
 	for _, gi := range groups {
+		r.prepare(gi)
 		g := r.groups[gi].rules
 		m := r.firstMatch(r.rules[g[0]:g[1]], path)
 		if m != nil && (best == nil || r.beats(m, best)) {

@@ -19,6 +19,8 @@
 //   - options.go: every choice the RFC leaves open, with the RFC's
 //     recommendation as the default (RFC) and Google's documented
 //     behaviour as an alternative set (Google).
+//   - version.go: Version, reptest's version, which the reference's
+//     adapters and results documents report.
 //
 // Every verdict comes with a Decision that says which groups applied, which
 // rule decided (or why none did), the normalised path that was matched and,

@@ -74,12 +74,13 @@ func (f *FetchInfo) String() string {
 type Result struct {
 	Info   FetchInfo
 	Robots *Robots // nil unless Info.Access is Success
+	opts   Options // the options of the fetch, for Decide's agent check
 }
 
 // Decide applies the result to one URL: the parsed rules on success, allow
 // on NotAvailable and disallow on NotReachable.
 func (res *Result) Decide(agent, url string) (Decision, error) {
-	if !isToken(agent) {
+	if !res.opts.validAgent(agent) {
 		return Decision{}, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
 	}
 	info := res.Info
@@ -99,7 +100,7 @@ func (res *Result) Decide(agent, url string) (Decision, error) {
 // and body (§2.3.1). Redirects cannot be followed here; a 3xx status is
 // treated as unavailable, as after too many redirects.
 func FromStatus(status int, body []byte, opts Options) *Result {
-	res := &Result{Info: FetchInfo{Status: status}}
+	res := &Result{Info: FetchInfo{Status: status}, opts: opts}
 	res.Info.Access, res.Info.Why = classifyStatus(status, &opts)
 	if res.Info.Access == Success {
 		res.Robots = Parse(body, opts)
@@ -142,7 +143,7 @@ func Fetch(ctx context.Context, client *http.Client, robotsURL string, opts Opti
 	c := *client
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
-	res := &Result{Info: FetchInfo{RobotsURL: robotsURL}}
+	res := &Result{Info: FetchInfo{RobotsURL: robotsURL}, opts: opts}
 	info := &res.Info
 	seen := map[string]bool{}
 	target := robotsURL

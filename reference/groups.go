@@ -3,10 +3,17 @@ package reference
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
 // concurrent use.
+//
+// Parsing reads the file's structure: its groups, their user-agent lines
+// and the rules' places. A group's rules are compiled (normalised, then
+// ordered for longest match) when a decision first consults the group, once
+// (see Robots.prepare), so that a file parsed for one decision compiles
+// only the groups that decision needs, as AllowedOnce does.
 //
 // Apart from the body itself, a parsed file holds no pointers to strings:
 // rules, names and records are offsets into the body (or into extra, for
@@ -15,19 +22,22 @@ import (
 type Robots struct {
 	opts      Options
 	body      string // the parsed part of the body, after the limit
-	extra     string // normalised rule paths that differ from the body
+	extra     string // normalised orphan rule paths that differ from the body
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	rules      []rule // every rule; each group holds a span, sorted
-	groups     []group
-	agents     []agentLine // user-agent lines; each group holds a span
-	names      []name      // the product tokens the file names
-	nameGroups []int32     // group indexes; each name holds a span
-	// index maps lower-case tokens to names; nil for files naming few
-	// agents, which are found by a linear scan instead.
-	index  map[string]int32
-	global []int32 // groups that name "*"
+	rules  []rule // every rule; each group holds a span, sorted once compiled
+	groups []group
+	// ready compiles each group once; compiled holds the normalised rule
+	// paths of each group that differ from the body.
+	ready    []sync.Once
+	compiled []string
+	agents   []agentLine // user-agent lines; each group holds a span
+	// names are the product tokens the file names, sorted by token with
+	// ASCII case ignored, for binary search.
+	names      []name
+	nameGroups []int32 // group indexes; each name holds a span
+	global     []int32 // groups that name "*"
 	// orphan holds the rules before any user-agent line; they apply only
 	// with Options.OrphanRulesApply.
 	orphan []rule
@@ -97,116 +107,154 @@ func (r *Robots) Truncated() bool { return r.truncated }
 // ParsedBytes is the number of leading bytes of the body that were read.
 func (r *Robots) ParsedBytes() int { return len(r.body) }
 
-// linearNames is how many names a file may have before lookups go
-// through a map rather than a scan.
-const linearNames = 8
-
 func (r *Robots) build() {
 	o := &r.opts
-	nUA, nRules, nOther := countKinds(r.body)
-	all := make([]rule, 0, nRules)
-	r.groups = make([]group, 0, nUA)
-	r.agents = make([]agentLine, 0, nUA)
-	// One allocation for the two lists of int32 that each hold at most
-	// one entry per user-agent line.
-	ints := make([]int32, 2*nUA)
-	r.global = ints[0:0:nUA]
-	spare := ints[nUA:]
-	type pair struct {
-		token span
-		group int32
-	}
-	var pairBuf [16]pair
-	pairs := pairBuf[:0]
-	if nOther > 0 {
-		r.others = make([]record, 0, nOther)
-	}
-	var extra strings.Builder
+	r.rules = make([]rule, 0, maxRules(r.body))
+	var pairs []namePair
 	open := false // the current group still takes user-agent lines
 	ruleStart := 0
-	scanLines(r.body, o, func(n, at int, text string) {
+	sc := newLineScanner(r.body, o)
+	for {
+		n, at, text, ok := sc.next()
+		if !ok {
+			break
+		}
 		kind, ks, ke, vs, ve, _ := classifySpan(text, o)
-		value := text[vs:ve]
+		value := span{int32(at + vs), int32(at + ve)}
 		switch kind {
 		case UserAgent:
 			if !open {
-				r.closeGroup(all, ruleStart)
-				ruleStart = len(all)
+				r.closeGroup(ruleStart)
+				ruleStart = len(r.rules)
 				k := int32(len(r.agents))
 				r.groups = append(r.groups, group{agents: span{k, k}})
 				open = true
 			}
 			gi := int32(len(r.groups) - 1)
-			r.agents = append(r.agents, agentLine{int32(n), span{int32(at + vs), int32(at + ve)}})
+			r.agents = append(r.agents, agentLine{int32(n), value})
 			r.groups[gi].agents[1]++
-			token, star := o.agentName(value)
+			token, star := o.agentName(text[vs:ve])
 			switch {
 			case star:
 				if len(r.global) == 0 || r.global[len(r.global)-1] != gi {
 					r.global = append(r.global, gi)
 				}
-			case token != "":
+			case o.names(token):
 				// The token is a prefix of the value.
-				pairs = append(pairs, pair{span{int32(at + vs), int32(at + vs + len(token))}, gi})
+				pairs = append(pairs, namePair{span{value[0], value[0] + int32(len(token))}, gi})
 			}
 		case Allow, Disallow:
-			ru := rule{line: int32(n), allow: kind == Allow, raw: span{int32(at + vs), int32(at + ve)}}
-			ru.pat = r.compile(value, at+vs, &extra)
+			ru := rule{line: int32(n), allow: kind == Allow, raw: value}
 			if len(r.groups) == 0 {
-				r.orphan = r.appendRule(r.orphan, ru, &extra)
-				return
+				r.orphan = r.appendRule(r.orphan, ru)
+				continue
 			}
 			open = false
-			all = r.appendRule(all, ru, &extra)
+			r.rules = r.appendRule(r.rules, ru)
 		case Other:
-			r.others = append(r.others, record{line: int32(n),
-				key: span{int32(at + ks), int32(at + ke)}, value: span{int32(at + vs), int32(at + ve)}})
-		}
-	})
-	r.closeGroup(all, ruleStart)
-	r.rules = all
-	r.sortRules(r.orphan)
-	r.extra = extra.String()
-
-	// Gather the groups of each token (UA-3: they are merged).
-	var idBuf [16]int32
-	ids := idBuf[:0]
-	if len(pairs) > linearNames {
-		r.index = make(map[string]int32)
-	}
-	r.names = make([]name, 0, len(pairs))
-	for _, p := range pairs {
-		token := r.str(p.token)
-		id := r.lookupName(token)
-		if id < 0 {
-			id = int32(len(r.names))
-			r.names = append(r.names, name{token: p.token})
-			if r.index != nil {
-				r.index[lowerASCIIString(token)] = id
+			if o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
+				open = false
 			}
+			r.others = append(r.others, record{line: int32(n),
+				key: span{int32(at + ks), int32(at + ke)}, value: value})
 		}
-		ids = append(ids, id)
-		r.names[id].groups[1]++ // a count, until the spans are laid out
 	}
-	next := int32(0)
-	for i := range r.names {
-		n := r.names[i].groups[1]
-		r.names[i].groups = span{next, next}
-		next += n
+	r.closeGroup(ruleStart)
+	r.ready = make([]sync.Once, len(r.groups))
+	r.compiled = make([]string, len(r.groups))
+	// Orphan rules are few, and compiled at once.
+	r.extra = r.compileRules(r.orphan, -1)
+	r.sortRules(r.orphan)
+	r.indexNames(pairs)
+}
+
+// prepare compiles the rules of group gi unless that is done.
+func (r *Robots) prepare(gi int32) {
+	r.ready[gi].Do(func() {
+		g := r.groups[gi].rules
+		rs := r.rules[g[0]:g[1]]
+		r.compiled[gi] = r.compileRules(rs, gi)
+		r.sortRules(rs)
+	})
+}
+
+// compileRules compiles each rule's path, as the rules of group gi (-1:
+// the orphans), and returns the normalised paths that differ from the
+// body, which the patterns' spans then point into.
+func (r *Robots) compileRules(rs []rule, gi int32) string {
+	var extra []byte
+	var scratch [256]byte
+	for i := range rs {
+		ru := &rs[i]
+		value := r.str(ru.raw)
+		if ru.derived {
+			value, _ = indexDir(value)
+		}
+		p, text, changed := compileTo(scratch[:], value, &r.opts)
+		if changed {
+			p.inExtra = true
+			p.start = int32(len(extra))
+			extra = append(extra, text...)
+			p.end = int32(len(extra))
+		} else {
+			p.start, p.end = ru.raw[0], ru.raw[0]+p.end
+		}
+		if ru.derived {
+			// The rule Google derives is the directory, anchored, as
+			// "dir$" would compile.
+			p.anchored = true
+			p.length++
+		}
+		p.group = gi
+		ru.pat = p
 	}
-	if int(next) <= len(spare) {
-		r.nameGroups = spare[:next:next]
-	} else {
-		r.nameGroups = make([]int32, next)
-	}
+	return string(extra)
+}
+
+// maxRules bounds the number of rules in body, so that parsing allocates
+// the list once: a rule takes a line, and at least 7 bytes with its line
+// end ("Allow:" and CR or LF). Counting line ends is a vectorised search;
+// reading each line's first letter would cost a pass of its own.
+func maxRules(body string) int {
+	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
+	return min(lines, len(body)/7+1)
+}
+
+// namePair is a product token named by a user-agent line, and its group.
+type namePair struct {
+	token span
+	group int32
+}
+
+// indexNames gathers the groups of each token (UA-3: they are merged):
+// the pairs are sorted by token, stably so that each token's groups stay
+// in file order, and each run of one token becomes a name.
+func (r *Robots) indexNames(pairs []namePair) {
+	slices.SortStableFunc(pairs, func(a, b namePair) int { return compareFold(r.str(a.token), r.str(b.token)) })
+	r.nameGroups = make([]int32, 0, len(pairs))
 	for i, p := range pairs {
-		g := &r.names[ids[i]].groups
+		if i == 0 || compareFold(r.str(pairs[i-1].token), r.str(p.token)) != 0 {
+			n := int32(len(r.nameGroups))
+			r.names = append(r.names, name{token: p.token, groups: span{n, n}})
+		}
+		g := &r.names[len(r.names)-1].groups
 		if g[1] > g[0] && r.nameGroups[g[1]-1] == p.group {
 			continue // the same token twice in one group
 		}
-		r.nameGroups[g[1]] = p.group
+		r.nameGroups = append(r.nameGroups, p.group)
 		g[1]++
 	}
+}
+
+// compareFold compares two strings as equalFold sees them: ASCII letters
+// without regard to case, every other byte exactly.
+func compareFold(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if x, y := lowerASCII(a[i]), lowerASCII(b[i]); x != y {
+			return int(x) - int(y)
+		}
+	}
+	return len(a) - len(b)
 }
 
 // str returns the text of a span of the body.
@@ -214,61 +262,30 @@ func (r *Robots) str(s span) string { return r.body[s[0]:s[1]] }
 
 // text returns a pattern's text.
 func (r *Robots) text(p *pattern) string {
-	if p.inExtra {
+	switch {
+	case !p.inExtra:
+		return r.body[p.start:p.end]
+	case p.group < 0:
 		return r.extra[p.start:p.end]
 	}
-	return r.body[p.start:p.end]
+	return r.compiled[p.group][p.start:p.end]
 }
 
-// compile compiles a rule path that stands at offset at in the body (or
-// nowhere, at < 0), placing its text in the body when normalisation left
-// it as written and in extra otherwise.
-func (r *Robots) compile(value string, at int, extra *strings.Builder) pattern {
-	p, text, changed := compilePattern(value, &r.opts)
-	if at >= 0 && !changed {
-		p.start, p.end = int32(at), int32(at+len(text))
-		return p
-	}
-	p.inExtra = true
-	p.start = int32(extra.Len())
-	extra.WriteString(text)
-	p.end = int32(extra.Len())
-	return p
-}
-
-// closeGroup gives the last group its rules, all[start:], sorted.
-func (r *Robots) closeGroup(all []rule, start int) {
+// closeGroup gives the last group its rules, r.rules[start:].
+func (r *Robots) closeGroup(start int) {
 	if len(r.groups) == 0 {
 		return
 	}
-	r.sortRules(all[start:])
-	r.groups[len(r.groups)-1].rules = span{int32(start), int32(len(all))}
+	r.groups[len(r.groups)-1].rules = span{int32(start), int32(len(r.rules))}
 }
 
 // lookupName returns the index of token among the file's names, or -1.
 func (r *Robots) lookupName(token string) int32 {
-	if r.index == nil {
-		for i := range r.names {
-			if equalFold(r.str(r.names[i].token), token) {
-				return int32(i)
-			}
-		}
+	i, found := slices.BinarySearchFunc(r.names, token, func(n name, t string) int { return compareFold(r.str(n.token), t) })
+	if !found {
 		return -1
 	}
-	var buf [64]byte
-	if len(token) <= len(buf) {
-		for i := 0; i < len(token); i++ {
-			buf[i] = lowerASCII(token[i])
-		}
-		if id, ok := r.index[string(buf[:len(token)])]; ok {
-			return id
-		}
-		return -1
-	}
-	if id, ok := r.index[lowerASCIIString(token)]; ok {
-		return id
-	}
-	return -1
+	return int32(i)
 }
 
 func lowerASCII(c byte) byte {
@@ -288,51 +305,19 @@ func (r *Robots) groupsOf(token string) []int32 {
 	return r.nameGroups[g[0]:g[1]]
 }
 
-// countKinds bounds the number of user-agent lines, rule lines and other
-// records from the first letter of each line, so that parsing allocates
-// each slice once.
-func countKinds(body string) (ua, rules, other int) {
-	for i := 0; i < len(body); {
-		for i < len(body) && (body[i] == ' ' || body[i] == '\t') {
-			i++
-		}
-		if i < len(body) {
-			switch body[i] | 0x20 {
-			case 'u':
-				ua++
-			case 'a', 'd':
-				rules++
-			case '#', '\n' | 0x20, '\r' | 0x20:
-			default:
-				other++
-			}
-		}
-		// Skip to the next line end, CR or LF; every byte is looked at
-		// once, whatever the line ends are.
-		for i < len(body) && body[i] != '\n' && body[i] != '\r' {
-			i++
-		}
-		i++
-	}
-	return ua, rules, other
-}
-
 // appendRule appends the rule, and with Options.IndexHTML also the rule
 // Google derives from an allow of ".../index.htm*": the directory itself,
-// anchored (G-INDEX).
-func (r *Robots) appendRule(dst []rule, ru rule, extra *strings.Builder) []rule {
+// anchored (G-INDEX). Both are compiled later, by compileRules.
+func (r *Robots) appendRule(dst []rule, ru rule) []rule {
 	dst = append(dst, ru)
 	if !r.opts.IndexHTML || !ru.allow {
 		return dst
 	}
-	raw := r.str(ru.raw)
-	slash := strings.LastIndexByte(raw, '/')
-	if slash < 0 || !strings.HasPrefix(raw[slash:], "/index.htm") {
+	if _, ok := indexDir(r.str(ru.raw)); !ok {
 		return dst
 	}
 	dir := ru
 	dir.derived = true
-	dir.pat = r.compile(raw[:slash+1]+"$", -1, extra)
 	return append(dst, dir)
 }
 
@@ -493,6 +478,7 @@ type Agent struct {
 func (r *Robots) Groups() []Group {
 	out := make([]Group, len(r.groups))
 	for i, g := range r.groups {
+		r.prepare(int32(i))
 		agents := r.agents[g.agents[0]:g.agents[1]]
 		out[i].Agents = make([]Agent, len(agents))
 		for j, a := range agents {

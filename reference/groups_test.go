@@ -1,7 +1,9 @@
 package reference_test
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -124,6 +126,47 @@ func TestGroupsCoverLines(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("%s, body %q: groups do not cover the lines (-want +got):\n%s", opts.Name, strings.SplitN(body, "\n", 2)[0], diff)
 			}
+		}
+	}
+}
+
+// A parsed file compiles each group when a decision first needs it; many
+// goroutines deciding at once on a fresh parse get the verdicts of a
+// parse that decided alone (run with -race to see the compilation is safe).
+func TestConcurrentDecisions(t *testing.T) {
+	body := file500k() + "User-agent: *\nDisallow: /%7Ea/\nAllow: /*.HTML$\nAllow: /d/index.html\n"
+	agents := []string{"botaa", "botzz", "crawler-c", "otherbot"}
+	urls := []string{"/", "/section-0/page-0/x", "/~a/b", "/x/item-3-2.json", "/search?q=2&x", "/d/", "/a.HTML"}
+	for _, opts := range []reference.Options{reference.RFC(), reference.Google()} {
+		want := map[string]bool{}
+		alone := reference.ParseString(body, opts)
+		for _, a := range agents {
+			for _, u := range urls {
+				want[a+" "+u], _ = alone.Allowed(a, u)
+			}
+		}
+		r := reference.ParseString(body, opts)
+		errs := make(chan string, 64)
+		var wg sync.WaitGroup
+		for w := 0; w < 8; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range agents {
+					a := agents[(i+w)%len(agents)]
+					for _, u := range urls {
+						d, err := r.Decide(a, u)
+						if err != nil || d.Allowed != want[a+" "+u] {
+							errs <- fmt.Sprintf("%s: Decide(%q, %q) = %v, %v; alone %v", opts.Name, a, u, d.Allowed, err, want[a+" "+u])
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
 		}
 	}
 }

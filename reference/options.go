@@ -66,9 +66,23 @@ type Options struct {
 
 	// AgentMatch selects the reading of user-agent values (UA-7).
 	AgentMatch AgentMatch
+	// AnyAgent accepts any string as the crawler's agent, as Google's
+	// parser does, rather than refusing one that is not a product token
+	// with ErrInvalidToken (UA-1). The string is compared whole, without
+	// regard to ASCII case, with the token each user-agent line names
+	// (see AgentMatch): "Foo Bar" matches no "User-agent: Foo" line, and
+	// the empty string matches a line whose value starts with no token
+	// character ("User-agent: /x").
+	AnyAgent bool
 	// StarPrefix treats a user-agent value that starts with "*" and a
 	// space ("* foo") as the "*" group, as Google's parser does.
 	StarPrefix bool
+
+	// NULEndsLine ends a line at its first NUL byte, and the URI's path
+	// and query at theirs, as Google's parser does: it reads both as C
+	// strings, so "Disallow: /a\x00b" is "Disallow: /a". The RFC reads NUL
+	// as an octet like any other (default false).
+	NULEndsLine bool
 
 	// OrphanRulesApply makes allow and disallow lines that come before
 	// the first user-agent line apply to every crawler. The RFC says they
@@ -140,6 +154,14 @@ type Options struct {
 	// it. Without it the cached copy keeps applying during the outage,
 	// which §2.4 permits ("unless the robots.txt file is unreachable").
 	OutageIgnoresCache bool
+
+	// UsageRules reads Content-Usage and Content-Signal lines as rules of
+	// their group, as the aipref profile does (draft-ietf-aipref-attach-05
+	// §3 adds them to the rule ABNF): like allow and disallow they end a
+	// run of user-agent lines, so a user-agent line after one starts a new
+	// group. RFC 9309 knows them only as other records (OTH-3), which
+	// end nothing: default false. See AIPref and Robots.Usage.
+	UsageRules bool
 }
 
 // ParseLimit is the parsing limit of both option sets, in bytes: 500
@@ -192,6 +214,8 @@ func Google() Options {
 		GoogleSpace:                true,
 		AgentMatch:                 AgentLeadingToken,
 		StarPrefix:                 true,
+		AnyAgent:                   true,
+		NULEndsLine:                true,
 		IndexHTML:                  true,
 		SemicolonEndsHost:          true,
 		MaxRedirects:               5,
@@ -212,13 +236,15 @@ func (o *Options) bodyCap() int {
 }
 
 // OptionsFor returns the option set of a case profile: Google for
-// "google", RFC for "rfc9309". ok is false for any other name.
+// "google", AIPref for "aipref", RFC for "rfc9309". ok is false for any other name.
 func OptionsFor(profile string) (opts Options, ok bool) {
 	switch profile {
 	case "rfc9309":
 		return RFC(), true
 	case "google":
 		return Google(), true
+	case "aipref":
+		return AIPref(), true
 	}
 	return RFC(), false
 }

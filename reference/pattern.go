@@ -1,6 +1,9 @@
 package reference
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // This file implements §2.2.2 and §2.2.3: percent-encoding normalisation of
 // rule paths and URIs, and matching with "*" and "$".
@@ -51,6 +54,7 @@ const (
 	escape        // percent-encoded
 	pct           // "%": start of an escape, or a stray one
 	qmark         // "?": the query starts after the first one
+	dollar        // "$" in a rule path: a literal unless it ends the path (SPC-3)
 )
 
 // canonicalClass says how normalisation treats octet c of a URI (uri true)
@@ -67,6 +71,8 @@ func canonicalClass(c byte, uri bool) int {
 		return escape
 	case c == '?':
 		return qmark
+	case !uri && c == '$':
+		return dollar
 	}
 	return keep
 }
@@ -118,7 +124,7 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 	for i := 0; i < len(s); i++ {
 		// Copy the run of octets that stay as they are in one go.
 		j := i
-		for j < len(s) && class[s[j]] == keep && (uri || s[j] != '$') {
+		for j < len(s) && class[s[j]] == keep {
 			j++
 		}
 		dst = append(dst, s[i:j]...)
@@ -127,14 +133,8 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 		}
 		c := s[i]
 		switch class[c] {
-		case keep:
-			if !uri && c == '$' {
-				// "$" anywhere but at the end is a literal (SPC-3).
-				dst = appendEscape(dst, c)
-				continue
-			}
-			dst = append(dst, c)
-		case escape:
+		case escape, dollar:
+			// "$" anywhere but at the end of a rule is a literal (SPC-3).
 			dst = appendEscape(dst, c)
 		case qmark:
 			dst = append(dst, c)
@@ -166,15 +166,21 @@ func isCanonical(s string, uri bool) bool {
 	class := classTable(uri)
 	query := false
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch class[c] {
-		case keep:
-			if !uri && c == '$' {
-				return false
-			}
+		// Skip octets that stay as they are, four at a time (keep is 0):
+		// most paths are made of them only.
+		for i+4 <= len(s) && class[s[i]]|class[s[i+1]]|class[s[i+2]]|class[s[i+3]] == keep {
+			i += 4
+		}
+		for i < len(s) && class[s[i]] == keep {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		switch class[s[i]] {
 		case qmark:
 			query = true
-		case escape:
+		case escape, dollar:
 			return false
 		case pct:
 			if i+2 >= len(s) {
@@ -236,82 +242,133 @@ type pattern struct {
 	// anchored is set when the rule ended in "$" (SPC-2): the pattern must
 	// match the whole path, not only a prefix of it.
 	anchored bool
-	// inExtra says the text is in Robots.extra rather than the body.
+	// inExtra says the text is not in the body but among the compiled
+	// paths of its group (Robots.compiled), or of the orphans
+	// (Robots.extra) when group is -1.
 	inExtra bool
+	group   int32
 }
 
-// compilePattern turns a rule's value into a pattern and its text.
+// compileTo turns a rule's value into a pattern and its text.
 // Compilation is a pure function of the value and the options. When no
-// octet had to change, changed is false and text is a prefix of value.
-// The returned pattern's span is not set.
-func compilePattern(value string, o *Options) (p pattern, text string, changed bool) {
-	if o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*' {
-		value = "/" + value
-		changed = true
-	}
-	body := value
-	if strings.HasSuffix(body, "$") {
-		p.anchored = true
-		body = body[:len(body)-1]
-	}
+// octet had to change, changed is false and the text is value[:p.end], a
+// prefix of the value; otherwise the text is written over dst (so that a
+// caller with a buffer of its own allocates nothing) and returned. The
+// pattern's span is [0, len(text)).
+func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
+	dst = dst[:0]
+	// PAT-1's optional reading: "private" is "/private".
+	slash := o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*'
+	body, anchored := strings.CutSuffix(value, "$")
+	p.anchored = anchored
 	midDollars := 0
-	if o.NormalizeURI {
-		if isCanonical(body, false) {
-			text = body
-		} else {
-			midDollars = strings.Count(body, "$")
-			text = string(appendCanonical(make([]byte, 0, len(body)+8), body, false))
-			changed = true
+	switch {
+	case o.NormalizeURI && (slash || !isCanonical(body, false)):
+		midDollars = strings.Count(body, "$")
+		if slash {
+			dst = append(dst, '/')
 		}
-	} else {
-		text = body
-		for i := 0; i < len(body); i++ {
-			if body[i] >= 0x80 || body[i] == '%' {
-				text = string(appendGoogleEscape(make([]byte, 0, len(body)+8), body))
-				changed = text != body
-				break
-			}
+		text, changed = appendCanonical(dst, body, false), true
+	case !o.NormalizeURI && (slash || needsGoogleEscape(body)):
+		if slash {
+			dst = append(dst, '/')
 		}
+		text, changed = appendGoogleEscape(dst, body), true
 	}
-	// A literal "$" inside the pattern is stored as "%24" but is one octet
+	// The rule's length counts the octets before "*" runs are collapsed;
+	// a literal "$" inside the pattern is stored as "%24" but is one octet
 	// of the rule as written.
-	p.length = int32(len(text) - 2*midDollars)
+	n := len(body)
+	if changed {
+		n = len(text)
+	}
+	p.length = int32(n - 2*midDollars)
 	if p.anchored {
 		p.length++
 	}
+	lit := indexOrLen(body, '*')
+	if !changed && (o.CaseInsensitivePaths && hasUpper(body) || lit < n && strings.Contains(body[lit:], "**")) {
+		// The text must differ from the value after all: lower case, or
+		// runs of "*" collapsed to one.
+		text, changed = append(dst, body...), true
+	}
+	if !changed {
+		p.lit, p.end = int32(lit), int32(n)
+		return p, nil, false
+	}
 	if o.CaseInsensitivePaths {
-		lower := lowerASCIIString(text)
-		changed = changed || lower != text
-		text = lower
-	}
-	if strings.Contains(text, "**") {
-		changed = true
-		var b strings.Builder
-		for i := 0; i < len(text); i++ {
-			if text[i] == '*' && i > 0 && text[i-1] == '*' {
-				continue
-			}
-			b.WriteByte(text[i])
+		for i, c := range text {
+			text[i] = lowerASCII(c)
 		}
-		text = b.String()
 	}
-	lit := strings.IndexByte(text, '*')
-	if lit < 0 {
-		lit = len(text)
+	text = collapseStars(text)
+	p.lit, p.end = int32(len(text)), int32(len(text))
+	if i := bytes.IndexByte(text, '*'); i >= 0 {
+		p.lit = int32(i)
 	}
-	p.lit = int32(lit)
-	return p, text, changed
+	return p, text, true
 }
 
-// matches reports whether the pattern, whose text is t, matches path (§2.2.2): a prefix of
-// path when the pattern is not anchored, all of it when it is. "*" matches
-// any run of octets, with backtracking (SPC-1). The loop keeps one
-// backtracking point, the last "*" seen, which suffices for patterns whose
-// only wildcard is "*": the time is O(len(path)·len(pattern)) in the worst
-// case and nothing is allocated.
-func (p *pattern) matches(t string, path []byte) bool {
+// needsGoogleEscape reports whether appendGoogleEscape would change s.
+func needsGoogleEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 0x80:
+			return true
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			if upper(s[i+1]) != s[i+1] || upper(s[i+2]) != s[i+2] {
+				return true
+			}
+			i += 2
+		}
+	}
+	return false
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// collapseStars collapses each run of "*" in b to one, in place: "a**b"
+// matches what "a*b" matches.
+func collapseStars(b []byte) []byte {
+	out := b[:0]
+	for i, c := range b {
+		if c == '*' && i > 0 && b[i-1] == '*' {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// indexOrLen returns the offset of the first c in s, or len(s).
+func indexOrLen(s string, c byte) int {
+	if i := strings.IndexByte(s, c); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+// matches reports whether the pattern, whose text is t, matches path
+// (§2.2.2): a prefix of path when the pattern is not anchored, all of it
+// when it is.
+func (p *pattern) matches(t string, path []byte) bool { return matchText(p, t, path) }
+
+// matchText is matches for a text held in a string (a parsed file) or in
+// a buffer (a one-shot decision). "*" matches any run of octets, with
+// backtracking (SPC-1). The loop keeps one backtracking point, the last
+// "*" seen, which suffices for patterns whose only wildcard is "*": the
+// time is O(len(path)·len(pattern)) in the worst case and nothing is
+// allocated.
+func matchText[T string | []byte](p *pattern, t T, path []byte) bool {
 	lit := int(p.lit)
-	if len(path) < lit || string(path[:lit]) != t[:lit] {
+	if len(path) < lit || string(path[:lit]) != string(t[:lit]) {
 		return false
 	}
 	if lit == len(t) {
@@ -347,6 +404,9 @@ func (p *pattern) matches(t string, path []byte) bool {
 // is set.
 func (o *Options) appendPath(dst []byte, uri string) []byte {
 	pq, slash := pathQuery(uri, o.SemicolonEndsHost)
+	if o.NULEndsLine {
+		pq = cutNUL(pq)
+	}
 	if slash {
 		dst = append(dst, '/')
 	}

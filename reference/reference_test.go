@@ -173,6 +173,18 @@ var decideTests = []decideTest{
 	{req: "G-INDEX", name: "index-html", google: true, robots: "User-agent: *\nDisallow: /\nAllow: /dir/index.html\n", checks: []check{
 		{"a", "/dir/", true, 3}, {"a", "/dir/index.html", true, 3}, {"a", "/dir/x", false, 2},
 	}},
+	{req: "SYN-3", name: "nul-ends-line-google", google: true, robots: "User-agent: *\x00x\nDisallow: /\x00\nUser-agent: a\nDisallow: /a\x00b\n", checks: []check{
+		{"b", "/x", false, 2}, {"a", "/a", false, 4}, {"a", "/ab", false, 4}, {"a", "/b", true, -1}, {"a", "/b\x00/a", true, -1},
+	}},
+	{req: "SYN-3", name: "nul-is-an-octet-rfc", robots: "User-agent: *\nDisallow: /\x00\nUser-agent: *\x00x\nDisallow: /\n", checks: []check{
+		{"b", "/x", true, -1}, {"b", "/%00x", false, 2}, {"b", "/\x00", false, 2},
+	}},
+	{req: "G-UA", name: "any-agent-google", google: true, robots: "User-agent: Foo\nDisallow: /f\nUser-agent: Foo Bar\nDisallow: /fb\nUser-agent: /x\nDisallow: /e\n", checks: []check{
+		{"Foo Bar", "/f", true, 0}, {"Foo Bar", "/fb", true, 0}, {"foo", "/fb", false, 4}, {"", "/e", false, 6}, {"Foo/1.0", "/e", true, 0},
+	}},
+	{req: "G-UA", name: "empty-url-google", google: true, robots: "User-agent: *\nDisallow: /$\n", checks: []check{
+		{"a", "", false, 2}, {"a", "/x", true, -1}, {"a", "/\x00x", false, 2},
+	}},
 	{req: "G-LEN", name: "google-no-uri-normalisation", google: true, robots: "User-agent: *\nDisallow: /foo/bar/baz\nDisallow: /ツ\n", checks: []check{
 		{"a", "/foo/bar/%62%61%7A", true, -1}, {"a", "/%E3%83%84", false, 3}, {"a", "/ツ", true, -1},
 	}},
@@ -211,10 +223,18 @@ func TestDecide(t *testing.T) {
 	}
 }
 
-// UA-1: the product token is validated.
+// UA-1: the product token is validated, except where Google's options
+// accept any agent string.
 func TestInvalidToken(t *testing.T) {
 	r := reference.ParseString("User-agent: *\nDisallow: /\n", reference.RFC())
+	g := reference.ParseString("User-agent: *\nDisallow: /\n", reference.Google())
 	for _, agent := range []string{"", "Foo Bot", "FooBot/1.0", "Bot2", "ÄBot"} {
+		if ok, err := g.Allowed(agent, "/"); ok || err != nil {
+			t.Errorf("google: Allowed(%q) = %v, %v; want false, nil", agent, ok, err)
+		}
+		if _, err := reference.AllowedOnce("", reference.RFC(), agent, "/"); !errors.Is(err, reference.ErrInvalidToken) {
+			t.Errorf("AllowedOnce(%q): err = %v, want ErrInvalidToken", agent, err)
+		}
 		if _, err := r.Decide(agent, "/"); !errors.Is(err, reference.ErrInvalidToken) {
 			t.Errorf("Decide(%q): err = %v, want ErrInvalidToken", agent, err)
 		}
@@ -397,7 +417,7 @@ func TestAllowedOnceAgrees(t *testing.T) {
 	for _, tt := range decideTests {
 		bodies = append(bodies, tt.robots)
 	}
-	urls := []string{"/", "/x", "/y", "/p", "/robots.txt", "/dir/", "/dir/index.html", "/~", "/%7E", "/example/page.html", "/a.gif", "/X/Y?z"}
+	urls := []string{"", "/", "/a\x00b", "/x", "/y", "/p", "/robots.txt", "/dir/", "/dir/index.html", "/~", "/%7E", "/example/page.html", "/a.gif", "/X/Y?z"}
 	for name, mod := range variants {
 		opts := reference.Google()
 		if mod != nil {
@@ -406,7 +426,7 @@ func TestAllowedOnceAgrees(t *testing.T) {
 		}
 		for _, body := range bodies {
 			r := reference.ParseString(body, opts)
-			for _, agent := range []string{"a", "foobot", "ExampleBot", "quxbot", "other"} {
+			for _, agent := range []string{"a", "foobot", "ExampleBot", "quxbot", "other", "Foo Bar", ""} {
 				for _, u := range urls {
 					want, err1 := r.Allowed(agent, u)
 					got, err2 := reference.AllowedOnce(body, opts, agent, u)

@@ -69,58 +69,105 @@ func SplitLines(body string) []string {
 	return lines
 }
 
-// scanLines calls fn for each line of body (after any byte order mark) with
-// its number, the offset of its first byte and its text. A line ends at
-// CR, LF or CRLF (§2.2, SYN-3); the text passed to fn holds no line-end
-// characters and is cut to o.MaxLineBytes.
+// scanLines calls fn for each line of body, as a lineScanner reads them.
 func scanLines(body string, o *Options, fn func(n, start int, text string)) {
-	i := 0
-	if o.SkipBOM {
-		const bom = "\xEF\xBB\xBF"
-		if strings.HasPrefix(body, bom) {
-			i = 3
-		} else if o.SkipPartialBOM {
-			for i < 3 && i < len(body) && body[i] == bom[i] {
-				i++
-			}
-		}
-	}
-	n := 0
-	for i <= len(body) {
-		// Find the line end: the first CR or LF. Lines are short, so a
-		// plain loop beats the vectorised search's call overhead; a long
-		// line switches to it.
-		end := i
-		for end < len(body) && end-i < 64 && body[end] != '\n' && body[end] != '\r' {
-			end++
-		}
-		if end-i == 64 {
-			// One search for whichever line end comes first: searching
-			// for LF alone would cross a whole CR-only file per line.
-			end = len(body)
-			if j := strings.IndexAny(body[i:], "\r\n"); j >= 0 {
-				end = i + j
-			}
-		}
-		text := body[i:end]
-		if o.MaxLineBytes > 0 && len(text) > o.MaxLineBytes {
-			text = text[:o.MaxLineBytes]
-		}
-		n++
-		if end == len(body) {
-			// The last line: skip it when empty, so that a final line end
-			// does not count as one more (blank) line.
-			if len(text) > 0 {
-				fn(n, i, text)
-			}
+	sc := newLineScanner(body, o)
+	for {
+		n, start, text, ok := sc.next()
+		if !ok {
 			return
 		}
-		fn(n, i, text)
-		i = end + 1
-		if body[end] == '\r' && i < len(body) && body[i] == '\n' {
-			i++
-		}
+		fn(n, start, text)
 	}
+}
+
+// lineScanner reads a body line by line (after any byte order mark). A
+// line ends at CR, LF or CRLF (§2.2, SYN-3); a final line end adds no
+// line.
+//
+// The scanner remembers where the next CR and the next LF are, so that it
+// looks for each line end with one vectorised search (strings.IndexByte)
+// and every byte of the body is searched once for each, however the line
+// ends are mixed: a file of CR line ends costs one search for LF, not one
+// per line.
+type lineScanner struct {
+	body   string
+	o      *Options
+	pos    int // the offset of the next line; past len(body) at the end
+	n      int // the number of the line last returned
+	cr, lf int // the next CR and LF at or after pos, or len(body); -1: not searched
+}
+
+func newLineScanner(body string, o *Options) lineScanner {
+	return lineScanner{body: body, o: o, pos: bomLength(body, o), cr: -1, lf: -1}
+}
+
+// next returns the next line: its number, the offset of its first byte in
+// the body and its text, which holds no line-end characters and is cut to
+// o.MaxLineBytes and, with o.NULEndsLine, at a NUL. ok is false at the
+// end of the body.
+func (s *lineScanner) next() (n, start int, text string, ok bool) {
+	i := s.pos
+	if i > len(s.body) {
+		return 0, 0, "", false
+	}
+	if s.lf < i {
+		s.lf = indexFrom(s.body, i, '\n')
+	}
+	if s.cr < i {
+		s.cr = indexFrom(s.body, i, '\r')
+	}
+	end := min(s.lf, s.cr)
+	s.pos = end + 1
+	if end == len(s.body) && end == i {
+		return 0, 0, "", false // nothing after the last line end
+	}
+	if end < len(s.body) && s.body[end] == '\r' && s.pos < len(s.body) && s.body[s.pos] == '\n' {
+		s.pos++
+	}
+	text = s.body[i:end]
+	if s.o.MaxLineBytes > 0 && len(text) > s.o.MaxLineBytes {
+		text = text[:s.o.MaxLineBytes]
+	}
+	if s.o.NULEndsLine {
+		text = cutNUL(text)
+	}
+	s.n++
+	return s.n, i, text, true
+}
+
+// indexFrom returns the offset of the first c in s at or after i, or
+// len(s).
+func indexFrom(s string, i int, c byte) int {
+	if j := strings.IndexByte(s[i:], c); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// bomLength is the length of the byte order mark that starts body, as the
+// options skip it (SYN-10).
+func bomLength(body string, o *Options) int {
+	const bom = "\xEF\xBB\xBF"
+	if !o.SkipBOM {
+		return 0
+	}
+	if strings.HasPrefix(body, bom) {
+		return 3
+	}
+	i := 0
+	for o.SkipPartialBOM && i < 3 && i < len(body) && body[i] == bom[i] {
+		i++
+	}
+	return i
+}
+
+// cutNUL returns s up to its first NUL byte.
+func cutNUL(s string) string {
+	if k := strings.IndexByte(s, 0); k >= 0 {
+		return s[:k]
+	}
+	return s
 }
 
 // limitBody returns the part of body that is parsed under a limit of max
@@ -154,17 +201,13 @@ func classify(text string, o *Options) (kind LineKind, key, value, reason string
 // classifySpan is classify giving the key and value as offsets in text, so
 // that parsing can keep offsets rather than strings.
 func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, reason string) {
-	// One pass finds the comment and the first colon before it.
-	hadComment := false
-	end, sep := len(text), -1
-	for k := 0; k < len(text); k++ {
-		if c := text[k]; c == '#' {
-			end, hadComment = k, true
-			break
-		} else if c == ':' && sep < 0 {
-			sep = k
-		}
+	// The comment starts at the first "#"; the name ends at the first
+	// colon before it.
+	end, hadComment := len(text), false
+	if k := strings.IndexByte(text, '#'); k >= 0 {
+		end, hadComment = k, true
 	}
+	sep := strings.IndexByte(text[:end], ':')
 	start, end := o.trimSpan(text, 0, end)
 	if start == end {
 		if hadComment {
@@ -199,61 +242,91 @@ func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, r
 // names and values: SP and HTAB (the RFC's WS), or all ASCII white space
 // (Google's parser).
 func (o *Options) trimSpan(s string, i, j int) (int, int) {
-	for i < j && o.isWS(s[i]) {
+	ws := &spaceTables[0]
+	if o.GoogleSpace {
+		ws = &spaceTables[1]
+	}
+	for i < j && ws[s[i]] {
 		i++
 	}
-	for j > i && o.isWS(s[j-1]) {
+	for j > i && ws[s[j-1]] {
 		j--
 	}
 	return i, j
 }
 
-func (o *Options) isWS(c byte) bool {
-	if o.GoogleSpace {
-		return isSpaceByte(c)
+// spaceTables says which octets are white space around names and values:
+// SP and HTAB for the RFC ([0]), all ASCII white space for Google's parser
+// ([1]). It is computed once and never changed.
+var spaceTables = func() (t [2][256]bool) {
+	for c := 0; c < 256; c++ {
+		t[0][c] = c == ' ' || c == '\t'
+		t[1][c] = isSpaceByte(byte(c))
 	}
-	return c == ' ' || c == '\t'
-}
+	return t
+}()
 
 // keyKind maps a record name to its kind. Record names are
 // case-insensitive (SYN-1).
 func (o *Options) keyKind(key string) LineKind {
+	if key == "" {
+		return Other
+	}
 	if !o.GoogleKeys {
-		switch len(key) {
-		case len("user-agent"):
-			if equalFold(key, "user-agent") {
+		switch lowerASCII(key[0]) {
+		case 'u':
+			if len(key) == len("user-agent") && isKeyword(key, "user-agent") {
 				return UserAgent
 			}
-		case len("allow"):
-			if equalFold(key, "allow") {
+		case 'a':
+			if len(key) == len("allow") && isKeyword(key, "allow") {
 				return Allow
 			}
-		case len("disallow"):
-			if equalFold(key, "disallow") {
+		case 'd':
+			if len(key) == len("disallow") && isKeyword(key, "disallow") {
 				return Disallow
 			}
 		}
 		return Other
 	}
 	// Google's parser compares prefixes and accepts frequent misspellings.
-	for _, p := range [...]string{"user-agent", "useragent", "user agent"} {
-		if hasPrefixFold(key, p) {
-			return UserAgent
+	switch lowerASCII(key[0]) {
+	case 'u':
+		for _, p := range [...]string{"user-agent", "useragent", "user agent"} {
+			if hasPrefixFold(key, p) {
+				return UserAgent
+			}
 		}
-	}
-	if hasPrefixFold(key, "allow") {
-		return Allow
-	}
-	for _, p := range [...]string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"} {
-		if hasPrefixFold(key, p) {
-			return Disallow
+	case 'a':
+		if hasPrefixFold(key, "allow") {
+			return Allow
+		}
+	case 'd':
+		for _, p := range [...]string{"disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw"} {
+			if hasPrefixFold(key, p) {
+				return Disallow
+			}
 		}
 	}
 	return Other
 }
 
+// isKeyword reports whether s, of the same length as the lower-case
+// keyword kw, spells it in any letter case: equalFold with one side known
+// to be lower case.
+func isKeyword(s, kw string) bool {
+	for i := 0; i < len(kw); i++ {
+		if c := s[i]; c != kw[i] && ('A' > c || c > 'Z' || c+'a'-'A' != kw[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasPrefixFold reports whether s starts with the lower-case prefix in any
+// letter case.
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && isKeyword(s[:len(prefix)], prefix)
 }
 
 // IsProductToken reports whether s is a product token as §2.2.1 defines
@@ -276,6 +349,15 @@ func isToken(s string) bool {
 func isTokenByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
 }
+
+// validAgent reports whether a decision may be asked for agent: a product
+// token (UA-1), or any string with AnyAgent.
+func (o *Options) validAgent(agent string) bool { return o.AnyAgent || isToken(agent) }
+
+// names reports whether a user-agent line whose agentName is token names a
+// crawler at all. An empty token names none, except under AnyAgent: there,
+// as in Google's parser, the empty agent string equals it.
+func (o *Options) names(token string) bool { return token != "" || o.AnyAgent }
 
 // agentName returns the token a user-agent value names, as written, and
 // whether the value is the "*" of §2.2.1.

@@ -1,4 +1,4 @@
-// Package report holds reptest's result document (CASES.md §4–§5) and
+// Package report holds reptest's result document (docs/FORMAT.md §4–§5) and
 // every rendering of it: JSON, terminal text, HTML, JUnit XML and
 // shields.io badges. It also merges the documents of sharded runs, applies
 // expected-failure files, draws the terminal progress bar, and builds the

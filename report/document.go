@@ -18,7 +18,7 @@ import (
 // Tool is the value of Document.Tool.
 const Tool = "reptest"
 
-// Document is a run's results as one JSON object: the shape of CASES.md
+// Document is a run's results as one JSON object: the shape of docs/FORMAT.md
 // §5 ("tool", "version", "profile", "parsers", "results"), plus optional
 // keys that the renderings use. Every other form of a report is rendered
 // from a Document, so that saved results can be rendered again.
@@ -27,36 +27,28 @@ type Document struct {
 	Version string `json:"version"`
 	Profile string `json:"profile"`
 	// Strict records that deviations count against conformance.
-	Strict  bool            `json:"strict,omitempty"`
+	Strict bool `json:"strict,omitempty"`
+	// Drafts names the Internet-Drafts the profile follows, with their
+	// versions (the aipref profile); empty for RFC 9309 and Google.
+	Drafts  string          `json:"drafts,omitempty"`
 	Parsers []cases.Summary `json:"parsers"`
 	Results []cases.Result  `json:"results"`
 
 	// Requirements is the requirement table with the number of cases
 	// that name each requirement (coverage); optional.
-	Requirements []Requirement `json:"requirements,omitempty"`
+	Requirements []cases.Requirement `json:"requirements,omitempty"`
 	// Cases holds, for each case with a result other than pass or
 	// skipped, what a person needs to see it: the robots.txt body or the
 	// served responses, and the reference's deciding line per check.
 	Cases map[string]*CaseInfo `json:"cases,omitempty"`
-	// Findings are the differential findings of a diff run (CASES.md §4).
+	// Findings are the differential findings of a diff run (docs/FORMAT.md §4).
 	Findings []diff.Finding `json:"findings,omitempty"`
+	// Crawls are the request timelines of reptest crawl's runs.
+	Crawls []CrawlRun `json:"crawls,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`
 	Unexpected []UnexpectedPass  `json:"unexpected_passes,omitempty"`
-}
-
-// Requirement is one row of the requirement table (REQUIREMENTS.md).
-type Requirement struct {
-	ID    string `json:"id"`
-	Level string `json:"level,omitempty"`
-	Title string `json:"title,omitempty"`
-	// Section is the RFC 9309 section, such as "2.2.1"; empty means the
-	// one SectionOf gives.
-	Section string `json:"section,omitempty"`
-	// Cases is how many cases of the corpus name the requirement; zero is
-	// a hole in the suite.
-	Cases int `json:"cases"`
 }
 
 // Meta is what FromResults needs to know of a run besides its results.
@@ -64,6 +56,7 @@ type Meta struct {
 	Version string // reptest's version
 	Profile string // the run's profile, "rfc9309" or "google"
 	Strict  bool   // deviations count against conformance
+	Drafts  string // the drafts the profile follows, if any
 }
 
 // FromResults builds the document of a run. The summaries give the
@@ -77,6 +70,7 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 		Version: m.Version,
 		Profile: m.Profile,
 		Strict:  m.Strict,
+		Drafts:  m.Drafts,
 		Parsers: slices.Clone(parsers),
 		Results: slices.Clone(results),
 	}
@@ -241,7 +235,7 @@ func (d *Document) WriteJSON(w io.Writer) error {
 }
 
 // ReadJSON reads a document written by WriteJSON (or any producer of the
-// CASES.md §5 shape) and checks that it is one: the tool is reptest,
+// docs/FORMAT.md §5 shape) and checks that it is one: the tool is reptest,
 // every outcome is known, and each (parser, case, check) appears once.
 func ReadJSON(r io.Reader) (*Document, error) {
 	dec := json.NewDecoder(r)
@@ -291,12 +285,6 @@ func knownOutcome(o cases.Outcome) bool {
 		return true
 	}
 	return false
-}
-
-// failing reports whether an outcome counts as a failure a person should
-// look at: a deviation, violation or error.
-func failing(o cases.Outcome) bool {
-	return o == cases.Violation || o == cases.Deviation || o == cases.Error
 }
 
 // resultKey identifies one check of one parser.

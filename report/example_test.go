@@ -53,11 +53,3 @@ func ExampleFromResults() {
 	// 1 failing check (deviations, violations, errors); run with -v to list each.
 	// 1/1 MUST
 }
-
-func ExampleGlob() {
-	fmt.Println(report.Glob("pct/*", "pct/upper/hex"))
-	fmt.Println(report.Glob("pct/?", "pct/ab"))
-	// Output:
-	// true
-	// false
-}

@@ -160,36 +160,6 @@ func (e *ExpectEntry) validate() error {
 	return nil
 }
 
-// Glob reports whether name matches pattern, in which "*" matches any run
-// of characters ("/" included) and "?" any one character; every other
-// character stands for itself.
-func Glob(pattern, name string) bool {
-	// Iterative matching with backtracking to the last star: linear in
-	// practice, never exponential.
-	p, n := 0, 0
-	star, mark := -1, 0
-	for n < len(name) {
-		switch {
-		case p < len(pattern) && pattern[p] == '*':
-			star, mark = p, n
-			p++
-		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == name[n]):
-			p++
-			n++
-		case star >= 0:
-			p = star + 1
-			mark++
-			n = mark
-		default:
-			return false
-		}
-	}
-	for p < len(pattern) && pattern[p] == '*' {
-		p++
-	}
-	return p == len(pattern)
-}
-
 // ApplyExpectations marks the failures the file expects and lists its
 // entries that no failure matched. It replaces earlier marks. A failing
 // check (deviation, violation or error) is expected when an entry of its
@@ -215,7 +185,7 @@ func (d *Document) ApplyExpectations(e *Expectations) {
 				break
 			}
 			counts[r.Parser][i].matched++
-			if failing(r.Outcome) {
+			if r.Outcome.Fails(true) {
 				counts[r.Parser][i].failing++
 				d.Expected = append(d.Expected, ExpectedFailure{Parser: r.Parser, Case: r.Case, Check: r.Check,
 					Pattern: pat, Reason: ents[i].Reason, Link: ents[i].Link})
@@ -236,7 +206,7 @@ func (d *Document) ApplyExpectations(e *Expectations) {
 // match returns the first of the entry's patterns that matches id.
 func (e *ExpectEntry) match(id string) (string, bool) {
 	for _, p := range e.patterns() {
-		if Glob(p, id) {
+		if cases.Glob(p, id) {
 			return p, true
 		}
 	}
@@ -260,8 +230,7 @@ func (d *Document) NewFailures() []cases.Result {
 	exp := d.expectedIndex()
 	var out []cases.Result
 	for _, r := range d.Results {
-		counts := r.Outcome == cases.Violation || r.Outcome == cases.Error || d.Strict && r.Outcome == cases.Deviation
-		if counts && exp[keyOf(r)] == nil {
+		if r.Outcome.Fails(d.Strict) && exp[keyOf(r)] == nil {
 			out = append(out, r)
 		}
 	}

@@ -100,27 +100,3 @@ func TestReadExpectationsErrors(t *testing.T) {
 		t.Errorf("empty file: %v, %v", e, err)
 	}
 }
-
-func TestGlob(t *testing.T) {
-	tests := []struct {
-		pattern, name string
-		want          bool
-	}{
-		{"merge/two", "merge/two", true},
-		{"merge/*", "merge/two/three", true},
-		{"*", "", true},
-		{"m?rge/*", "merge/x", true},
-		{"merge/*", "mergex/y", false},
-		{"*-agent", "merge/two-groups-same-agent", true},
-		{"*a*b*c", "xxaxxbxxc", true},
-		{"*a*b*c", "xxaxxcxxb", false},
-		{"a", "ab", false},
-		{"ab", "a", false},
-		{strings.Repeat("*a", 30) + "b", strings.Repeat("a", 60), false},
-	}
-	for _, tc := range tests {
-		if got := Glob(tc.pattern, tc.name); got != tc.want {
-			t.Errorf("Glob(%q, %q) = %v, want %v", tc.pattern, tc.name, got, tc.want)
-		}
-	}
-}

@@ -323,14 +323,11 @@ func areaRows(groups []diff.Group, probes int, exact bool, ref string) []areaRow
 	rows := map[string]*areaRow{}
 	apart := map[string]map[string]int{}
 	for _, g := range groups {
-		a := AreaOf(g.Primary)
-		if g.Primary == "" {
-			a = "—"
-		}
+		a := areaOf(g.Primary)
 		r := rows[a]
 		if r == nil {
-			r = &areaRow{Area: a, Title: areaTitle(a)}
-			r.URL = areaURL(a)
+			ar := area(a)
+			r = &areaRow{Area: a, Title: ar.Title, URL: SectionURL(ar.Section)}
 			rows[a] = r
 			apart[a] = map[string]int{}
 		}
@@ -364,21 +361,11 @@ func areaRows(groups []diff.Group, probes int, exact bool, ref string) []areaRow
 	return out
 }
 
-// areaURL links an area to its RFC section, "" when it has none.
-func areaURL(prefix string) string {
-	for _, ar := range areas {
-		if ar.Prefix == prefix {
-			return SectionURL(ar.Section)
-		}
-	}
-	return ""
-}
-
 // findingOf lays out one class: its example, every parser's verdict,
 // the reference's trace, and the source files of all its findings.
 func findingOf(g diff.Group, fs []diff.Finding, names []string, fk *filterKeys) findingView {
 	ex := &g.Example
-	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary, ""),
+	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
 		Findings: g.Findings, Probes: g.Probes, Files: g.Files, Agent: ex.Agent, URL: ex.URL, Profile: ex.Profile,
 		Minimized: ex.Minimized, Sides: diff.Sides(ex.Verdicts), Trace: ex.Trace}
 	var vk []string
@@ -391,7 +378,7 @@ func findingOf(g diff.Group, fs []diff.Finding, names []string, fk *filterKeys) 
 	f.VerdictKeys = strings.Join(vk, " ")
 	f.ParserKeys = fk.parsers.keyList(names)
 	for _, id := range g.Req {
-		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	f.ReqKeys = fk.reqs.keyList(g.Req)
 	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))

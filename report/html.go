@@ -58,6 +58,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 		"upper":   strings.ToUpper,
 		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
+	if err == nil {
+		t, err = t.Parse(crawlTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -138,16 +141,18 @@ type htmlView struct {
 	Data       htmlData
 	Version    string
 	Profile    string
+	Drafts     string
 	Strict     bool
 	Total      int
 	Parsers    []parserView
 	Chart      chartView
-	Matrix     matrixView
+	ReqTable   reqTableView
 	Cards      []caseCard
 	Dash       *dashView
 	HasRun     bool
 	Unexpected []UnexpectedPass
 	Expected   int
+	Crawls     []crawlView
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -279,7 +284,7 @@ type mark struct {
 	Pass, Total int
 }
 
-type matrixView struct {
+type reqTableView struct {
 	HasReqs bool // the document has a requirement table
 	Parsers []parserCol
 	Rows    []reqRow
@@ -374,6 +379,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		Script:  template.JS(htmlJS),
 		Version: d.Version,
 		Profile: d.Profile,
+		Drafts:  d.Drafts,
 		Strict:  d.Strict,
 		Total:   len(d.Results),
 	}
@@ -384,8 +390,8 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
 		fk.levels.key(string(l))
 	}
-	for _, a := range areas {
-		fk.areas.key(a.Prefix)
+	for _, a := range table().areas {
+		fk.areas.key(a.Name)
 	}
 	exp := d.expectedIndex()
 	v.Expected = len(d.Expected)
@@ -406,7 +412,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Parsers = append(v.Parsers, pv)
 	}
 	v.Chart = buildChart(d, v.Parsers)
-	v.Matrix = buildMatrix(d, &fk)
+	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
 	v.HasRun = len(d.Results) > 0
@@ -417,6 +423,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Data.Ref = v.Dash.Reference
 	}
 
+	v.Crawls = crawlViews(d)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n
@@ -426,7 +433,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc), Name: string(oc)})
 	}
 	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
-	v.Data.Areas = fk.areas.options(func(s string) string { return visible(areaTitle(s)+" ("+s+")", 100) })
+	v.Data.Areas = fk.areas.options(func(s string) string { return visible(area(s).Title, 100) })
 	return v
 }
 
@@ -520,12 +527,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 		c.Ticks = append(c.Ticks, tick{X: xOf(float64(p) / 100), Label: fmt.Sprintf("%d%%", p)})
 	}
 	for i, a := range names {
-		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: areaTitle(a)}
-		for _, ar := range areas {
-			if ar.Prefix == a {
-				row.Section = ar.Section
-			}
-		}
+		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: area(a).Title, Section: area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
 			k := key{a, p.Name}
@@ -549,9 +551,10 @@ func buildChart(d *Document, ps []parserView) chartView {
 	return c
 }
 
-// buildMatrix builds the requirement × parser table.
-func buildMatrix(d *Document, fk *filterKeys) matrixView {
-	m := matrixView{}
+// buildReqTable builds the requirement × parser table (not report.Matrix,
+// which is agents × paths for one file).
+func buildReqTable(d *Document, fk *filterKeys) reqTableView {
+	m := reqTableView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, parserCol{Key: fk.parsers.key(p.Name), Name: p.Name})
 	}
@@ -561,7 +564,7 @@ func buildMatrix(d *Document, fk *filterKeys) matrixView {
 		if r, ok := rows[id]; ok {
 			return r
 		}
-		r := &reqRow{ID: id, Area: AreaOf(id), URL: requirementURL(id, ""), Cells: make([]cell, len(m.Parsers))}
+		r := &reqRow{ID: id, Area: areaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
 			r.Cells[i].Empty, r.Cells[i].Key = true, m.Parsers[i].Key
 		}
@@ -572,8 +575,7 @@ func buildMatrix(d *Document, fk *filterKeys) matrixView {
 	m.HasReqs = len(d.Requirements) > 0
 	for _, rq := range d.Requirements {
 		r := add(rq.ID)
-		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Title, rq.Cases, true
-		r.URL = requirementURL(rq.ID, rq.Section)
+		r.Level, r.Title, r.Cases, r.HasCases = rq.Level, rq.Summary, rq.Cases, true
 	}
 	pidx := map[string]int{}
 	for i, p := range m.Parsers {
@@ -717,7 +719,7 @@ func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
 	}
 	cv := checkView{Index: r.Check, Agent: r.Agent, URL: r.URL, Expect: want, Level: string(r.Level), Step: r.Step, Trace: r.Trace}
 	for _, id := range r.Req {
-		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id, "")})
+		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
 	cv.LevelKey = fk.levels.key(string(r.Level))

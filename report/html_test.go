@@ -206,7 +206,7 @@ func hostileDoc() *Document {
 				Body: &Body{B64: base64.StdEncoding.EncodeToString([]byte("\xff\xfe" + hostile)), Size: 9, Generated: hostile}}},
 				Checks: []CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
 		},
-		Requirements: []Requirement{{ID: hostile, Section: "javascript:alert(9)", Title: hostile, Level: hostile}},
+		Requirements: []cases.Requirement{{ID: hostile, Section: "javascript:alert(9)", Summary: hostile, Level: hostile, Area: hostile}},
 		Findings: []diff.Finding{{Input: diff.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
 			Verdicts: map[string]cases.Verdict{parser: "allow", "reference": cases.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
 			Sources: []string{hostile}, Trace: hostile}},
@@ -378,7 +378,7 @@ func TestHTMLInChromium(t *testing.T) {
 		{"outcome:violation", count(func(r cases.Result) bool { return r.Outcome == cases.Violation })},
 		{"parser:grobotstxt,outcome:skipped", count(func(r cases.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == cases.Skipped })},
 		{"level:SHOULD", count(func(r cases.Result) bool { return r.Level == cases.SHOULD })},
-		{"area:ACC", count(func(r cases.Result) bool { return AreaOf(r.Req[0]) == "ACC" })},
+		{"area:access", count(func(r cases.Result) bool { return areaOf(r.Req[0]) == "access" })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.filter, func(t *testing.T) {

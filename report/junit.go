@@ -78,8 +78,15 @@ func JUnit(w io.Writer, d *Document) error {
 	idx := map[string]int{}
 	for _, p := range d.Parsers {
 		idx[p.Name] = len(root.Suites)
+		props := []junitProp{{"version", visible(p.Version, 200)}, {"profile", visible(d.Profile, 40)}}
+		if p.Runtime != "" {
+			props = append(props, junitProp{"runtime", visible(p.Runtime, 200)})
+		}
+		if d.Drafts != "" {
+			props = append(props, junitProp{"drafts", visible(d.Drafts, 300)})
+		}
 		root.Suites = append(root.Suites, junitSuite{Name: visible(p.Name, 200), Time: "0",
-			Properties: &junitProps{Props: []junitProp{{"version", visible(p.Version, 200)}, {"profile", visible(d.Profile, 40)}}}})
+			Properties: &junitProps{Props: props}})
 	}
 	for _, r := range d.Results {
 		i, ok := idx[r.Parser]
@@ -95,12 +102,11 @@ func JUnit(w io.Writer, d *Document) error {
 			Time:      "0",
 		}
 		msg := checkMessage(d, r)
-		strictDev := d.Strict && r.Outcome == cases.Deviation
 		switch {
 		case r.Outcome == cases.Skipped:
 			tc.Skipped = &junitSkipped{Message: visible(r.Detail, 1000)}
 			s.Skipped++
-		case failing(r.Outcome) && exp[keyOf(r)] != nil:
+		case r.Outcome.Fails(true) && exp[keyOf(r)] != nil:
 			m := exp[keyOf(r)]
 			text := "expected failure: " + m.Reason
 			if m.Link != "" {
@@ -112,7 +118,7 @@ func JUnit(w io.Writer, d *Document) error {
 		case r.Outcome == cases.Error:
 			tc.Error = &junitProblem{Message: headline(r), Type: "error", Text: msg}
 			s.Errors++
-		case r.Outcome == cases.Violation || strictDev:
+		case r.Outcome.Fails(d.Strict):
 			tc.Failure = &junitProblem{Message: headline(r), Type: string(r.Outcome), Text: msg}
 			s.Failures++
 		case r.Outcome != cases.Pass:

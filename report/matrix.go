@@ -20,6 +20,11 @@ type MatrixOptions struct {
 	Paths []string
 	// Options is the reference's option set; the zero value means RFC().
 	Options reference.Options
+	// Usage are the usage categories whose preference each cell shows
+	// (the aipref profile; see reference.Robots.Usage). Empty means none,
+	// except under the aipref options, where it means the categories the
+	// file's statements name.
+	Usage []string
 }
 
 // Matrix is the verdict table of a robots.txt file for site owners:
@@ -35,7 +40,11 @@ type Matrix struct {
 	Warnings []Warning   `json:"warnings"`
 	Groups   int         `json:"groups"`
 	Sitemaps []string    `json:"sitemaps,omitempty"`
-	lines    []reference.Line
+	// Usage are the categories whose preferences the cells show, and
+	// Drafts the drafts that define them.
+	Usage  []string `json:"usage,omitempty"`
+	Drafts string   `json:"drafts,omitempty"`
+	lines  []reference.Line
 }
 
 // Verdict is one cell of a Matrix.
@@ -46,6 +55,8 @@ type Verdict struct {
 	// Group is the group that applied: the agent's name, "*" or "".
 	Group string `json:"group,omitempty"`
 	Why   string `json:"why"`
+	// Usage maps each of Matrix.Usage to its preference: y, n or unknown.
+	Usage map[string]string `json:"usage,omitempty"`
 }
 
 // Warning kinds.
@@ -110,6 +121,13 @@ func BuildMatrix(body []byte, o MatrixOptions) (*Matrix, error) {
 		paths = derivedPaths(m.lines)
 	}
 	m.Paths = paths
+	m.Usage = slices.Clone(o.Usage)
+	if len(m.Usage) == 0 && opts.UsageRules {
+		m.Usage = rb.UsageCategoriesStated()
+	}
+	if len(m.Usage) > 0 {
+		m.Drafts = reference.AIPrefDrafts
+	}
 
 	for _, a := range agents {
 		row := make([]Verdict, len(paths))
@@ -119,6 +137,9 @@ func BuildMatrix(body []byte, o MatrixOptions) (*Matrix, error) {
 				return nil, fmt.Errorf("report: agent %q: %w", a, err)
 			}
 			row[j] = verdictOf(d)
+			if row[j].Usage, err = usageOf(rb, a, p, m.Usage); err != nil {
+				return nil, fmt.Errorf("report: %w", err)
+			}
 		}
 		m.Cells = append(m.Cells, row)
 	}
@@ -131,6 +152,37 @@ func BuildMatrix(body []byte, o MatrixOptions) (*Matrix, error) {
 	}
 	slices.SortStableFunc(m.Warnings, func(a, b Warning) int { return a.Line - b.Line })
 	return m, nil
+}
+
+// usageOf returns the preference of each category for agent at path, or
+// nil when no category is asked.
+func usageOf(rb *reference.Robots, agent, path string, categories []string) (map[string]string, error) {
+	if len(categories) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(categories))
+	for _, c := range categories {
+		d, err := rb.Usage(agent, path, c)
+		if err != nil {
+			return nil, err
+		}
+		out[c] = string(d.Usage)
+	}
+	return out, nil
+}
+
+// usageText is a cell's preferences for the text form: "train-ai=n
+// search=?", "?" standing for unknown.
+func (m *Matrix) usageText(v Verdict) string {
+	parts := make([]string, 0, len(m.Usage))
+	for _, c := range m.Usage {
+		u := v.Usage[c]
+		if u == string(reference.UsageUnknown) {
+			u = "?"
+		}
+		parts = append(parts, c+"="+u)
+	}
+	return strings.Join(parts, " ")
 }
 
 func verdictOf(d reference.Decision) Verdict {
@@ -257,10 +309,14 @@ func examplePath(pattern string) string {
 func derivedPaths(lines []reference.Line) []string {
 	set := map[string]bool{"/": true}
 	for _, l := range lines {
-		if l.Kind != reference.Allow && l.Kind != reference.Disallow {
+		value := l.Value
+		if l.Kind == reference.Other {
+			// The path of a Content-Usage or Content-Signal line.
+			value = reference.UsageRulePath(l.Key, l.Value)
+		} else if l.Kind != reference.Allow && l.Kind != reference.Disallow {
 			continue
 		}
-		if p := examplePath(l.Value); p != "" && len(set) < maxDerivedPaths {
+		if p := examplePath(value); p != "" && len(set) < maxDerivedPaths {
 			set[p] = true
 		}
 	}
@@ -396,6 +452,11 @@ func (m *Matrix) WriteText(w io.Writer, color bool) error {
 		widths := make([]int, len(cols))
 		for j, c := range cols {
 			widths[j] = max(len(visible(c, 40)), len("disallow 9999"))
+			for i := range m.Agents {
+				if u := m.usageText(m.Cells[i][start+j]); u != "" {
+					widths[j] = max(widths[j], len("disallow 9999 ")+len(u))
+				}
+			}
 		}
 		fmt.Fprintf(bw, "\n%s%-*s", p.dim, aw, "agent \\ path")
 		for j, c := range cols {
@@ -418,12 +479,18 @@ func (m *Matrix) WriteText(w io.Writer, color bool) error {
 				if v.Line > 0 {
 					cell += fmt.Sprintf(" %d", v.Line)
 				}
+				if u := m.usageText(v); u != "" {
+					cell = fmt.Sprintf("%-*s %s", len("disallow 9999"), cell, u)
+				}
 				fmt.Fprintf(bw, "  %s%-*s%s", col, widths[j], cell, p.reset)
 			}
 			fmt.Fprintln(bw)
 		}
 	}
 	fmt.Fprintf(bw, "\n%sA number is the line of the deciding rule; none means no rule matched.%s\n", p.dim, p.reset)
+	if len(m.Usage) > 0 {
+		fmt.Fprintf(bw, "%sUsage preferences (%s): y allowed, n disallowed, ? unknown; a path that may not be crawled has none.%s\n", p.dim, m.Drafts, p.reset)
+	}
 	if len(m.Warnings) == 0 {
 		fmt.Fprintln(bw, "\nNo warnings.")
 		return bw.Flush()

@@ -39,7 +39,7 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(docs) == 0 {
 		return nil, errors.New("report: nothing to merge")
 	}
-	out := &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict}
+	out := &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict, Drafts: docs[0].Drafts}
 	var conflicts []string
 	conflict := func(format string, args ...any) { conflicts = append(conflicts, fmt.Sprintf(format, args...)) }
 
@@ -116,7 +116,7 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
-	slices.SortFunc(out.Requirements, func(a, b Requirement) int { return compareReq(a.ID, b.ID) })
+	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
 	out.sortResults()
 	out.Recount()
 	return out, nil

@@ -63,8 +63,8 @@ func TestMergeConflicts(t *testing.T) {
 }
 
 func TestMergeFindingsAndRequirements(t *testing.T) {
-	a := &Document{Tool: Tool, Requirements: []Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
-	b := &Document{Tool: Tool, Requirements: []Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
+	a := &Document{Tool: Tool, Requirements: []cases.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
+	b := &Document{Tool: Tool, Requirements: []cases.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
 	f := fixtureDoc().Findings
 	a.Findings = f[:1]
 	b.Findings = f

@@ -5,74 +5,69 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/reptest/reptest/cases"
 )
 
-// Area is a requirement area: the IDs that share a prefix ("MATCH").
-type Area struct {
-	Prefix  string
-	Title   string
-	Section string // RFC 9309 section; empty for the google profile
+// reqTable is the embedded requirement table (corpus/requirements.yaml),
+// the one source of areas and sections, indexed for rendering.
+type reqTable struct {
+	areas []cases.Area
+	rank  map[string]int               // area name → position in areas
+	byID  map[string]cases.Requirement // requirement ID → row
+	// prefixArea gives the area of an ID prefix ("MATCH"): the table puts
+	// the IDs of one prefix in one area, so an ID it does not list (from
+	// a document of another version) still finds its area.
+	prefixArea map[string]string
 }
 
-// areas lists the requirement areas of REQUIREMENTS.md in the RFC's order.
-var areas = []Area{
-	{"SYN", "Syntax and groups", "2.2"},
-	{"UA", "User-agent", "2.2.1"},
-	{"MATCH", "Matching", "2.2.2"},
-	{"SPC", "Special characters", "2.2.3"},
-	{"PCT", "Percent-encoding", "2.2.2"},
-	{"PAT", "Patterns", "2.2.2"},
-	{"OTH", "Other records", "2.2.4"},
-	{"ACC", "Access method", "2.3"},
-	{"CACHE", "Caching", "2.4"},
-	{"LIM", "Limits", "2.5"},
-	{"EX", "RFC examples", "5"},
-	{"G", "Google profile", ""},
-}
-
-// Areas returns the requirement areas in the RFC's order.
-func Areas() []Area { return slices.Clone(areas) }
-
-// sectionOverride gives the section of requirements that sit outside
-// their area's section.
-var sectionOverride = map[string]string{
-	"SYN-6":  "2.1",
-	"SYN-7":  "2.1",
-	"SYN-8":  "2.1",
-	"SYN-9":  "2.3.1.5",
-	"ACC-2":  "2.3.1.1",
-	"ACC-3":  "2.3.1.2",
-	"ACC-4":  "2.3.1.2",
-	"ACC-5":  "2.3.1.2",
-	"ACC-6":  "2.3.1.3",
-	"ACC-7":  "2.3.1.4",
-	"ACC-8":  "2.3.1.4",
-	"EX-5.1": "5.1",
-	"EX-5.2": "5.2",
-}
-
-// AreaOf returns the area prefix of a requirement ID: the part before the
-// first "-" ("MATCH-4" → "MATCH").
-func AreaOf(id string) string {
-	if i := strings.IndexByte(id, '-'); i > 0 {
-		return id[:i]
+// table reads the embedded table once. A malformed table is caught by
+// the cases package's tests and by every load; here it only leaves the
+// lookups empty (unknown areas, no sections).
+var table = sync.OnceValue(func() reqTable {
+	t := reqTable{rank: map[string]int{}, byID: map[string]cases.Requirement{}, prefixArea: map[string]string{}}
+	t.areas, _ = cases.Areas()
+	for i, a := range t.areas {
+		t.rank[a.Name] = i
 	}
-	return id
+	reqs, _ := cases.Requirements()
+	for _, r := range reqs {
+		t.byID[r.ID] = r
+		t.prefixArea[prefix(r.ID)] = r.Area
+	}
+	return t
+})
+
+// areaOf returns the name of a requirement's area, or "" for an ID whose
+// prefix the table does not know.
+func areaOf(id string) string { return table().prefixArea[prefix(id)] }
+
+// prefix returns the part of a requirement ID before its first '-'.
+func prefix(id string) string {
+	p, _, _ := strings.Cut(id, "-")
+	return p
 }
 
-// SectionOf returns the RFC 9309 section of a requirement, or "" when it
-// has none (the google profile, unknown IDs).
-func SectionOf(id string) string {
-	if s, ok := sectionOverride[id]; ok {
-		return s
+// area returns the area of the given name; a zero Area with Name name
+// and Title "other" when the table has none.
+func area(name string) cases.Area {
+	t := table()
+	if i, ok := t.rank[name]; ok {
+		return t.areas[i]
 	}
-	a := AreaOf(id)
-	for _, ar := range areas {
-		if ar.Prefix == a {
-			return ar.Section
-		}
+	if name == "" {
+		return cases.Area{Title: "other"}
 	}
-	return ""
+	return cases.Area{Name: name, Title: name}
+}
+
+// areaRank orders areas as the table lists them, unknown ones last.
+func areaRank(name string) int {
+	if i, ok := table().rank[name]; ok {
+		return i
+	}
+	return len(table().areas)
 }
 
 var sectionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
@@ -89,39 +84,23 @@ func SectionURL(section string) string {
 // googleDoc documents the google profile's requirements.
 const googleDoc = "https://developers.google.com/search/docs/crawling-indexing/robots/robots_txt"
 
-// requirementURL links a requirement to its RFC section (the given one
-// when it is a section number, else SectionOf's), or to Google's
-// documentation for G-* requirements.
-func requirementURL(id, section string) string {
-	if u := SectionURL(section); u != "" {
-		return u
-	}
-	if u := SectionURL(SectionOf(id)); u != "" {
-		return u
-	}
-	if AreaOf(id) == "G" {
+// requirementURL links a requirement to its RFC section as the table
+// gives it, or to Google's documentation for the google area's rows.
+func requirementURL(id string) string {
+	r := table().byID[id]
+	if r.Level == cases.LevelGoogle {
 		return googleDoc
 	}
-	return ""
+	return SectionURL(r.Section)
 }
 
-// areaRank orders area prefixes as Areas lists them, unknown ones last.
-func areaRank(prefix string) int {
-	for i, a := range areas {
-		if a.Prefix == prefix {
-			return i
-		}
-	}
-	return len(areas)
-}
-
-// compareReq orders requirement IDs by area, then by number ("UA-2" before
-// "UA-10"), then as text.
+// compareReq orders requirement IDs by area, then by prefix, then by
+// number ("UA-2" before "UA-10"), then as text.
 func compareReq(a, b string) int {
-	pa, pb := AreaOf(a), AreaOf(b)
-	if ra, rb := areaRank(pa), areaRank(pb); ra != rb {
+	if ra, rb := areaRank(areaOf(a)), areaRank(areaOf(b)); ra != rb {
 		return ra - rb
 	}
+	pa, pb := prefix(a), prefix(b)
 	if pa != pb {
 		return strings.Compare(pa, pb)
 	}
@@ -133,25 +112,15 @@ func compareReq(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// areasOf returns the distinct areas of a result's requirements, in order.
+// areasOf returns the distinct areas of a result's requirements, in the
+// table's order.
 func areasOf(reqs []string) []string {
 	var out []string
 	for _, r := range reqs {
-		a := AreaOf(r)
-		if !slices.Contains(out, a) {
+		if a := areaOf(r); !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}
 	slices.SortFunc(out, func(a, b string) int { return areaRank(a) - areaRank(b) })
 	return out
-}
-
-// areaTitle returns an area's title, or its prefix when unknown.
-func areaTitle(prefix string) string {
-	for _, a := range areas {
-		if a.Prefix == prefix {
-			return a.Title
-		}
-	}
-	return prefix
 }

@@ -94,7 +94,11 @@ func (t *textWriter) header() {
 	if d.Strict {
 		strict = ", strict"
 	}
-	t.printf("%sreptest %s%s  profile %s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), strict, len(d.Results))
+	drafts := ""
+	if d.Drafts != "" {
+		drafts = " (" + visible(d.Drafts, 300) + ")"
+	}
+	t.printf("%sreptest %s%s  profile %s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, len(d.Results))
 }
 
 func (t *textWriter) summaries() {
@@ -144,7 +148,7 @@ func colorCount(color, reset string, n, width int) string {
 func (t *textWriter) failures() []cases.Result {
 	var out []cases.Result
 	for _, r := range t.d.Results {
-		if failing(r.Outcome) {
+		if r.Outcome.Fails(true) {
 			out = append(out, r)
 		}
 	}
@@ -206,6 +210,9 @@ func (t *textWriter) details(fs []cases.Result) {
 				for _, line := range strings.Split(clip(x.Detail, 2000), "\n") {
 					t.printf("      %s%s%s\n", p.dim, visible(line, 300), p.reset)
 				}
+			}
+			if x.ParserDetail != "" {
+				t.printf("      %sthe parser says: %s%s\n", p.dim, visible(x.ParserDetail, 300), p.reset)
 			}
 		}
 		trace := r.Trace

@@ -15,7 +15,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlags("check", stderr)
 	robots := fs.String("robots", "", "the robots.txt `FILE` (- for standard input)")
 	agent := fs.String("agent", "", "the crawler's product token ([a-zA-Z_-]+)")
-	profile := fs.String("profile", "rfc9309", "the option set: rfc9309 or google")
+	profile := fs.String("profile", "rfc9309", "the option set: rfc9309, google or aipref")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code

@@ -6,33 +6,34 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
-// (CASES.md §4, §5).
+// (docs/FORMAT.md §4, §5).
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("diff", stderr)
-	var names, execs, commands, inputs, corpora multi
+	var names, inputs, corpora multi
 	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
-	fs.Var(&inputs, "inputs", "a directory of robots.txt files, every regular file (repeatable)")
+	progs := addProgramFlags(fs)
+	fs.Var(&inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
 	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
 	generate := fs.Int("generate", 0, "also compare `N` generated files")
 	seed := fs.Uint64("seed", 1, "the seed of --generate")
 	jsonOut := fs.String("json", "", "write the findings as JSON lines to `FILE`")
 	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
 	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
-	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs")
+	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	printShard := fs.Bool("print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
+	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
 	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
 	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
 	top := fs.Int("top", 15, "groups shown in the summary (0: all)")
@@ -55,17 +56,15 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
 		return 2
 	}
-	var sh diff.Shard
-	if *shard != "" {
-		var err error
-		if sh, err = diff.ParseShard(*shard); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
+	sh, err := cases.ParseShardEnv(*shard, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return 2
 	}
 
-	// Inputs: corpus cases, then directories, then generated files.
-	var files []diff.File
+	// Inputs: corpus cases, then directories and files, then generated
+	// files; WARC files are streamed after them.
+	var in diff.Inputs
 	run := &report.DiffRun{Command: commandLine("diff", args), Profile: *profile}
 	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
 		cs, err := loadCorpus(corpora)
@@ -73,36 +72,45 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			printLoadError(stderr, err)
 			return 2
 		}
-		files = append(files, diff.FromCases(cs)...)
+		in.Files = append(in.Files, diff.FromCases(cs)...)
 		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", strings.Join(corpora, ", "), len(cs)))
 	}
-	for _, dir := range inputs {
-		fsOf, err := diff.ReadDir(dir)
-		if err != nil {
+	for _, path := range inputs {
+		files, warcs := len(in.Files), len(in.WARC)
+		if err := in.AddPath(path); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
 		}
-		files = append(files, fsOf...)
-		run.Inputs = append(run.Inputs, fmt.Sprintf("%s: %d files", dir, len(fsOf)))
+		desc := fmt.Sprintf("%s: %d files", path, len(in.Files)-files)
+		if n := len(in.WARC) - warcs; n > 0 {
+			desc += fmt.Sprintf(", %d WARC files", n)
+		}
+		run.Inputs = append(run.Inputs, desc)
 	}
-	files = append(files, diff.Generate(*seed, *generate)...)
+	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
 	if *generate > 0 {
 		run.Inputs = append(run.Inputs, fmt.Sprintf("%d generated files (seed %d)", *generate, *seed))
 	}
 	if *shard != "" {
 		run.Inputs = append(run.Inputs, "shard "+*shard)
 	}
-	files = sh.Select(files)
+	files, warcs := in.Select(sh)
+	if *printShard {
+		for _, w := range warcs {
+			fmt.Fprintln(stdout, w.Name)
+		}
+		return 0
+	}
 
 	switch {
-	case len(names) == 0 && len(execs) == 0 && len(commands) == 0:
+	case len(names) == 0 && progs.none():
 		names = multi{"reference", "grobotstxt", "temoto"}
 	case len(names) == 0:
 		// Your own programs are compared with the reference.
 		names = multi{"reference"}
 	}
 	// Find the parsers that cannot run here once, and leave them out.
-	ps, missing, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	ps, missing, err := openParsers(ctx, names, progs, *timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
@@ -121,8 +129,14 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		usable = append(usable, n)
 	}
+	for _, u := range missing {
+		if u.prog != nil && !*quiet {
+			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
+		}
+	}
+	progs = progs.without(missing)
 	factory := func(ctx context.Context) ([]cases.Parser, error) {
-		ps, _, err := openParsers(ctx, usable, execs, commands, *allowedRE, *disallowedRE, *timeout)
+		ps, _, err := openParsers(ctx, usable, progs, *timeout)
 		return ps, err
 	}
 
@@ -133,8 +147,13 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		progress.Start(len(files))
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
 	}
-	rep, err := diff.Run(ctx, files, factory, opts)
+	rep, err := in.Run(ctx, sh, factory, opts)
 	progress.Done()
+	if len(in.WARC) > 0 && !*quiet {
+		st := in.Stats
+		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
+			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		if ctx.Err() != nil {
@@ -154,7 +173,8 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			run.Summary = &rep.Summary
 			run.Date = time.Now().UTC().Format(time.RFC3339)
 			return writeDiffHTML(w, rep, run)
-		})
+		}) &&
+		write(*reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
 	if !ok {
 		return 2
 	}
@@ -179,7 +199,7 @@ func isMissing(name string, missing []unavailable) error {
 
 // writeDiffHTML renders the run's dashboard with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report, run *report.DiffRun) error {
-	doc := &report.Document{Tool: report.Tool, Version: parsers.Version, Profile: run.Profile, Findings: rep.Findings}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: run.Profile, Findings: rep.Findings}
 	return report.WriteHTML(w, doc, report.HTMLOptions{Title: "reptest: where robots.txt parsers disagree", Diff: run})
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -66,28 +65,10 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 // so on stderr as the command cmd.
 func checkProfile(cmd, p string, stderr io.Writer) bool {
 	if _, ok := reference.OptionsFor(p); !ok {
-		fmt.Fprintf(stderr, "reptest %s: --profile must be rfc9309 or google, not %q\n", cmd, p)
+		fmt.Fprintf(stderr, "reptest %s: --profile must be rfc9309, google or aipref, not %q\n", cmd, p)
 		return false
 	}
 	return true
-}
-
-// parseShard reads "K/N" (1 ≤ K ≤ N); "" means no sharding.
-func parseShard(s string) (k, n int, err error) {
-	if s == "" {
-		return 0, 0, nil
-	}
-	a, b, ok := strings.Cut(s, "/")
-	if ok {
-		k, err = strconv.Atoi(a)
-		if err == nil {
-			n, err = strconv.Atoi(b)
-		}
-	}
-	if !ok || err != nil || n < 1 || k < 1 || k > n {
-		return 0, 0, fmt.Errorf("--shard %q: want K/N with 1 ≤ K ≤ N", s)
-	}
-	return k, n, nil
 }
 
 // writer returns a function that renders into the file at path (nothing

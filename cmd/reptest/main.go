@@ -26,6 +26,7 @@ import (
 	"sort"
 
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 )
 
 // command is one subcommand: it parses its own flags and returns the exit
@@ -44,11 +45,15 @@ func commands() map[string]command {
 		"promote": {cmdPromote, "turn findings into YAML case drafts"},
 		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
 		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+		"crawl":   {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
+		"audit":   {cmdAudit, "judge the bots of an access log against robots.txt versions"},
 		"version": {cmdVersion, "print the version of reptest and of Go"},
 	}
 }
 
 func main() {
+	// The isolated Go libraries run in workers that are this binary.
+	parsers.ServeWorkerIfAsked()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
@@ -94,6 +99,6 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
 		return 2
 	}
-	fmt.Fprintf(stdout, "reptest %s (%s)\n", parsers.Version, runtime.Version())
+	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
 	return 0
 }

@@ -20,14 +20,15 @@ const maxMatrixInput = 64 << 20
 // [--fail-on warn] [--profile rfc9309|google] [--json].
 func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("matrix", stderr)
-	var agents, paths multi
+	var agents, paths, usage multi
 	fs.Var(&agents, "agent", "product `TOKEN` to show (repeatable; default: every agent the file names plus one it does not)")
 	fs.Var(&paths, "path", "URL `PATH` to show (repeatable; default: / and one path per rule)")
+	fs.Var(&usage, "usage", "usage `CATEGORY` whose preference each cell shows (repeatable; train-ai, search, …; default under --profile aipref: those the file states)")
 	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")
-	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309 or google")
+	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309, google or aipref")
 	asJSON := fs.Bool("json", false, "print the matrix as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest matrix FILE [--agent A]... [--path P]... [--fail-on warn] [--profile rfc9309|google] [--json]\n\nFILE may be - for standard input.")
+		fmt.Fprintln(stderr, "usage: reptest matrix FILE [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input.")
 		fs.PrintDefaults()
 	}
 	pos, code, ok := parseArgs(fs, args)
@@ -52,12 +53,18 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 	}
+	for _, c := range usage {
+		if !reference.IsUsageCategory(c) {
+			fmt.Fprintf(stderr, "reptest matrix: --usage %q: not a usage category (known: %s)\n", c, strings.Join(reference.UsageCategories(), ", "))
+			return 2
+		}
+	}
 	body, err := readInput(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
 		return 2
 	}
-	m, err := report.BuildMatrix(body, report.MatrixOptions{Agents: agents, Paths: paths, Options: opts})
+	m, err := report.BuildMatrix(body, report.MatrixOptions{Agents: agents, Paths: paths, Options: opts, Usage: usage})
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
 		return 2

@@ -60,6 +60,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return 2
 	}
+	if isDiffReport(files[0]) { // the shards of reptest diff --report
+		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
+	}
 	var docs []*report.Document
 	for _, name := range files {
 		d, err := readDocument(name)

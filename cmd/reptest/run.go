@@ -10,20 +10,18 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
 
-// cmdRun runs the corpus against parsers (CASES.md §5).
+// cmdRun runs the corpus against parsers (docs/FORMAT.md §5).
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("run", stderr)
-	var names, execs, commands, corpora, runGlobs, skipGlobs multi
+	var names, corpora, runGlobs, skipGlobs multi
 	fs.Var(&names, "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
-	fs.Var(&execs, "exec", "a command speaking the JSON-lines protocol (repeatable)")
-	fs.Var(&commands, "command", "a one-process-per-check command template with %robots%, %url%, %user-agent% (repeatable)")
-	allowedRE := fs.String("allowed-pattern", "", "with --command: a regular expression on stdout meaning allowed")
-	disallowedRE := fs.String("disallowed-pattern", "", "with --command: a regular expression on stdout meaning disallowed")
+	progs := addProgramFlags(fs)
 	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
-	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
+	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	strict := fs.Bool("strict", false, "deviations (failed SHOULD checks) count against conformance")
 	fs.Var(&runGlobs, "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var(&skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
@@ -51,7 +49,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !checkProfile("run", *profile, stderr) {
 		return 2
 	}
-	k, n, err := parseShard(*shard)
+	sh, err := cases.ParseShard(*shard)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return 2
@@ -76,42 +74,38 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return 2
 	}
-	selected, err := cases.Select(all, *profile, runGlobs, skipGlobs)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest run:", err)
-		return 2
-	}
+	selected := cases.Select(all, *profile, runGlobs, skipGlobs)
 	if !*quiet {
 		warnInvalid(stderr, selected)
 	}
 	if len(selected) == 0 {
 		// Nothing to run is a mistake (a glob or a profile), not a pass.
 		fmt.Fprintf(stderr, "reptest run: no case of profile %s matches the selection", *profile)
-		other := otherProfile(*profile)
-		if cs, _ := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
-			fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
+		for _, other := range otherProfiles(*profile) {
+			if cs := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
+				fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
+				break
+			}
 		}
 		fmt.Fprintln(stderr)
 		return 2
 	}
-	if n > 0 {
-		if selected, err = cases.Shard(selected, k, n); err != nil {
-			fmt.Fprintln(stderr, "reptest run:", err)
-			return 2
-		}
-	}
+	selected = sh.Cases(selected)
 
-	if len(names) == 0 && len(execs) == 0 && len(commands) == 0 {
+	if len(names) == 0 && progs.none() {
 		names = multi{"reference"}
 	}
-	ps, unavailable, err := openParsers(ctx, names, execs, commands, *allowedRE, *disallowedRE, *timeout)
+	ps, unavailable, err := openParsers(ctx, names, progs, *timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return 2
 	}
 	defer closeParsers(ps)
 	for _, u := range unavailable {
-		if !*quiet {
+		switch {
+		case u.prog != nil:
+			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.name, u.err)
+		case !*quiet:
 			fmt.Fprintf(stderr, "reptest run: %s is skipped: %v\n", u.name, u.err)
 		}
 	}
@@ -132,9 +126,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	rep = markUnavailable(rep, unavailable)
 
-	doc := report.FromResults(report.Meta{Version: parsers.Version, Profile: *profile, Strict: *strict}, rep.Summaries, rep.Results, selected)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict, Drafts: reference.ProfileDrafts(*profile)}, rep.Summaries, rep.Results, selected)
 	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = coverage(reqs, all)
+		doc.Requirements = cases.Coverage(reqs, all)
 	}
 	if expect != nil {
 		doc.ApplyExpectations(expect)
@@ -199,25 +193,13 @@ func printLoadError(w io.Writer, err error) {
 	fmt.Fprintln(w, "reptest:", err)
 }
 
-// coverage counts the cases that name each requirement.
-func coverage(reqs []cases.Requirement, cs []cases.Case) []report.Requirement {
-	count := map[string]int{}
-	for _, c := range cs {
-		for _, r := range c.Req {
-			count[r]++
+// otherProfiles names the profiles that are not p.
+func otherProfiles(p string) []string {
+	var out []string
+	for _, q := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+		if q != p {
+			out = append(out, q)
 		}
 	}
-	out := make([]report.Requirement, 0, len(reqs))
-	for _, r := range reqs {
-		out = append(out, report.Requirement{ID: r.ID, Level: r.Level, Title: r.Summary, Section: r.Section, Cases: count[r.ID]})
-	}
 	return out
-}
-
-// otherProfile names the profile that is not p.
-func otherProfile(p string) string {
-	if p == cases.ProfileGoogle {
-		return cases.ProfileRFC
-	}
-	return cases.ProfileGoogle
 }

@@ -2,6 +2,8 @@ package parsers
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/reptest/reptest/cases"
@@ -43,4 +45,90 @@ func BenchmarkProtocol(b *testing.B) {
 		}
 		run(b, c)
 	})
+}
+
+// BenchmarkFastPathBound runs the in-process libraries on the worst
+// shapes found within the bounds of Isolated's fast path (64 KiB, 64 "*",
+// a 4 KiB URL): the time per check is what a check can cost in process
+// at most, with no timeout able to stop it.
+func BenchmarkFastPathBound(b *testing.B) {
+	url := "https://example.com/" + strings.Repeat("a", fastURL-len("https://example.com/"))
+	pad := func(s string) string { return s + strings.Repeat("#", fastBody-len(s)-1) + "\n" }
+	shapes := map[string]string{
+		"rules": pad("User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", fastStars-1)),
+		"one":   pad("User-agent: *\nDisallow: /" + strings.Repeat("*a", fastStars-1) + "b\n"),
+		"lines": "User-agent: *\n" + strings.Repeat("Disallow: /aaaaaaaaaaaaa\n", (fastBody-20)/25),
+	}
+	for name, body := range shapes {
+		req := cases.Request{Robots: []byte(body), Agent: "FooBot", URL: url}
+		if !fast(req, nil) {
+			b.Fatalf("%s: outside the fast path", name)
+		}
+		for lib, p := range libraries() {
+			b.Run(lib+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := p.Check(context.Background(), req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkBatch puts the same questions about one body to parsers one
+// check at a time (check) and in one batch (batch). Read the checks/s
+// metric of the two rows of each parser.
+func BenchmarkBatch(b *testing.B) {
+	var body strings.Builder
+	body.WriteString("User-agent: FooBot\nDisallow: /private\n\nUser-agent: *\n")
+	for i := range 200 {
+		fmt.Fprintf(&body, "Disallow: /section-%d/\nAllow: /section-%d/public\n", i, i)
+	}
+	req := cases.Request{Robots: []byte(body.String()), Profile: cases.ProfileRFC}
+	qs := make([]cases.Question, 64)
+	for i := range qs {
+		qs[i] = cases.Question{Agent: []string{"FooBot", "BarBot"}[i%2], URL: fmt.Sprintf("https://example.com/section-%d/public/%d", i*3, i)}
+	}
+	parsers := []struct {
+		name string
+		open func(b *testing.B) cases.Parser
+	}{
+		{"reference", func(*testing.B) cases.Parser { return NewReference() }},
+		{"temoto", func(*testing.B) cases.Parser { return NewTemoto() }},
+		{"exec-helper", func(b *testing.B) cases.Parser {
+			e, err := NewExec(context.Background(), helperCommand(b), ExecOptions{Env: []string{helperEnv + "=batch"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { e.Close() })
+			return e
+		}},
+		{"python-urllib", func(b *testing.B) cases.Parser {
+			p, err := New(context.Background(), "python-urllib", Options{})
+			if err != nil {
+				b.Skip(err)
+			}
+			b.Cleanup(func() { p.(cases.Closer).Close() })
+			return p
+		}},
+	}
+	for _, pr := range parsers {
+		b.Run(pr.name+"/check", func(b *testing.B) {
+			p := pr.open(b)
+			for b.Loop() {
+				eachCheck(context.Background(), p, req, qs)
+			}
+			b.ReportMetric(float64(b.N*len(qs))/b.Elapsed().Seconds(), "checks/s")
+		})
+		b.Run(pr.name+"/batch", func(b *testing.B) {
+			p := pr.open(b)
+			for b.Loop() {
+				if _, errs := p.(cases.Batcher).CheckBatch(context.Background(), req, qs); errs[0] != nil {
+					b.Fatal(errs[0])
+				}
+			}
+			b.ReportMetric(float64(b.N*len(qs))/b.Elapsed().Seconds(), "checks/s")
+		})
+	}
 }

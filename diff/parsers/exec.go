@@ -56,7 +56,9 @@ type ExecOptions struct {
 	// Either must pass ValidName.
 	Name string
 	// Timeout bounds each check (sending the request and reading the
-	// answer) and each batch request; 0 means DefaultTimeout.
+	// answer); 0 means DefaultTimeout. A batch request of n questions gets
+	// Timeout plus Timeout/64 for each question after the first: a parser
+	// without a parsed form (grobotstxt) parses the body once per question.
 	Timeout time.Duration
 	// StartTimeout bounds each start, up to the hello's answer; 0 means
 	// DefaultStartTimeout, or Timeout when that is longer.
@@ -67,8 +69,14 @@ type ExecOptions struct {
 	Env []string
 	// Procs is the most copies of the program run at once, for callers
 	// that call Check and CheckBatch from several goroutines; 0 means 1.
-	// A copy is started only when that many checks are in flight.
+	// A copy is started only when that many checks are in flight. A
+	// program with the capability clock runs once, since its sessions live
+	// in its cache.
 	Procs int
+	// MaxStalls is how many checks in a row may go unanswered within the
+	// timeout before Exec stops asking the program: 0 means 3, a negative
+	// number never.
+	MaxStalls int
 }
 
 // Exec is a parser run as a long-lived external program that speaks the
@@ -85,7 +93,7 @@ type ExecOptions struct {
 // an earlier request is dropped, so a duplicate is not taken for the next
 // check's answer. An {"id":…,"error":…} answer or an unknown verdict is an
 // error of that check alone. After three failed starts in a row, or three
-// checks in a row without an answer within the timeout, Exec stops
+// checks in a row without an answer within the timeout (MaxStalls), Exec stops
 // starting or asking the program and fails each later check at once with
 // that reason, so a run always completes.
 //
@@ -140,6 +148,10 @@ func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, erro
 		return nil, err
 	}
 	e.info, e.batch, e.starts = info, batch, 1
+	if info.Has(cases.CapClock) {
+		// Sessions live in one program's cache: no copies.
+		e.slots = make(chan struct{}, 1)
+	}
 	e.idle = []*process{p}
 	e.tail.Store(p.stderr)
 	e.stop = context.AfterFunc(ctx, func() { e.Close() })
@@ -226,9 +238,9 @@ func (e *Exec) accepts(req cases.Request) error {
 // exchange sends one request (a batch when qs is not nil) and reads its
 // answer, restarting, killing and counting failures as the type's comment
 // says.
-func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question) (answer, []byte, string, error) {
+func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Question, usage ...string) (answer, []byte, string, error) {
 	id := strconv.FormatUint(e.nextID.Add(1), 10)
-	line, err := encodeRequest(id, req, qs)
+	line, err := encodeRequest(id, req, qs, usage...)
 	if err != nil {
 		return answer{}, nil, id, fmt.Errorf("%s: request %s: %w", e.info.Name, id, err)
 	}
@@ -238,7 +250,7 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	}
 	e.tail.Store(p.stderr)
 	what := "request " + id
-	out, err := p.roundTrip(ctx, line, timeoutOr(e.opts.Timeout), staleAnswer(id))
+	out, err := p.roundTrip(ctx, line, batchTimeout(timeoutOr(e.opts.Timeout), len(qs)), staleAnswer(id))
 	if err != nil {
 		return answer{}, nil, id, e.fail(ctx, p, what, err)
 	}
@@ -251,6 +263,11 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	}
 	e.release(p, true)
 	return a, out, id, nil
+}
+
+// batchTimeout is the time a request with n questions (0: a check) gets.
+func batchTimeout(timeout time.Duration, n int) time.Duration {
+	return timeout + time.Duration(max(n-1, 0))*(timeout/64)
 }
 
 // shortID shows an answer's raw JSON id as it was written.
@@ -339,10 +356,21 @@ func (e *Exec) refusal() error {
 		return fmt.Errorf("%s: the parser is closed", name)
 	case e.failedRun >= maxFailedStarts:
 		return fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
-	case e.stalls >= maxStalls:
+	case e.stalls >= e.maxStalls():
 		return fmt.Errorf("%s: not asked again after %d checks in a row without an answer: %w", name, e.stalls, e.lastStall)
 	}
 	return nil
+}
+
+func (e *Exec) maxStalls() int {
+	switch n := e.opts.MaxStalls; {
+	case n < 0:
+		return int(^uint(0) >> 1)
+	case n == 0:
+		return maxStalls
+	default:
+		return n
+	}
 }
 
 // release gives a program back after a request; an answered one (ok)

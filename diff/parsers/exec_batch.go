@@ -13,16 +13,11 @@ import (
 // are those of Check either way. Fetch and timeline requests are always
 // asked one by one.
 func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	if !e.batch || req.Kind() == cases.CapFetch {
+		return eachCheck(ctx, e, req, qs)
+	}
 	vs := make([]cases.Verdict, len(qs))
 	errs := make([]error, len(qs))
-	if !e.batch || req.Kind() == cases.CapFetch {
-		for i, q := range qs {
-			r := req
-			r.Agent, r.URL = q.Agent, q.URL
-			vs[i], errs[i] = e.Check(ctx, r)
-		}
-		return vs, errs
-	}
 	if err := e.accepts(req); err != nil {
 		fillErr(errs, err)
 		return vs, errs

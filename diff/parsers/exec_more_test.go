@@ -229,3 +229,14 @@ func TestExecProcs(t *testing.T) {
 		t.Errorf("%d programs started, %d idle; want 1 to 3, all idle", starts, idle)
 	}
 }
+
+func TestBatchTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want time.Duration
+	}{{0, 64 * time.Second}, {1, 64 * time.Second}, {2, 65 * time.Second}, {1024, 1087 * time.Second}} {
+		if got := batchTimeout(64*time.Second, tt.n); got != tt.want {
+			t.Errorf("batchTimeout(64s, %d) = %s, want %s", tt.n, got, tt.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 )
 
@@ -44,6 +45,7 @@ type process struct {
 	exited     chan struct{} // closed when Wait returned
 	waitErr    error         // set before exited is closed
 	stderrDone chan struct{} // closed when stderr reached EOF
+	killOnce   sync.Once
 }
 
 // startProcess starts "sh -c command" with pipes whose parent ends support
@@ -181,7 +183,14 @@ func exitText(err error) string {
 
 // kill kills the program's process group, reaps it and returns the end of
 // its standard error.
+// Only the first call kills: the group's id must not be signalled again
+// once the kernel may have reused it.
 func (p *process) kill() string {
+	p.killOnce.Do(p.killNow)
+	return p.stderr.String()
+}
+
+func (p *process) killNow() {
 	killGroup(p.cmd.Process)
 	p.stdin.Close()
 	select {
@@ -194,7 +203,6 @@ func (p *process) kill() string {
 	}
 	p.errR.Close()
 	p.stdout.Close()
-	return p.stderr.String()
 }
 
 // close asks the program to exit by closing its standard input, then kills

@@ -43,7 +43,8 @@ func moduleVersion(path, fallback string) string {
 }
 
 // Grobotstxt adapts github.com/jimsmart/grobotstxt, a Go port of Google's
-// C++ robots.txt parser. It takes parse requests only.
+// C++ robots.txt parser. It takes parse requests only. It keeps no state
+// and is safe for concurrent use.
 //
 // The library takes the whole URL and answers "not allowed" when net/url
 // cannot parse it; the adapter passes the URL as it is, so such checks show
@@ -83,7 +84,8 @@ func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v cases.Verdic
 // example a rule or a Crawl-delay before the first User-agent line, or a
 // Crawl-delay that is not a number; FromStatusAndBytes also refuses a status
 // outside 2xx, 4xx and 5xx. The adapter answers cases.Reject for those:
-// it is the library's answer, not a failure of the run.
+// it is the library's answer, not a failure of the run. It keeps no state
+// and is safe for concurrent use.
 type Temoto struct{}
 
 // NewTemoto returns the temoto adapter.
@@ -99,65 +101,22 @@ func (*Temoto) Info() cases.Info {
 }
 
 // Check implements cases.Parser.
-func (*Temoto) Check(ctx context.Context, req cases.Request) (v cases.Verdict, err error) {
-	defer recoverPanic("temoto", &err)
-	var data *robotstxt.RobotsData
-	switch k := req.Kind(); k {
-	case cases.CapParse:
-		data, err = robotstxt.FromBytes(req.Robots)
-	case cases.CapStatus:
-		data, err = robotstxt.FromStatusAndBytes(req.Status, req.Robots)
-	default:
-		return "", fmt.Errorf("temoto: %w: %s", errCapability, k)
-	}
-	if err != nil || data == nil {
+func (t *Temoto) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+	data, err := t.parse(req)
+	switch {
+	case err != nil:
+		return "", err
+	case data == nil:
 		return cases.Reject, nil
 	}
-	if data.TestAgent(reference.PathQuery(req.URL), req.Agent) {
-		return cases.Allow, nil
-	}
-	return cases.Disallow, nil
+	return temotoTest(data, req.Agent, req.URL)
 }
 
-// CheckBatch implements cases.Batcher: the body is parsed once for all
-// the questions.
-func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) (vs []cases.Verdict, errs []error) {
-	vs = make([]cases.Verdict, len(qs))
-	errs = make([]error, len(qs))
-	var err error
-	defer func() {
-		if err != nil {
-			for k := range errs {
-				errs[k] = err
-			}
-		}
-	}()
-	defer recoverPanic("temoto", &err)
-	var data *robotstxt.RobotsData
-	switch k := req.Kind(); k {
-	case cases.CapParse:
-		data, err = robotstxt.FromBytes(req.Robots)
-	case cases.CapStatus:
-		data, err = robotstxt.FromStatusAndBytes(req.Status, req.Robots)
-	default:
-		err = fmt.Errorf("temoto: %w: %s", errCapability, k)
-		return vs, errs
-	}
-	if err != nil || data == nil {
-		err = nil
-		for k := range vs {
-			vs[k] = cases.Reject
-		}
-		return vs, errs
-	}
-	for k, q := range qs {
-		vs[k] = cases.Disallow
-		if data.TestAgent(reference.PathQuery(q.URL), q.Agent) {
-			vs[k] = cases.Allow
-		}
-	}
-	return vs, errs
-}
+// Concurrent implements cases.Concurrent: the adapter keeps no state.
+func (*Grobotstxt) Concurrent() bool { return true }
+
+// Concurrent implements cases.Concurrent: the adapter keeps no state.
+func (*Temoto) Concurrent() bool { return true }
 
 // recoverPanic turns a panic of an in-process library into an error of the
 // check, the way a crash of an external program is one.
@@ -165,4 +124,56 @@ func recoverPanic(name string, err *error) {
 	if x := recover(); x != nil {
 		*err = fmt.Errorf("%s panicked: %v", name, x)
 	}
+}
+
+// CheckBatch implements cases.Batcher. The library has no parsed form
+// (every decision parses the body, as Google's parser does), so it is one
+// Check per question.
+func (g *Grobotstxt) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	return eachCheck(ctx, g, req, qs)
+}
+
+// CheckBatch implements cases.Batcher: the body is parsed once.
+func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	vs := make([]cases.Verdict, len(qs))
+	errs := make([]error, len(qs))
+	data, err := t.parse(req)
+	for i, q := range qs {
+		switch {
+		case err != nil:
+			errs[i] = err
+		case data == nil:
+			vs[i] = cases.Reject
+		default:
+			vs[i], errs[i] = temotoTest(data, q.Agent, q.URL)
+		}
+	}
+	return vs, errs
+}
+
+// parse parses the request's body as the library does; nil data means the
+// library refused the file.
+func (*Temoto) parse(req cases.Request) (data *robotstxt.RobotsData, err error) {
+	defer recoverPanic("temoto", &err)
+	switch k := req.Kind(); k {
+	case cases.CapParse:
+		data, err = robotstxt.FromBytes(req.Robots)
+	case cases.CapStatus:
+		data, err = robotstxt.FromStatusAndBytes(req.Status, req.Robots)
+	default:
+		return nil, fmt.Errorf("temoto: %w: %s", errCapability, k)
+	}
+	if err != nil {
+		return nil, nil
+	}
+	return data, nil
+}
+
+// temotoTest decides one question on a parsed file.
+func temotoTest(data *robotstxt.RobotsData, agent, url string) (v cases.Verdict, err error) {
+	defer recoverPanic("temoto", &err)
+	if data.TestAgent(reference.PathQuery(url), agent) {
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
 }

@@ -110,6 +110,8 @@ func helperExecMain(mode string) {
 				caps = append(caps, "batch")
 			case "badname":
 				name = "a=b"
+			case "usage":
+				caps = []string{"parse", "usage"}
 			}
 			say(map[string]any{"name": name, "version": "9.9", "runtime": "helper-runtime 1.0", "capabilities": caps})
 			continue
@@ -126,6 +128,21 @@ func helperExecMain(mode string) {
 			continue
 		}
 		path := url[strings.LastIndexByte(url, '/'):]
+		if cats, ok := req["usage"].([]any); ok {
+			// A usage request: "n" for every category under /no-ai.
+			usage := map[string]string{}
+			for _, c := range cats {
+				usage[fmt.Sprint(c)] = "unknown"
+				if strings.Contains(url, "/no-ai") {
+					usage[fmt.Sprint(c)] = "n"
+				}
+			}
+			if path == "/nousage" {
+				usage = nil
+			}
+			say(map[string]any{"id": id, "verdict": "allow", "usage": usage})
+			continue
+		}
 		switch path {
 		case "/crash":
 			fmt.Fprintln(os.Stderr, "helper: crashing on purpose")

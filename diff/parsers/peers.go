@@ -30,7 +30,8 @@ type peer struct {
 	probe    []string
 	probeDir string
 	resolve  bool
-	// missing says what the probe failed to load and how to install it.
+	// missing says what the probe failed to load and how to install it;
+	// %[1]s in it stands for the peers directory.
 	missing string
 }
 
@@ -67,23 +68,31 @@ func peers() []peer {
 			script:   "node/robots-parser.js",
 			probe:    []string{"-e", `require("robots-parser")`},
 			probeDir: "node",
-			missing:  "cannot load robots-parser (npm package robots-parser@3.0.1: run npm ci in diff/peers/node, or diff/peers/install.sh)",
+			missing:  npmMissing("robots-parser", "robots-parser@3.0.1"),
 		},
 		{
 			name: "robots-txt-guard", runtime: "node", runtimePkg: "nodejs",
 			script:   "node/robots-txt-guard.js",
 			probe:    []string{"-e", `require("robots-txt-guard"); require("robots-txt-parse")`},
 			probeDir: "node",
-			missing:  "cannot load robots-txt-guard (npm packages robots-txt-guard@1.0.2 and robots-txt-parse@2.0.1: run npm ci in diff/peers/node, or diff/peers/install.sh)",
+			missing:  npmMissing("robots-txt-guard", "robots-txt-guard@1.0.2 robots-txt-parse@2.0.1"),
 		},
 		{
 			name: "robots-txt-parser", runtime: "node", runtimePkg: "nodejs",
 			script:   "node/robots-txt-parser.js",
 			probe:    []string{"-e", `require("robots-txt-parser")`},
 			probeDir: "node",
-			missing:  "cannot load robots-txt-parser (npm package robots-txt-parser@2.0.3: run npm ci in diff/peers/node, or diff/peers/install.sh)",
+			missing:  npmMissing("robots-txt-parser", "robots-txt-parser@2.0.3"),
 		},
 	}
+}
+
+// npmMissing is the missing message of a peer whose npm packages (pkgs,
+// pinned) are not installed: in a checkout install.sh runs npm ci, outside
+// one the embedded programs' folder needs it, or a global install.
+func npmMissing(lib, pkgs string) string {
+	return "cannot load " + lib + " (npm " + pkgs + ": run `npm ci` in %[1]s/node or diff/peers/install.sh, " +
+		"or `npm install -g " + pkgs + "` and set NODE_PATH=$(npm root -g))"
 }
 
 // unavailableError is a peer that cannot run here; it wraps ErrUnavailable
@@ -116,7 +125,11 @@ func (p peer) start(ctx context.Context, opts Options) (cases.Parser, error) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("%s: checking %s: %w", p.name, p.runtime, err)
 		}
-		return nil, unavailable("%s: %s %s", p.name, p.runtime, p.missing)
+		missing := p.missing
+		if strings.Contains(missing, "%[1]s") {
+			missing = fmt.Sprintf(missing, dir)
+		}
+		return nil, unavailable("%s: %s %s", p.name, p.runtime, missing)
 	}
 	if real := strings.TrimSpace(out); p.resolve && filepath.IsAbs(real) {
 		if _, err := os.Stat(real); err == nil {
@@ -126,7 +139,7 @@ func (p peer) start(ctx context.Context, opts Options) (cases.Parser, error) {
 	words := append([]string{"exec", shellQuote(rt)}, quoteAll(p.args)...)
 	words = append(words, shellQuote(script))
 	return NewExec(ctx, strings.Join(words, " "), ExecOptions{
-		Name: p.name, Timeout: opts.Timeout, StartTimeout: opts.StartTimeout, Dir: dir,
+		Name: p.name, Timeout: opts.Timeout, StartTimeout: opts.StartTimeout, Dir: dir, Procs: opts.Procs,
 	})
 }
 

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
 )
@@ -173,5 +177,94 @@ func TestPeerRuntimeMissing(t *testing.T) {
 		if !errors.Is(err, ErrUnavailable) || err.Error() != msg {
 			t.Errorf("New(%q) with an empty PATH: %v; want %q wrapping ErrUnavailable", name, err, msg)
 		}
+	}
+}
+
+// TestNodePeersMissingPackage runs the Node peers from a peers directory
+// whose node_modules is empty: each is unavailable, naming the npm package
+// and version to install, so the tests that need it skip with that.
+func TestNodePeersMissingPackage(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node not found (install Debian package nodejs)")
+	}
+	src, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "node", "node_modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(src, "node", "*.js"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "node", filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]string{
+		"robots-parser":     "npm robots-parser@3.0.1",
+		"robots-txt-guard":  "npm robots-txt-guard@1.0.2 robots-txt-parse@2.0.1",
+		"robots-txt-parser": "npm robots-txt-parser@2.0.3",
+	}
+	for name, pkg := range want {
+		_, err := New(context.Background(), name, Options{PeersDir: dir})
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), pkg) {
+			t.Errorf("New(%q) without node_modules: %v; want ErrUnavailable naming %q", name, err, pkg)
+		}
+	}
+}
+
+// TestPeersOutsideCheckout checks that outside a checkout the embedded
+// programs are written to the user's cache folder and run from there.
+func TestPeersOutsideCheckout(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv(PeersEnv, "")
+	t.Chdir(t.TempDir())
+	dir, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cache, "reptest", "peers"); filepath.Dir(dir) != want {
+		t.Errorf("PeersDir() = %s, want a folder in %s", dir, want)
+	}
+	p := newPeer(t, "python-urllib")
+	runVerdicts(t, p, commonPeerChecks)
+}
+
+// TestPeersBatch checks that every peer answers a batch as it answers the
+// same checks one by one, and that every shipped peer announces the batch
+// capability.
+func TestPeersBatch(t *testing.T) {
+	bodies := []string{allowInside, "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", ""}
+	qs := []cases.Question{
+		{Agent: "FooBot", URL: "https://example.com/docs/public/a"}, {Agent: "FooBot", URL: "https://example.com/foo/1"},
+		{Agent: "BarBot", URL: "https://example.com/bar"}, {Agent: "FooBot", URL: "https://example.com/docs"},
+	}
+	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true, "perl-robotrules": true, "webrobots": true}
+	for _, pr := range peers() {
+		t.Run(pr.name, func(t *testing.T) {
+			e := newPeer(t, pr.name).(*Exec)
+			if batching[pr.name] && !e.batch {
+				t.Errorf("%s does not announce the batch capability", pr.name)
+			}
+			for _, body := range bodies {
+				req := cases.Request{Robots: []byte(body), Profile: cases.ProfileRFC}
+				want, werrs := eachCheck(context.Background(), e, req, qs)
+				got, gerrs := e.CheckBatch(context.Background(), req, qs)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("body %q: batch differs from single checks (-want +got):\n%s", body, diff)
+				}
+				for i := range qs {
+					if (werrs[i] == nil) != (gerrs[i] == nil) {
+						t.Errorf("body %q, question %d: errors %v and %v", body, i, werrs[i], gerrs[i])
+					}
+				}
+			}
+		})
 	}
 }

@@ -38,6 +38,9 @@ type request struct {
 	Profile   string     `json:"profile,omitempty"`
 	Session   string     `json:"session,omitempty"`
 	Now       string     `json:"now,omitempty"`
+	// Usage asks a program with the capability usage for the usage
+	// preferences of these categories (the aipref profile).
+	Usage []string `json:"usage,omitempty"`
 }
 
 // question is one (agent, URL) pair of a batch request.
@@ -50,17 +53,19 @@ type question struct {
 // one per question, unless Error fails the whole batch.
 type answer struct {
 	ID      json.RawMessage `json:"id"`
-	Verdict *string         `json:"verdict"`
-	Error   *string         `json:"error"`
-	Detail  string          `json:"detail"`
-	Answers []verdictAnswer `json:"answers"`
+	Verdict *string         `json:"verdict,omitempty"`
+	Error   *string         `json:"error,omitempty"`
+	Detail  string          `json:"detail,omitempty"`
+	Answers []verdictAnswer `json:"answers,omitempty"`
+	// Usage answers a request's usage categories: "y", "n" or "unknown".
+	Usage map[string]string `json:"usage,omitempty"`
 }
 
 // verdictAnswer is the answer to one question of a batch.
 type verdictAnswer struct {
-	Verdict *string `json:"verdict"`
-	Error   *string `json:"error"`
-	Detail  string  `json:"detail"`
+	Verdict *string `json:"verdict,omitempty"`
+	Error   *string `json:"error,omitempty"`
+	Detail  string  `json:"detail,omitempty"`
 }
 
 // hello is the program's first answer.
@@ -73,8 +78,8 @@ type hello struct {
 
 // encodeRequest returns the request line for req, newline included. With
 // qs set it is a batch request and req's Agent and URL are not sent.
-func encodeRequest(id string, req cases.Request, qs []cases.Question) ([]byte, error) {
-	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile}
+func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...string) ([]byte, error) {
+	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile, Usage: usage}
 	switch req.Kind() {
 	case cases.CapFetch:
 		r.RobotsURL = req.RobotsURL
@@ -121,7 +126,7 @@ func parseHello(line []byte, name string) (info cases.Info, batch bool, err erro
 	info = cases.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
 	for _, c := range h.Capabilities {
 		switch cp := cases.Capability(c); cp {
-		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock:
+		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage:
 			if !info.Has(cp) {
 				info.Capabilities = append(info.Capabilities, cp)
 			}

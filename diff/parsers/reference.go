@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +14,8 @@ import (
 
 // Reference adapts the reference implementation to cases.Parser. It has
 // every capability: parse, status, fetch (through the request's client)
-// and clock (one cache per session, on the request's time).
+// and clock (one cache per session, on the request's time). It is safe
+// for concurrent use, Check and CheckBatch included.
 type Reference struct {
 	name  string
 	fixed *reference.Options // nil: the case's profile chooses
@@ -41,8 +43,8 @@ func NewReferenceWith(name string, opts reference.Options) *Reference {
 func (p *Reference) Info() cases.Info {
 	return cases.Info{
 		Name:         p.name,
-		Version:      Version,
-		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock},
+		Version:      reference.Version,
+		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage},
 	}
 }
 
@@ -53,6 +55,29 @@ func (p *Reference) Options(profile string) reference.Options {
 	}
 	opts, _ := reference.OptionsFor(profile)
 	return opts
+}
+
+// Usage implements cases.UsageReporter for parse and status requests: the
+// preference of each category under the request's profile (for the
+// aipref profile, reference.AIPref).
+func (p *Reference) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
+	if req.Kind() == cases.CapFetch {
+		return nil, fmt.Errorf("%s: %w: usage preferences of a fetch request", p.name, errCapability)
+	}
+	res := reference.FromStatus(cmp.Or(req.Status, 200), req.Robots, p.Options(req.Profile))
+	out := make(map[string]string, len(categories))
+	for _, c := range categories {
+		u := reference.UsageUnknown
+		if res.Robots != nil {
+			d, err := res.Robots.Usage(req.Agent, req.URL, c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", p.name, err)
+			}
+			u = d.Usage
+		}
+		out[c] = string(u)
+	}
+	return out, nil
 }
 
 // Decide returns the reference's decision with its trace.
@@ -81,16 +106,7 @@ func (p *Reference) Check(ctx context.Context, req cases.Request) (cases.Verdict
 		d, err = p.Decide(ctx, req)
 		allowed = d.Allowed
 	}
-	if err != nil {
-		if errors.Is(err, reference.ErrInvalidToken) {
-			return "", fmt.Errorf("%s: %w", p.name, err)
-		}
-		return "", err
-	}
-	if allowed {
-		return cases.Allow, nil
-	}
-	return cases.Disallow, nil
+	return p.verdict(allowed, err)
 }
 
 // fetcher returns the fetcher for a request: a fresh one per request, or
@@ -123,33 +139,44 @@ func (p *Reference) EndSession(id string) {
 	p.mu.Unlock()
 }
 
-// Version is reptest's version, reported by the reference adapters.
-const Version = "0.1.0"
-
-// CheckBatch implements cases.Batcher: a parse request is parsed once for
-// all the questions; other requests are checked one by one.
+// CheckBatch implements cases.Batcher: a parse or status request is parsed
+// once for every question; fetch requests are asked one by one.
 func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	var decide func(agent, url string) (bool, error)
+	opts := p.Options(req.Profile)
+	switch req.Kind() {
+	case cases.CapParse:
+		decide = reference.Parse(req.Robots, opts).Allowed
+	case cases.CapStatus:
+		res := reference.FromStatus(req.Status, req.Robots, opts)
+		decide = func(agent, url string) (bool, error) {
+			d, err := res.Decide(agent, url)
+			return d.Allowed, err
+		}
+	default:
+		return eachCheck(ctx, p, req, qs)
+	}
 	vs := make([]cases.Verdict, len(qs))
 	errs := make([]error, len(qs))
-	if req.Kind() != cases.CapParse {
-		for k, q := range qs {
-			r := req
-			r.Agent, r.URL = q.Agent, q.URL
-			vs[k], errs[k] = p.Check(ctx, r)
-		}
-		return vs, errs
-	}
-	robots := reference.Parse(req.Robots, p.Options(req.Profile))
-	for k, q := range qs {
-		allowed, err := robots.Allowed(q.Agent, q.URL)
-		switch {
-		case err != nil:
-			errs[k] = fmt.Errorf("%s: %w", p.name, err)
-		case allowed:
-			vs[k] = cases.Allow
-		default:
-			vs[k] = cases.Disallow
-		}
+	for i, q := range qs {
+		vs[i], errs[i] = p.verdict(decide(q.Agent, q.URL))
 	}
 	return vs, errs
 }
+
+// verdict turns the reference's answer into a check's.
+func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
+	switch {
+	case errors.Is(err, reference.ErrInvalidToken):
+		return "", fmt.Errorf("%s: %w", p.name, err)
+	case err != nil:
+		return "", err
+	case allowed:
+		return cases.Allow, nil
+	}
+	return cases.Disallow, nil
+}
+
+// Concurrent implements cases.Concurrent: sessions are kept under a lock
+// and a case's session is used by one goroutine at a time.
+func (p *Reference) Concurrent() bool { return true }

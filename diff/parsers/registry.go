@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	peerfiles "github.com/reptest/reptest/diff/peers"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -47,6 +48,17 @@ type Options struct {
 	// its library loads, and its hello. 0 means DefaultStartTimeout, or
 	// Timeout when that is longer.
 	StartTimeout time.Duration
+	// Isolate runs the Go libraries (grobotstxt, temoto) as Isolated:
+	// checks that could run long or grow large go to a worker process, so
+	// that Timeout bounds them and WorkerMemory their memory. The program
+	// must call ServeWorkerIfAsked first thing in main.
+	Isolate bool
+	// WorkerMemory bounds the memory of each worker; 0 means
+	// DefaultWorkerMemory.
+	WorkerMemory int64
+	// Procs is the most processes run at once per external peer or worker
+	// for concurrent callers (ExecOptions.Procs); 0 means 1.
+	Procs int
 }
 
 // constructor makes one parser.
@@ -61,17 +73,25 @@ func builtins() map[string]constructor {
 		"reference-google": func(context.Context, Options) (cases.Parser, error) {
 			return NewReferenceWith("reference-google", reference.Google()), nil
 		},
-		"grobotstxt": func(context.Context, Options) (cases.Parser, error) {
-			return NewGrobotstxt(), nil
+		"grobotstxt": func(ctx context.Context, opts Options) (cases.Parser, error) {
+			return library(ctx, NewGrobotstxt(), opts)
 		},
-		"temoto": func(context.Context, Options) (cases.Parser, error) {
-			return NewTemoto(), nil
+		"temoto": func(ctx context.Context, opts Options) (cases.Parser, error) {
+			return library(ctx, NewTemoto(), opts)
 		},
 	}
 	for _, p := range peers() {
 		m[p.name] = p.start
 	}
 	return m
+}
+
+// library returns an in-process library, isolated when opts says so.
+func library(ctx context.Context, lib cases.Parser, opts Options) (cases.Parser, error) {
+	if !opts.Isolate {
+		return lib, nil
+	}
+	return newIsolated(ctx, lib, opts)
 }
 
 // Names returns the names of the built-in parsers, sorted. Each is
@@ -102,8 +122,10 @@ func New(ctx context.Context, name string, opts Options) (cases.Parser, error) {
 
 // PeersDir returns the directory of the peer programs: opts.PeersDir when
 // set, else $REPTEST_PEERS when set, else diff/peers in the root of module
-// github.com/reptest/reptest, found by walking up from the working
-// directory. It returns an error when none of these gives a directory.
+// github.com/reptest/reptest when the working directory is inside a
+// checkout (where diff/peers/install.sh installs the npm library), else
+// the programs embedded in the binary, written to
+// os.UserCacheDir()/reptest/peers/VERSION (see the Extract of package diff/peers).
 func PeersDir(opts Options) (string, error) {
 	if dir := opts.PeersDir; dir != "" {
 		return checkDir(dir, "Options.PeersDir")
@@ -111,20 +133,21 @@ func PeersDir(opts Options) (string, error) {
 	if dir := os.Getenv(PeersEnv); dir != "" {
 		return checkDir(dir, "$"+PeersEnv)
 	}
-	wd, err := os.Getwd()
+	if wd, err := os.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if isModuleRoot(dir) {
+				return checkDir(filepath.Join(dir, "diff", "peers"), "the module root")
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("finding the peers directory: %w", err)
+		return "", fmt.Errorf("no folder for the peer programs (set $%s to a copy of diff/peers): %w", PeersEnv, err)
 	}
-	for dir := wd; ; {
-		if isModuleRoot(dir) {
-			return checkDir(filepath.Join(dir, "diff", "peers"), "the module root")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no peers directory: %s is not inside module %s; set $%s or Options.PeersDir to its diff/peers", wd, ModulePath, PeersEnv)
-		}
-		dir = parent
-	}
+	return peerfiles.Extract(filepath.Join(cache, "reptest", "peers"))
 }
 
 // checkDir returns dir made absolute if it is a directory.

@@ -38,12 +38,28 @@ async function answer(msg, check) {
       throw new Error('this peer takes no status (no capability status)');
     }
     const robots = Buffer.from(msg.robots_b64 || '', 'base64');
+    if (Array.isArray(msg.questions)) {
+      // A batch: one body, many questions, answered in order.
+      const answers = [];
+      for (const q of msg.questions) {
+        try {
+          answers.push({ verdict: await check(robots, q.agent, q.url) });
+        } catch (err) {
+          answers.push({ error: errorText(err) });
+        }
+      }
+      return { id, answers };
+    }
     return { id, verdict: await check(robots, msg.agent, msg.url) };
   } catch (err) {
-    const name = err && err.name ? err.name : 'Error';
-    const message = err && err.message !== undefined ? err.message : String(err);
-    return { id, error: `${name}: ${message}` };
+    return { id, error: errorText(err) };
   }
+}
+
+function errorText(err) {
+  const name = err && err.name ? err.name : 'Error';
+  const message = err && err.message !== undefined ? err.message : String(err);
+  return `${name}: ${message}`;
 }
 
 async function reply(line, hello, check) {
@@ -64,7 +80,7 @@ async function reply(line, hello, check) {
 
 // serve answers requests until standard input ends.
 function serve({ name, version, check }) {
-  const hello = { name, version, runtime, capabilities: ['parse'] };
+  const hello = { name, version, runtime, capabilities: ['parse', 'batch'] };
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   let queue = Promise.resolve();
   lines.on('line', (line) => {

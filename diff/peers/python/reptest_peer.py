@@ -1,7 +1,7 @@
 """The reptest/1 protocol loop shared by reptest's Python peer programs.
 
 A peer program reads JSON lines on standard input and answers each with one
-JSON line on standard output (see CASES.md section 3 in the reptest
+JSON line on standard output (see docs/FORMAT.md §3 in the reptest
 repository). A peer supplies a check function and calls serve().
 """
 
@@ -38,7 +38,7 @@ def serve(name, version, capabilities, check):
         else:
             if "hello" in msg:
                 reply = {"name": name, "version": version, "runtime": RUNTIME,
-                         "capabilities": capabilities}
+                         "capabilities": capabilities + ["batch"]}
             else:
                 reply = _answer(msg, capabilities, check)
         out.write(json.dumps(reply) + "\n")
@@ -54,7 +54,18 @@ def _answer(msg, capabilities, check):
         if status is not None and "status" not in capabilities:
             raise ValueError("this peer takes no status (no capability status)")
         robots = base64.b64decode(msg.get("robots_b64", ""), validate=True)
+        if "questions" in msg:
+            # A batch: one body, many questions, answered in order.
+            return {"id": rid, "answers": [_one(check, robots, q["agent"], q["url"], status)
+                                           for q in msg["questions"]]}
         verdict = check(robots, msg["agent"], msg["url"], status)
     except Exception as err:  # one bad request must not end the program
         return {"id": rid, "error": "%s: %s" % (type(err).__name__, err)}
     return {"id": rid, "verdict": verdict}
+
+
+def _one(check, robots, agent, url, status):
+    try:
+        return {"verdict": check(robots, agent, url, status)}
+    except Exception as err:  # one bad question must not fail the batch
+        return {"error": "%s: %s" % (type(err).__name__, err)}

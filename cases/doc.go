@@ -1,0 +1,30 @@
+// Package cases is the centre of reptest: the test cases, how they are
+// read, and how they are run against parsers. The formats it reads and
+// writes are specified in docs/FORMAT.md; the corpus itself is data in
+// package corpus.
+//
+// The package is laid out by role:
+//
+//   - Model (model.go, result.go, parser.go): a Case with its Checks,
+//     HTTP Responses or timeline Steps; the Outcome of a check and the
+//     rule that says which outcomes fail (Outcome.Fails); a parser as
+//     seen by the runner (Parser, its Info and Capabilities, the Request
+//     it is asked, and the optional Tracer, Batcher and SessionEnder).
+//   - Requirements (requirements.go): the requirement table of
+//     corpus/requirements.yaml, the one source of requirement IDs, levels,
+//     sections and areas, and Coverage.
+//   - Loader (load.go, load_yaml.go, load_case.go, load_usage.go): Load,
+//     LoadSources and LoadEmbedded read case files into Cases, every error
+//     with file:line:col.
+//   - Selection (select.go): Select by Glob over ids and requirement IDs,
+//     and Shard, one part of a run.
+//   - Runner (run.go, run_usage.go): Run asks every parser about every
+//     check and records a Result per check per parser, with Summaries.
+//   - Server (server.go): the loopback HTTP server that serves a case's
+//     responses, faults and timeline steps to fetching parsers.
+//   - Harness (harness.go): Test, the corpus as Go subtests for a parser
+//     author's own test, one subtest per case.
+//
+// Text shown to people (harness failures) is escaped with package
+// visible.
+package cases

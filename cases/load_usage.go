@@ -1,0 +1,39 @@
+package cases
+
+import (
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/reptest/reptest/reference"
+)
+
+// usageValues are the preferences a check's usage key may expect.
+var usageValues = []string{string(reference.UsageAllowed), string(reference.UsageDisallowed), string(reference.UsageUnknown)}
+
+// usage reads a check's usage key: a mapping of usage categories to y, n
+// or unknown.
+func (r *reader) usage(n *yaml.Node) map[string]string {
+	categories := reference.UsageCategories()
+	f, ok := r.mapping(n, "usage", categories)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]string, len(f))
+	for name, fl := range f {
+		v, ok := r.str(fl.val, "usage "+name)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(usageValues, v) {
+			r.errorf(fl.val, "usage %s: bad preference %q (want %s)", name, v, strings.Join(usageValues, ", "))
+			continue
+		}
+		out[name] = v
+	}
+	if len(f) == 0 {
+		r.errorf(n, "usage: name at least one category (%s)", strings.Join(categories, ", "))
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/report"
+)
+
+// isDiffReport reports whether the file is a differential report
+// (reptest diff --report) rather than a results document.
+func isDiffReport(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(`"kind": "`+diff.ReportKind+`"`)) || bytes.Contains(head[:n], []byte(`"kind":"`+diff.ReportKind+`"`))
+}
+
+// reportDiff merges the differential reports of a sharded run and writes
+// the merged report (--merge-out), its HTML page (--html) and its text
+// summary.
+func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, stderr io.Writer) int {
+	var parts []*diff.Report
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintf(stderr, "reptest report: %v\n", err)
+			return 2
+		}
+		rep, err := diff.ReadReport(f, name)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "reptest report: %v\n", err)
+			return 2
+		}
+		parts = append(parts, rep)
+	}
+	rep, err := diff.Merge(parts...)
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest report: %v\n", err)
+		return 2
+	}
+	for _, o := range []struct {
+		path string
+		fn   func(io.Writer) error
+	}{
+		{mergeOut, func(w io.Writer) error { return diff.WriteReport(w, rep) }},
+		{htmlOut, func(w io.Writer) error {
+			run := &report.DiffRun{Command: "reptest report " + strings.Join(files, " "), Summary: &rep.Summary}
+			if len(rep.Findings) > 0 {
+				run.Profile = rep.Findings[0].Profile
+			}
+			return writeDiffHTML(w, rep, run)
+		}},
+	} {
+		if o.path == "" {
+			continue
+		}
+		if err := writeFileWith(o.path, stdout, o.fn); err != nil {
+			fmt.Fprintf(stderr, "reptest report: %v\n", err)
+			return 2
+		}
+	}
+	if !quiet && mergeOut != "-" {
+		if err := diff.WriteText(stdout, &rep.Summary, 15); err != nil {
+			fmt.Fprintf(stderr, "reptest report: %v\n", err)
+			return 2
+		}
+	}
+	return 0
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/textproto"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"gopkg.in/yaml.v3"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/warc"
+)
+
+// TestDiffShardsMerge runs diff over a listing of two WARC files as two
+// shards, the second taking K from JOB_COMPLETION_INDEX, and merges the
+// reports with reptest report: the merged report is the unsharded one.
+func TestDiffShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	gen := diff.Generate(4, 6)
+	for w, name := range []string{"a.warc.gz", "b.warc"} {
+		var b bytes.Buffer
+		wr := warc.NewWriter(&b, strings.HasSuffix(name, ".gz"))
+		for _, f := range gen[w*3 : w*3+3] {
+			h := textproto.MIMEHeader{}
+			h.Set("WARC-Type", "response")
+			h.Set("WARC-Target-URI", "http://"+f.Name+"/robots.txt")
+			h.Set("Content-Type", "application/http; msgtype=response")
+			if err := wr.Write(h, append([]byte("HTTP/1.1 200 OK\r\n\r\n"), f.Robots...)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	listing := filepath.Join(dir, "robotstxt.paths")
+	os.WriteFile(listing, []byte("a.warc.gz\nb.warc\n"), 0o644)
+	run := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(context.Background(), args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+		}
+		return stdout.String()
+	}
+	// The shards' WARC files, as a job that downloads them asks.
+	var names []string
+	for _, sh := range []string{"1/2", "2/2"} {
+		names = append(names, strings.Fields(run("diff", "--inputs", listing, "--shard", sh, "--print-shard"))...)
+	}
+	slices.Sort(names)
+	if diff := cmp.Diff([]string{"a.warc.gz", "b.warc"}, names); diff != "" {
+		t.Errorf("--print-shard of 1/2 and 2/2 (-want +got):\n%s", diff)
+	}
+	common := []string{"diff", "--parser", "reference", "--parser", "reference-google", "--inputs", listing, "--quiet"}
+	whole := filepath.Join(dir, "whole.json")
+	run(append(common, "--report", whole)...)
+	run(append(common, "--shard", "1/2", "--report", filepath.Join(dir, "s1.json"))...)
+	t.Setenv(cases.IndexEnv, "1")
+	run(append(common, "--shard", "/2", "--report", filepath.Join(dir, "s2.json"))...)
+
+	want := filepath.Join(dir, "want.json")
+	run("report", whole, "--merge-out", want, "--quiet")
+	got := filepath.Join(dir, "got.json")
+	out := run("report", filepath.Join(dir, "s1.json"), filepath.Join(dir, "s2.json"), "--merge-out", got, "--html", filepath.Join(dir, "r.html"))
+	if !strings.Contains(out, "6 files") {
+		t.Errorf("merged summary:\n%s", out)
+	}
+	a, _ := os.ReadFile(want)
+	b, _ := os.ReadFile(got)
+	if diff := cmp.Diff(string(a), string(b)); diff != "" {
+		t.Errorf("merged shards differ from the whole run (-whole +merged):\n%s", diff)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.html")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestDeployFiles checks that the shipped Indexed Job and workflow agree
+// with reptest: an Indexed Job with one pod per shard that passes
+// "--shard /N" and a workflow matrix that passes "--shard K/N", each
+// downloading what --print-shard names.
+func TestDeployFiles(t *testing.T) {
+	var job struct {
+		Spec struct {
+			CompletionMode string `yaml:"completionMode"`
+			Completions    int    `yaml:"completions"`
+			Parallelism    int    `yaml:"parallelism"`
+			Template       struct {
+				Spec struct {
+					Containers []struct {
+						Env  []struct{ Name, Value string }
+						Args []string
+					}
+				}
+			}
+		}
+	}
+	b, err := os.ReadFile("../../deploy/kubernetes/diff-job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &job); err != nil {
+		t.Fatal(err)
+	}
+	s := job.Spec
+	if s.CompletionMode != "Indexed" || s.Completions != s.Parallelism || len(s.Template.Spec.Containers) != 1 {
+		t.Fatalf("job spec %+v", s)
+	}
+	c := s.Template.Spec.Containers[0]
+	shards := ""
+	for _, e := range c.Env {
+		if e.Name == "SHARDS" {
+			shards = e.Value
+		}
+	}
+	if shards != "16" || s.Completions != 16 {
+		t.Errorf("SHARDS %q and %d completions", shards, s.Completions)
+	}
+	script := strings.Join(c.Args, "\n")
+	for _, want := range []string{`--shard "/$SHARDS" --print-shard`, `--shard "/$SHARDS" \`, "--report"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("job script lacks %q", want)
+		}
+	}
+	wf, err := os.ReadFile("../../deploy/github/commoncrawl-diff.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := yaml.Unmarshal(wf, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--shard '${{ matrix.shard }}/${{ inputs.shards }}' --print-shard", "--shard '${{ matrix.shard }}/${{ inputs.shards }}' \\", "reptest report diff-*.json"} {
+		if !strings.Contains(string(wf), want) {
+			t.Errorf("workflow lacks %q", want)
+		}
+	}
+}

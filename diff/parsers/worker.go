@@ -1,0 +1,211 @@
+package parsers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// WorkerEnv is the environment variable that makes a binary a worker:
+// ServeWorkerIfAsked then serves the in-process parser it names.
+const WorkerEnv = "REPTEST_WORKER"
+
+// DefaultWorkerMemory is the memory a worker may use before it stops
+// itself, failing the check it was on.
+const DefaultWorkerMemory = 1 << 30
+
+// Bounds of the in-process fast path of an isolated library: checks
+// within all of them run in the calling process. The libraries' cost grows
+// with the rules times the length of the path, and with the square of the
+// rules that hold a "*" (temoto: 34 ms for 2,000 "Disallow: /*a" lines,
+// about 100 times that for 20,000), so a small body with few wildcards and
+// a short URL bounds a check; anything else goes to the worker.
+// BenchmarkFastPathBound measures the worst shapes found at the bounds: at
+// most about 30 ms and 21 MB per check.
+const (
+	fastBody  = 32 << 10
+	fastStars = 64
+	fastURL   = 2 << 10
+	fastAgent = 1 << 10
+)
+
+// ServeWorkerIfAsked makes this process a worker when the environment
+// variable WorkerEnv names an in-process library (grobotstxt, temoto): it
+// serves that parser over the reptest/1 protocol on standard input and
+// output, bounded by the memory the environment gives, and exits. It
+// returns at once otherwise. A program that sets Options.Isolate must call
+// it first thing in main (and a test binary in TestMain), since the
+// workers are that program run again.
+func ServeWorkerIfAsked() {
+	name := os.Getenv(WorkerEnv)
+	if name == "" {
+		return
+	}
+	p := libraries()[name]
+	if p == nil {
+		fmt.Fprintf(os.Stderr, "reptest worker: %s=%q names no in-process library\n", WorkerEnv, name)
+		os.Exit(2)
+	}
+	limit := int64(DefaultWorkerMemory)
+	fmt.Sscan(os.Getenv(WorkerEnv+"_MEMORY"), &limit)
+	go watchMemory(limit)
+	if err := Serve(context.Background(), p, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "reptest worker:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// libraries returns the in-process libraries a worker can serve.
+func libraries() map[string]cases.Parser {
+	return map[string]cases.Parser{"grobotstxt": NewGrobotstxt(), "temoto": NewTemoto()}
+}
+
+// watchMemory stops the worker when the memory the Go runtime holds passes
+// limit: the soft limit makes the collector work harder first, the exit
+// fails the check that was running, and the adapter starts a new worker
+// for the next one.
+func watchMemory(limit int64) {
+	debug.SetMemoryLimit(limit * 3 / 4)
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	for range time.Tick(20 * time.Millisecond) {
+		metrics.Read(sample)
+		if used := sample[0].Value.Uint64(); used > uint64(limit) {
+			fmt.Fprintf(os.Stderr, "reptest worker: memory limit exceeded: %d MiB in use, the limit is %d MiB\n", used>>20, limit>>20)
+			os.Exit(3)
+		}
+	}
+}
+
+// Isolated runs an in-process library so that a check's timeout is real
+// and its memory bounded: checks on large bodies, many wildcards or long
+// URLs go to a worker process (the running binary started again, see
+// ServeWorkerIfAsked) over the reptest/1 protocol, and a worker that runs
+// past the timeout or its memory is killed, failing that check only; the
+// next starts a new worker. Small checks, whose cost is bounded, run in
+// process. Verdicts are the library's either way.
+//
+// Isolated is safe for concurrent use; it runs up to Options.Procs
+// workers at once.
+type Isolated struct {
+	lib     cases.Parser
+	command string
+	opts    ExecOptions
+	life    context.Context // bounds the workers' lives (see New)
+
+	mu     sync.Mutex
+	worker *Exec
+	err    error // the worker's failure to start
+}
+
+// newIsolated returns the isolated form of lib.
+func newIsolated(ctx context.Context, lib cases.Parser, opts Options) (*Isolated, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("%s: finding this program to run its worker: %w", lib.Info().Name, err)
+	}
+	mem := opts.WorkerMemory
+	if mem <= 0 {
+		mem = DefaultWorkerMemory
+	}
+	name := lib.Info().Name
+	return &Isolated{lib: lib, command: "exec " + shellQuote(exe), life: ctx, opts: ExecOptions{
+		Name: name, Timeout: opts.Timeout, StartTimeout: opts.StartTimeout, Procs: opts.Procs, MaxStalls: -1,
+		Env: []string{WorkerEnv + "=" + name, fmt.Sprintf("%s_MEMORY=%d", WorkerEnv, mem)},
+	}}, nil
+}
+
+// Info implements cases.Parser: the library's.
+func (i *Isolated) Info() cases.Info { return i.lib.Info() }
+
+// Check implements cases.Parser.
+func (i *Isolated) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+	if fast(req, nil) {
+		return i.lib.Check(ctx, req)
+	}
+	w, err := i.start()
+	if err != nil {
+		return "", err
+	}
+	return w.Check(ctx, req)
+}
+
+// CheckBatch implements cases.Batcher.
+func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	if fast(req, qs) {
+		return checkBatch(ctx, i.lib, req, qs)
+	}
+	w, err := i.start()
+	if err != nil {
+		errs := make([]error, len(qs))
+		fillErr(errs, err)
+		return make([]cases.Verdict, len(qs)), errs
+	}
+	return w.CheckBatch(ctx, req, qs)
+}
+
+// StderrTail implements cases.Stderr: the worker's.
+func (i *Isolated) StderrTail() string {
+	i.mu.Lock()
+	w := i.worker
+	i.mu.Unlock()
+	if w == nil {
+		return ""
+	}
+	return w.StderrTail()
+}
+
+// Close stops the workers.
+func (i *Isolated) Close() error {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.worker != nil {
+		i.worker.Close()
+	}
+	i.err = fmt.Errorf("%s: the parser is closed", i.lib.Info().Name)
+	return nil
+}
+
+// start returns the worker adapter, started on first use.
+func (i *Isolated) start() (*Exec, error) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.worker != nil || i.err != nil {
+		return i.worker, i.err
+	}
+	w, err := NewExec(i.life, i.command, i.opts)
+	if err != nil {
+		i.err = fmt.Errorf("%s: starting its worker: %w", i.lib.Info().Name, err)
+		return nil, i.err
+	}
+	i.worker = w
+	return w, nil
+}
+
+// fast reports whether a check (or a batch, with qs) is within the bounds
+// of the in-process fast path.
+func fast(req cases.Request, qs []cases.Question) bool {
+	if len(req.Robots) > fastBody || bytes.Count(req.Robots, []byte("*")) > fastStars {
+		return false
+	}
+	if qs == nil {
+		return len(req.URL) <= fastURL && len(req.Agent) <= fastAgent
+	}
+	for _, q := range qs {
+		if len(q.URL) > fastURL || len(q.Agent) > fastAgent {
+			return false
+		}
+	}
+	return true
+}
+
+// Concurrent implements cases.Concurrent: small checks run in process,
+// which keeps no state, and the others on up to Options.Procs workers.
+func (i *Isolated) Concurrent() bool { return true }

@@ -1,0 +1,102 @@
+package parsers
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+)
+
+func newIsolatedFor(t *testing.T, name string, opts Options) *Isolated {
+	t.Helper()
+	opts.Isolate = true
+	p, err := New(context.Background(), name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.(*Isolated).Close() })
+	return p.(*Isolated)
+}
+
+// TestIsolatedTimeout checks that a library stuck on one input costs that
+// check its timeout, not minutes, and that the next checks still run: in
+// process for a small body, in a new worker for a large one.
+func TestIsolatedTimeout(t *testing.T) {
+	p := newIsolatedFor(t, "temoto", Options{Timeout: time.Second})
+	// temoto's time grows with the square of the rules with a "*".
+	slow := cases.Request{Robots: []byte("User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", 40000)), Agent: "FooBot", URL: "https://example.com/x"}
+	start := time.Now()
+	_, err := p.Check(context.Background(), slow)
+	if err == nil || !strings.Contains(err.Error(), "no answer within 1s") {
+		t.Errorf("pathological check: error %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("pathological check took %s with a 1s timeout", d)
+	}
+	large := []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 10000))
+	for _, req := range []cases.Request{
+		{Robots: []byte(shopRobots), Agent: "BarBot", URL: "https://example.com/cart/1"},
+		{Robots: large, Agent: "FooBot", URL: "https://example.com/private/x"},
+	} {
+		if fast(req, nil) == (len(req.Robots) > fastBody) {
+			t.Fatalf("fast(%d bytes) is wrong", len(req.Robots))
+		}
+		if v, err := p.Check(context.Background(), req); err != nil || v != cases.Disallow {
+			t.Errorf("check after the timeout (%d bytes): %q, %v; want disallow", len(req.Robots), v, err)
+		}
+	}
+}
+
+// TestIsolatedMemory checks that a worker that grows past its memory is
+// stopped, failing that check only.
+func TestIsolatedMemory(t *testing.T) {
+	p := newIsolatedFor(t, "temoto", Options{Timeout: 20 * time.Second, WorkerMemory: 48 << 20})
+	huge := cases.Request{Robots: []byte("User-agent: *\n" + strings.Repeat("Disallow: /a*b*c\n", 200000)), Agent: "FooBot", URL: "https://example.com/x"}
+	_, err := p.Check(context.Background(), huge)
+	if err == nil || !strings.Contains(err.Error(), "memory limit exceeded") {
+		t.Errorf("check past the memory limit: error %v", err)
+	}
+	large := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 10000)), Agent: "FooBot", URL: "https://example.com/open"}
+	if v, err := p.Check(context.Background(), large); err != nil || v != cases.Allow {
+		t.Errorf("check after the memory failure: %q, %v; want allow", v, err)
+	}
+}
+
+// TestIsolatedSameVerdicts checks that a library answers the same in
+// process, in its worker, one by one and in batches.
+func TestIsolatedSameVerdicts(t *testing.T) {
+	bodies := []string{shopRobots, "Disallow: /x\nUser-agent: *\nDisallow: /y\n", "User-agent: *\nDisallow: /*?session=\n" + strings.Repeat("Allow: /ok*\n", 100)}
+	qs := []cases.Question{
+		{Agent: "FooBot", URL: "https://example.com/search?q=1"}, {Agent: "BarBot", URL: "https://example.com/cart"},
+		{Agent: "BarBot", URL: "https://example.com/shoes?session=1"}, {Agent: "BarBot", URL: "https://example.com/ok/y"},
+		{Agent: "BarBot", URL: "https://example.com/" + strings.Repeat("z", fastURL)},
+	}
+	for _, name := range []string{"temoto", "grobotstxt"} {
+		lib := libraries()[name]
+		iso := newIsolatedFor(t, name, Options{Timeout: 5 * time.Second})
+		for _, body := range bodies {
+			req := cases.Request{Robots: []byte(body)}
+			want, _ := eachCheck(context.Background(), lib, req, qs)
+			got, errs := iso.CheckBatch(context.Background(), req, qs)
+			for _, err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: isolated batch differs from in-process checks (-want +got):\n%s", name, diff)
+			}
+			got, _ = checkBatch(context.Background(), lib, req, qs)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s: in-process batch differs from checks (-want +got):\n%s", name, diff)
+			}
+		}
+		if iso.worker == nil {
+			t.Errorf("%s: the long URL did not go to the worker", name)
+		}
+	}
+}
