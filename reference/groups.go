@@ -141,10 +141,10 @@ func (r *Robots) build() {
 		case Allow, Disallow:
 			ru := rule{line: int32(n), allow: kind == Allow, raw: value}
 			if ve-vs > scratchLen/3 {
-				cs, k := o.candidates(r.candidate(ru))
-				ru.long = r.keepLong(cs[0])
-				if k > 1 {
-					ru.longDir = r.keepLong(cs[1])
+				c := r.candidate(ru)
+				ru.long = r.keepLong(c)
+				if d, ok := c.derived(o); ok {
+					ru.longDir = r.keepLong(d)
 				}
 			}
 			if len(r.groups) == 0 {
