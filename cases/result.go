@@ -39,8 +39,15 @@ type Result struct {
 	// ParserDetail is what the parser said about a reject or an error
 	// answer (the protocol's "detail"; see Detailer).
 	ParserDetail string `json:"parser_detail,omitempty"`
-	// Trace is the reference's explanation of the expected verdict.
-	Trace string `json:"trace,omitempty"`
+	// Trace is the explainer's (the reference's) account of the check,
+	// Line its deciding line (0 when no rule decided) and Response the
+	// 1-based served response whose body holds Line: an index into the
+	// case's fetch list, or a timeline step; 0 for the case's own body.
+	// The runner records them once per check, for every parser's result,
+	// so that reports show what was decided instead of deciding again.
+	Trace    string `json:"trace,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Response int    `json:"response,omitempty"`
 	// Step is the timeline step's time ("25h") for clocked cases.
 	Step string `json:"step,omitempty"`
 	// ExpectUsage is the check's expected usage preferences (aipref

@@ -38,8 +38,14 @@ type Finding struct {
 	// order; Probes counts the disagreeing probes this finding stands for.
 	Sources []string `json:"sources,omitempty"`
 	Probes  int      `json:"probes,omitempty"`
-	// Trace is the reference's explanation of its verdict on the input.
+	// Trace is the reference's explanation of its verdict on the input,
+	// in the input's profile; Line is its deciding line (0 when no rule
+	// decided).
 	Trace string `json:"trace,omitempty"`
+	Line  int    `json:"line,omitempty"`
+	// SourceLines holds, per source file, the lines of the rules whose
+	// probes disagreed there (sorted, at most MaxSourceLines a file).
+	SourceLines map[string][]int `json:"source_lines,omitempty"`
 }
 
 // Disagrees reports whether the verdicts are not all the same.

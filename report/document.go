@@ -120,7 +120,7 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 			}
 		}
 		if len(sel) > 0 {
-			d.Cases = CaseData(sel)
+			d.Cases = CaseData(sel, d.Results)
 		}
 	}
 	d.validUTF8()

@@ -49,7 +49,7 @@ func TestTextVerbose(t *testing.T) {
 		"GET http://a.test/robots.txt → 301  Location: http://b.test/rules.txt",
 		"stderr: panic: index out of range",
 		"── cache/refetch-after-a-day · check 1 · SHOULD CACHE-2 · at 25h0m0s",
-		"   > at 25h0m0s: 200  (27 bytes)\n         1 │ User-agent: *\n         2 │ Disallow: /b\n",
+		"   > at 25h0m0s:   GET http://a.test/robots.txt → 200  (27 bytes)\n         1 │ User-agent: *\n         2 │ Disallow: /b\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verbose output lacks %q:\n%s", want, out)
