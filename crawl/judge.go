@@ -8,6 +8,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
 )
 
 // The number of access-check slots each agent of a case has: the access
@@ -45,11 +46,7 @@ func Judge(run Run, crawler string) []cases.Result {
 		}
 		return out
 	}
-	failure := run.Failure
-	if failure == "" && len(run.Log) == 0 {
-		failure = "the crawler made no request (" + run.Exit + ")"
-	}
-	if failure != "" {
+	if failure := run.failure(); failure != "" {
 		detail := failure + outputNote(run)
 		for _, i := range sc.Checks {
 			r := base(i, all[i].URL, all[i].Expect)
@@ -75,6 +72,16 @@ func Judge(run Run, crawler string) []cases.Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// failure says why a run does not count: what stopped it, or that the
+// crawler made no request at all (a crawler that did not run never
+// passes).
+func (run *Run) failure() string {
+	if run.Failure == "" && len(run.Log) == 0 {
+		return "the crawler made no request"
+	}
+	return run.Failure
 }
 
 // judgeCheck judges one check of the corpus by whether its URL was
@@ -112,6 +119,18 @@ func judgeCheck(r *cases.Result, chk *cases.Check, level cases.Level, ev *eviden
 		return
 	}
 	r.Detail = "the crawler requested control links of " + origin + " but not this URL" + ev.timeline(origin)
+	r.Trace = ev.trace(sc, chk.URL)
+}
+
+// trace is the reference's decision for u under the file in force.
+func (e *evidence) trace(sc *Scenario, u string) string {
+	opts, _ := reference.OptionsFor(sc.Case.Profile)
+	for i := range e.run.Versions {
+		if v := &e.run.Versions[i]; v.Origin == OriginOf(u) {
+			return v.Decide(sc.Agent, u, opts).String()
+		}
+	}
+	return ""
 }
 
 // evidence is a graded run with the lookups the checks need.
@@ -187,19 +206,28 @@ func statusOf(r Request) string {
 	return fmt.Sprint(r.Status)
 }
 
-// judged is a judgement as a timeline shows it.
+// judged is a judgement as a text timeline shows it.
 func judged(j Judgement) string {
 	if j.Tier == TierRobots {
 		return "robots.txt: " + j.Why
 	}
-	s := string(j.Tier)
+	return strings.TrimSpace(string(j.Tier) + " " + account(j))
+}
+
+// account explains a judgement without naming its tier: the decision,
+// and for a violation the requirement and why.
+func account(j Judgement) string {
+	if j.Tier == TierRobots {
+		return j.Why
+	}
+	var parts []string
 	if j.Decision != nil {
-		s += " (" + j.Decision.String() + ")"
+		parts = append(parts, "("+j.Decision.String()+")")
 	}
 	if j.Tier == TierViolation {
-		s += " " + j.Req + ": " + j.Why
+		parts = append(parts, j.Req+": "+j.Why)
 	}
-	return s
+	return strings.Join(parts, " ")
 }
 
 func outputNote(run Run) string {
@@ -434,4 +462,42 @@ func inGroup(line int, uaLines []int, rb *reference.Robots) bool {
 		}
 	}
 	return !slices.Contains(uaLines, line)
+}
+
+// Timeline is the run as the HTML report's request timeline shows it.
+func Timeline(run Run, crawler string) report.CrawlRun {
+	sc := run.Scenario
+	tl := report.CrawlRun{Crawler: crawler, Case: sc.Case.ID, Agent: sc.Agent, Start: run.Start, Failure: run.failure()}
+	if tl.Failure != "" {
+		tl.Failure += outputNote(run)
+	}
+	if len(run.Log) == 0 {
+		return tl
+	}
+	opts, _ := reference.OptionsFor(sc.Case.Profile)
+	js := Grade(run.Log, run.Versions, Options{Reference: opts, Agent: func(string, []string) string { return sc.Agent }})
+	for _, j := range js {
+		r := j.Request
+		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
+			UserAgent: r.UserAgent, Status: statusOf(r), Tier: string(j.Tier), Judged: account(j)})
+	}
+	return tl
+}
+
+// Timelines returns the timelines of the runs that have a result other
+// than pass or skipped among results.
+func Timelines(runs []Run, results []cases.Result, crawler string) []report.CrawlRun {
+	bad := map[[2]string]bool{}
+	for _, r := range results {
+		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+			bad[[2]string{r.Case, r.Agent}] = true
+		}
+	}
+	var out []report.CrawlRun
+	for _, run := range runs {
+		if bad[[2]string{run.Scenario.Case.ID, run.Scenario.Agent}] {
+			out = append(out, Timeline(run, crawler))
+		}
+	}
+	return out
 }

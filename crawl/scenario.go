@@ -3,6 +3,7 @@ package crawl
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -59,7 +60,7 @@ func Scenarios(c *cases.Case) []Scenario {
 }
 
 // controlPaths are tried in turn as control links.
-var controlPaths = []string{"/reptest-control/page.html", "/zz-reptest-control", "/~control", "/Z/control.htm"}
+var controlPaths = []string{"/reptest-control/page.html", "/~control", "/Z/control.htm", "/zz-reptest-control"}
 
 // startPaths are tried in turn for the start page.
 var startPaths = []string{"/", "/index.html", "/reptest-start/", "/zz-reptest-start"}
@@ -69,6 +70,12 @@ func (s *Scenario) build() {
 	if len(c.Timeline) > 0 {
 		s.Skip = "a timeline case needs the crawler's clock moved by hours or days; reptest crawl does not move it"
 		return
+	}
+	for _, r := range c.Fetch {
+		if r.Delay > 0 {
+			s.Skip = fmt.Sprintf("a body held back %s is a failure only past the client's own timeout, which reptest crawl does not set", r.Delay)
+			return
+		}
 	}
 	all := c.AllChecks()
 	origins := []string{}
@@ -108,21 +115,24 @@ func (s *Scenario) build() {
 	for _, o := range origins {
 		for _, p := range pickPaths(rules[o], s.Agent, o, controlPaths, routes, 2, true) {
 			s.Controls[o] = append(s.Controls[o], o+p)
+			s.addPage(o+p, routes)
 		}
 	}
-	start := pickPaths(rules[origins[0]], s.Agent, origins[0], startPaths, routes, 1, false)
-	if len(start) == 0 {
-		start = []string{startPaths[len(startPaths)-1]}
+	// The start page goes on the first origin that allows one, so that a
+	// site whose main origin disallows everything still shows its other
+	// origins' links.
+	for _, o := range origins {
+		if start := pickPaths(rules[o], s.Agent, o, startPaths, routes, 1, false); len(start) > 0 {
+			s.Start = o + start[0]
+			break
+		}
 	}
-	s.Start = origins[0] + start[0]
+	if s.Start == "" {
+		s.Start = origins[0] + startPaths[len(startPaths)-1]
+	}
 	routes[routeOf(s.Start)] = true
 	for _, i := range s.Checks {
 		s.addPage(all[i].URL, routes)
-	}
-	for _, o := range origins {
-		for _, u := range s.Controls[o] {
-			s.addPage(u, routes)
-		}
 	}
 }
 
@@ -155,7 +165,8 @@ func (s *Scenario) rules(origins []string) map[string]*reference.Result {
 // that no rule matches is preferred to one a rule allows.
 func pickPaths(res *reference.Result, agent, origin string, candidates []string, routes map[string]bool, n int, untouched bool) []string {
 	var first, second []string
-	for _, p := range candidates {
+	suffix := strings.TrimPrefix(candidates[len(candidates)-1], "/")
+	for _, p := range append(slices.Clip(candidates), underAllows(res, suffix)...) {
 		if routes[routeOf(origin+p)] {
 			continue
 		}
@@ -171,6 +182,24 @@ func pickPaths(res *reference.Result, agent, origin string, candidates []string,
 	out := append(first, second...)
 	if len(out) > n {
 		out = out[:n]
+	}
+	return out
+}
+
+// underAllows derives more candidate paths from the file's allow rules:
+// each rule's literal start with suffix appended, a path that rule allows
+// where a broader rule may disallow everything else.
+func underAllows(res *reference.Result, suffix string) []string {
+	if res.Robots == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range res.Robots.Lines() {
+		if l.Kind != reference.Allow || !strings.HasPrefix(l.Value, "/") {
+			continue
+		}
+		lit, _, _ := strings.Cut(l.Value, "*")
+		out = append(out, strings.TrimSuffix(lit, "$")+suffix)
 	}
 	return out
 }
@@ -191,7 +220,7 @@ func (s *Scenario) addPage(u string, routes map[string]bool) {
 
 // routeOf is the key two spellings of one resource share.
 func routeOf(u string) string {
-	return OriginOf(u) + "\x00" + unescaped(reference.PathQuery(u))
+	return OriginOf(u) + "\x00" + matchedPath(u)
 }
 
 // LinkURLs returns every URL the start page links: the agent's check

@@ -12,8 +12,10 @@
 //	reptest matrix FILE     agents × paths verdict table with warnings
 //	reptest version         the version of reptest and of Go
 //
-// Exit status: 0 when every parser conforms, 1 when one does not, 2 for a
-// usage error or a corpus that fails to load.
+// Exit status: 0 when every parser conforms, 1 when one does not, did not
+// run, or the run was interrupted (SIGINT or SIGTERM), 2 for a usage error,
+// a corpus that fails to load, an empty selection or shard, or an output
+// that cannot be written (see exitOK, exitFail, exitUsage).
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
+	"syscall"
 
 	"github.com/reptest/reptest/diff/parsers"
 	"github.com/reptest/reptest/reference"
@@ -45,14 +48,22 @@ func commands() map[string]command {
 		"promote": {cmdPromote, "turn findings into YAML case drafts"},
 		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
 		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+		"crawl":   {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
+		"audit":   {cmdAudit, "judge the bots of an access log against robots.txt versions"},
 		"version": {cmdVersion, "print the version of reptest and of Go"},
 	}
 }
 
+// stopSignals end a run early, the same way: the context is cancelled
+// (context.Cause names the signal), parsers and their processes are
+// closed, and what ran is written and judged as interrupted. SIGTERM is
+// what CI runners, timeout(1) and Kubernetes send.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
 func main() {
 	// The isolated Go libraries run in workers that are this binary.
 	parsers.ServeWorkerIfAsked()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -66,7 +77,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr, cmds)
 		if len(args) == 0 {
-			return 2
+			return exitUsage
 		}
 		return 0
 	}
@@ -74,7 +85,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		fmt.Fprintf(stderr, "reptest: unknown command %q\n", args[0])
 		usage(stderr, cmds)
-		return 2
+		return exitUsage
 	}
 	return c.run(ctx, args[1:], stdout, stderr)
 }
@@ -93,10 +104,15 @@ func usage(w io.Writer, cmds map[string]command) {
 }
 
 func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
-		return 2
+	fs := newFlags("version", stderr)
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", pos[0])
+		return exitUsage
 	}
 	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
-	return 0
+	return exitOK
 }

@@ -12,14 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff/parsers"
 )
-
-// TestMain lets the test binary be the worker of the isolated libraries.
-func TestMain(m *testing.M) {
-	parsers.ServeWorkerIfAsked()
-	os.Exit(m.Run())
-}
 
 // runJSON runs "reptest run" over goodCase with args and returns the exit
 // status, stderr and the summaries and results of the JSON written.
@@ -124,5 +117,30 @@ func TestRunParserDetail(t *testing.T) {
 	dispatch(context.Background(), []string{"run", "--corpus", dir, "-v", "--exec", rejectingPeer}, &stdout, &errb)
 	if !strings.Contains(stdout.String(), "the parser says: line 1: nope") {
 		t.Errorf("-v does not show the parser's detail:\n%s", stdout.String())
+	}
+}
+
+// diff --timeout bounds the Go libraries too: temoto stuck on a file (its
+// time grows with the square of the rules holding a "*") is recorded as an
+// error of those checks, within the timeout.
+func TestDiffTimeoutBoundsLibraries(t *testing.T) {
+	dir := t.TempDir()
+	body := "User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", 40000)
+	if err := os.WriteFile(filepath.Join(dir, "robots.txt"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "findings.jsonl")
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"diff", "--parser", "reference", "--parser", "temoto", "--inputs", dir,
+		"--timeout", "1s", "--max-probes", "3", "--no-minimize", "--quiet", "--json", out}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit status %d\n%s", code, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `temoto=error`) {
+		t.Errorf("no finding records temoto's timeout as an error:\n%.500s", b)
 	}
 }

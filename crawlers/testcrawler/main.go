@@ -9,8 +9,9 @@
 //	5xx-allow      take an unreachable robots.txt (5xx, network error) as allow all
 //	first-match    decide by the first matching rule of the group, not the longest
 //	ignore-ports   share one robots.txt among all ports of a host
+//	flood          request the start URL again and again, with new queries
 //
-// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-max N] START-URL
+// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-max N] [-proxy HOST:PORT] START-URL
 package main
 
 import (
@@ -34,13 +35,14 @@ func main() {
 	ua := flag.String("ua", "", "the User-Agent header (default: the token)")
 	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match or ignore-ports")
 	max := flag.Int("max", 200, "the most pages to fetch")
+	proxy := flag.String("proxy", "", "an HTTP proxy, host:port (default: $http_proxy)")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M] START-URL")
 		os.Exit(2)
 	}
 	switch *mode {
-	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports":
+	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "flood":
 	default:
 		fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", *mode)
 		os.Exit(2)
@@ -49,7 +51,12 @@ func main() {
 		*ua = *agent
 	}
 	c := &crawler{agent: *agent, ua: *ua, mode: *mode, robots: map[string]*reference.Result{},
-		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua}}}
+		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, proxy: *proxy}}}
+	if *mode == "flood" {
+		for i := 0; ; i++ {
+			c.fetch(fmt.Sprintf("%s?n=%d", flag.Arg(0), i))
+		}
+	}
 	c.crawl(flag.Arg(0), *max)
 }
 
@@ -60,11 +67,16 @@ type crawler struct {
 }
 
 // uaTransport sets the User-Agent header on every request.
-type uaTransport struct{ ua string }
+type uaTransport struct{ ua, proxy string }
 
 func (t *uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("User-Agent", t.ua)
+	if t.proxy != "" {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: t.proxy})
+		return tr.RoundTrip(r)
+	}
 	return http.DefaultTransport.RoundTrip(r)
 }
 

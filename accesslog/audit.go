@@ -1,0 +1,278 @@
+package accesslog
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
+)
+
+// Options configure an audit.
+type Options struct {
+	// Agents, when set, are the only product tokens audited; requests
+	// whose User-Agent names none of them are counted, not judged.
+	Agents []string
+	// Grace is how long a bot may use a copy of robots.txt (CACHE-2).
+	Grace time.Duration
+	// Reference is the option set files are read with.
+	Reference reference.Options
+}
+
+// keepExamples bounds the requests an agent's report quotes per tier.
+const keepExamples = 10
+
+// AgentReport is what an audit found for one product token.
+type AgentReport struct {
+	Agent      string `json:"agent"` // the token, or "*" for User-Agents that name no group
+	Requests   int    `json:"requests"`
+	Robots     int    `json:"robots_fetches"`
+	Allowed    int    `json:"allowed"`
+	Grace      int    `json:"grace"`
+	Violations int    `json:"violations"`
+	// Verified counts the requests the log marks as from a verified bot.
+	Verified int `json:"verified"`
+	// ByReq counts violations per requirement (ACC-2, ACC-7, CACHE-2).
+	ByReq map[string]int `json:"by_requirement,omitempty"`
+	// Rules counts violations per deciding rule.
+	Rules []RuleCount `json:"rules,omitempty"`
+	// Violating and InGrace quote the first requests of those tiers.
+	Violating []crawl.Judgement `json:"violating,omitempty"`
+	InGrace   []crawl.Judgement `json:"in_grace,omitempty"`
+	// Warnings are report.BuildMatrix's warnings about the agent's group,
+	// each with the requests that show it.
+	Warnings   []string `json:"warnings,omitempty"`
+	UserAgents []string `json:"user_agents,omitempty"`
+
+	shadow map[shadowKey]*shadowCount
+}
+
+// RuleCount is how many violations one rule decided.
+type RuleCount struct {
+	Version string `json:"version"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Count   int    `json:"count"`
+}
+
+// shadowKey is a rule of the "*" group, in one version, that would have
+// disallowed a request its agent's own group allowed.
+type shadowKey struct {
+	version string
+	line    int
+}
+
+type shadowCount struct {
+	pattern string
+	ownLine int
+	n       int
+	example string
+}
+
+// Report is an audit's result.
+type Report struct {
+	Lines     int            `json:"lines"`
+	Requests  int            `json:"requests"`
+	Skipped   int            `json:"skipped"` // requests of agents not audited
+	Malformed int            `json:"malformed"`
+	Errors    []LineError    `json:"errors,omitempty"`
+	Versions  []string       `json:"versions"`
+	Agents    []*AgentReport `json:"agents"`
+}
+
+// Auditor judges a log's requests as they stream by.
+type Auditor struct {
+	opts     Options
+	grader   *crawl.Grader
+	versions map[string]*crawl.Version // label → version
+	agents   map[string]*AgentReport
+	rep      Report
+}
+
+// NewAuditor returns an auditor for the given robots.txt versions.
+func NewAuditor(versions []crawl.Version, opts Options) *Auditor {
+	a := &Auditor{opts: opts, versions: map[string]*crawl.Version{}, agents: map[string]*AgentReport{}}
+	for i := range versions {
+		v := versions[i]
+		a.versions[v.Label] = &v
+		a.rep.Versions = append(a.rep.Versions, v.Label)
+	}
+	a.grader = crawl.NewGrader(versions, crawl.Options{Reference: opts.Reference, Grace: opts.Grace, Agent: a.agentOf})
+	return a
+}
+
+// agentOf picks the token a User-Agent is judged as: among --agent tokens
+// when given ("" when it names none), else among the file's.
+func (a *Auditor) agentOf(ua string, tokens []string) string {
+	if len(a.opts.Agents) > 0 {
+		if t := crawl.NamedToken(ua, a.opts.Agents); t != "*" {
+			return t
+		}
+		return ""
+	}
+	return crawl.NamedToken(ua, tokens)
+}
+
+// Add judges one request. Requests must come in time order.
+func (a *Auditor) Add(r crawl.Request) {
+	a.rep.Requests++
+	j := a.grader.Judge(r)
+	if j.Agent == "" {
+		a.rep.Skipped++
+		return
+	}
+	ar := a.agents[j.Agent]
+	if ar == nil {
+		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}}
+		a.agents[j.Agent] = ar
+	}
+	ar.Requests++
+	if r.Verified != "" {
+		ar.Verified++
+	}
+	if len(ar.UserAgents) < 5 && !slices.Contains(ar.UserAgents, r.UserAgent) {
+		ar.UserAgents = append(ar.UserAgents, r.UserAgent)
+	}
+	switch j.Tier {
+	case crawl.TierRobots:
+		ar.Robots++
+	case crawl.TierAllowed:
+		ar.Allowed++
+		a.shadowed(ar, j)
+	case crawl.TierGrace:
+		ar.Grace++
+		if len(ar.InGrace) < keepExamples {
+			ar.InGrace = append(ar.InGrace, j)
+		}
+	case crawl.TierViolation:
+		ar.Violations++
+		ar.ByReq[j.Req]++
+		a.countRule(ar, j)
+		if len(ar.Violating) < keepExamples {
+			ar.Violating = append(ar.Violating, j)
+		}
+	}
+}
+
+// countRule counts a violation under its deciding rule.
+func (a *Auditor) countRule(ar *AgentReport, j crawl.Judgement) {
+	rc := RuleCount{Version: j.Version, Rule: j.Why}
+	if d := j.Decision; d != nil && d.Reason == reference.RuleMatched {
+		kind := "Disallow"
+		if d.Rule.Allow {
+			kind = "Allow"
+		}
+		rc.Line, rc.Rule = d.Rule.Line, kind+": "+d.Rule.Pattern
+	} else if j.Req == "ACC-7" {
+		rc.Rule = "robots.txt unreachable (5xx or no response): complete disallow"
+	}
+	for i := range ar.Rules {
+		if ar.Rules[i].Version == rc.Version && ar.Rules[i].Line == rc.Line && ar.Rules[i].Rule == rc.Rule {
+			ar.Rules[i].Count++
+			return
+		}
+	}
+	if len(ar.Rules) < 100 {
+		rc.Count = 1
+		ar.Rules = append(ar.Rules, rc)
+	}
+}
+
+// shadowed counts an allowed request of a named agent that the "*" group
+// would have disallowed: evidence for the matrix's warning that the
+// agent's own group replaces "*".
+func (a *Auditor) shadowed(ar *AgentReport, j crawl.Judgement) {
+	d := j.Decision
+	if ar.Agent == "*" || d == nil || d.Group == "*" || d.Group == "" {
+		return
+	}
+	v := a.versions[j.Version]
+	if v == nil {
+		return
+	}
+	star := v.Decide("*", j.Request.URL, a.opts.Reference)
+	if star.Allowed || star.Reason != reference.RuleMatched {
+		return
+	}
+	k := shadowKey{j.Version, star.Rule.Line}
+	sc := ar.shadow[k]
+	if sc == nil {
+		if len(ar.shadow) >= 100 {
+			return
+		}
+		own := 0
+		if len(d.GroupLines) > 0 {
+			own = d.GroupLines[0]
+		}
+		sc = &shadowCount{pattern: star.Rule.Pattern, ownLine: own, example: j.Request.URL}
+		ar.shadow[k] = sc
+	}
+	sc.n++
+}
+
+// Report returns the audit's result so far; scanned is the scanner whose
+// counts it includes (nil: none).
+func (a *Auditor) Report(scanners ...*Scanner) *Report {
+	rep := a.rep
+	for _, s := range scanners {
+		rep.Lines += s.Lines()
+		rep.Malformed += s.Malformed()
+		rep.Errors = append(rep.Errors, s.Errors()...)
+	}
+	rep.Agents = nil
+	for _, ar := range a.agents {
+		ar.Warnings = a.warnings(ar)
+		slices.SortFunc(ar.Rules, func(x, y RuleCount) int { return y.Count - x.Count })
+		rep.Agents = append(rep.Agents, ar)
+	}
+	slices.SortFunc(rep.Agents, func(x, y *AgentReport) int { return strings.Compare(x.Agent, y.Agent) })
+	return &rep
+}
+
+// warnings ties report.BuildMatrix's star-rules-not-inherited warning for
+// the agent to the requests that show it.
+func (a *Auditor) warnings(ar *AgentReport) []string {
+	var out []string
+	keys := make([]shadowKey, 0, len(ar.shadow))
+	for k := range ar.shadow {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y shadowKey) int {
+		if x.version != y.version {
+			return strings.Compare(x.version, y.version)
+		}
+		return x.line - y.line
+	})
+	for _, k := range keys {
+		sc := ar.shadow[k]
+		w := a.matrixWarning(k.version, ar.Agent)
+		if w == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: %d requests to %s… (e.g. %s) are allowed by its own group (line %d); the `Disallow: %s` under `*` (line %d of %s) does not apply to it. %s",
+			ar.Agent, sc.n, sc.pattern, sc.example, sc.ownLine, sc.pattern, k.line, k.version, w))
+	}
+	return out
+}
+
+// matrixWarning returns the matrix's star-rules-not-inherited warning for
+// agent in a version, or "".
+func (a *Auditor) matrixWarning(label, agent string) string {
+	v := a.versions[label]
+	if v == nil {
+		return ""
+	}
+	m, err := report.BuildMatrix(v.Body, report.MatrixOptions{Agents: []string{agent}, Options: a.opts.Reference})
+	if err != nil {
+		return ""
+	}
+	for _, w := range m.Warnings {
+		if w.Kind == report.WarnStarNotInherited && strings.EqualFold(w.Agent, agent) {
+			return w.Message
+		}
+	}
+	return ""
+}

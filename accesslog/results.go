@@ -1,0 +1,124 @@
+package accesslog
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/crawl"
+)
+
+// AuditCase is the case id an audit's results carry.
+const AuditCase = "audit/access-log"
+
+// auditChecks are the checks an audit reports per agent, in order.
+var auditChecks = []struct {
+	req   string
+	level cases.Level
+	title string
+}{
+	{"ACC-2", cases.MUST, "no request the rules in force (or a copy within the grace) disallow"},
+	{"ACC-7", cases.MUST, "no request after robots.txt answered 5xx or not at all"},
+	{"CACHE-2", cases.SHOULD, "no request allowed only by a copy of robots.txt older than the grace"},
+}
+
+// Results turns an audit into results, one per agent and check, so that
+// the report formats (JSON, JUnit, HTML, --expect) render it as they do a
+// run; each agent stands where a parser would.
+func Results(rep *Report) ([]cases.Summary, []cases.Result) {
+	var sums []cases.Summary
+	var out []cases.Result
+	for _, ar := range rep.Agents {
+		s := cases.Summary{Name: ar.Agent}
+		for i, c := range auditChecks {
+			r := cases.Result{Case: AuditCase, Check: i, Parser: ar.Agent, Agent: ar.Agent, URL: "/",
+				Expect: cases.Disallow, Verdict: cases.Disallow, Outcome: cases.Pass, Level: c.level,
+				Req: []string{c.req}, Title: "audit: " + c.title}
+			if n := ar.ByReq[c.req]; n > 0 {
+				r.Verdict = cases.Allow
+				r.Outcome = cases.OutcomeOf(c.level, cases.Disallow, nil, cases.Allow)
+				r.Detail = fmt.Sprintf("%d of %d requests", n, ar.Requests) + ar.evidence(c.req)
+				if j := ar.first(c.req); j != nil {
+					r.URL = j.Request.URL
+					if j.Decision != nil {
+						r.Trace = j.Decision.String()
+					}
+				}
+			}
+			s.Add(r.Outcome)
+			out = append(out, r)
+		}
+		s.Judge(false)
+		sums = append(sums, s)
+	}
+	return sums, out
+}
+
+func (ar *AgentReport) first(req string) *crawl.Judgement {
+	for i := range ar.Violating {
+		if ar.Violating[i].Req == req {
+			return &ar.Violating[i]
+		}
+	}
+	return nil
+}
+
+// evidence lists the deciding rules and the quoted requests of one
+// requirement's violations.
+func (ar *AgentReport) evidence(req string) string {
+	var b strings.Builder
+	for _, j := range ar.Violating {
+		if j.Req == req {
+			fmt.Fprintf(&b, "\n  %s %s %s %s → %d: %s", j.Request.Source, j.Request.Time.UTC().Format("2006-01-02T15:04:05Z"), j.Request.Method, j.Request.URL, j.Request.Status, j.Why)
+			if j.Decision != nil {
+				fmt.Fprintf(&b, " [%s]", j.Decision.String())
+			}
+		}
+	}
+	return b.String()
+}
+
+// WriteText prints the audit for a person: per agent its counts, the
+// deciding rules of its violations, the requests quoted and the warnings.
+func WriteText(w io.Writer, rep *Report) error {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("%d lines, %d requests, %d malformed lines; robots.txt versions: %s\n", rep.Lines, rep.Requests, rep.Malformed, strings.Join(rep.Versions, ", "))
+	for _, e := range rep.Errors {
+		p("  malformed: %s\n", e)
+	}
+	if n := rep.Malformed - len(rep.Errors); n > 0 {
+		p("  … and %d more malformed lines\n", n)
+	}
+	if rep.Skipped > 0 {
+		p("%d requests of other agents were not audited\n", rep.Skipped)
+	}
+	for _, ar := range rep.Agents {
+		name := ar.Agent
+		if name == "*" {
+			name = "* (User-Agents that name no group)"
+		}
+		p("\n%s: %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
+		if ar.Verified > 0 {
+			p(", %d from a verified bot", ar.Verified)
+		}
+		p("\n")
+		for _, rc := range ar.Rules {
+			where := rc.Version
+			if rc.Line > 0 {
+				where = fmt.Sprintf("line %d of %s", rc.Line, rc.Version)
+			}
+			p("  %6d violations decided by %s (%s)\n", rc.Count, rc.Rule, where)
+		}
+		for _, j := range ar.Violating {
+			p("  violation %s: %s %s at %s: %s %s\n", j.Req, j.Request.Method, j.Request.URL, j.Request.Time.UTC().Format("2006-01-02T15:04:05Z"), j.Why, j.Request.Source)
+		}
+		for _, j := range ar.InGrace {
+			p("  within grace: %s %s at %s: %s %s\n", j.Request.Method, j.Request.URL, j.Request.Time.UTC().Format("2006-01-02T15:04:05Z"), j.Why, j.Request.Source)
+		}
+		for _, wn := range ar.Warnings {
+			p("  warning: %s\n", wn)
+		}
+	}
+	return nil
+}
