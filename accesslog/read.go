@@ -256,6 +256,9 @@ func quoted(s string) (field, rest string, err error) {
 	if !strings.HasPrefix(s, "\"") {
 		return "", s, errors.New("want a field in double quotes")
 	}
+	if i := strings.IndexAny(s[1:], "\"\\"); i >= 0 && s[1+i] == '"' {
+		return s[1 : 1+i], s[2+i:], nil // no escapes: the common case
+	}
 	var b strings.Builder
 	for i := 1; i < len(s); i++ {
 		switch c := s[i]; {

@@ -15,8 +15,8 @@ import (
 // TestOptions selects what Test runs. The zero value runs every rfc9309
 // case of the embedded corpus.
 type TestOptions struct {
-	// Profile selects the cases of one profile: "rfc9309" (default) or
-	// "google".
+	// Profile selects the cases of one profile: "rfc9309" (default),
+	// "google" or "aipref".
 	Profile string
 	// Levels, when set, runs only cases of these levels.
 	Levels []Level
@@ -57,7 +57,7 @@ func Test(t *testing.T, p Parser, opts TestOptions) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reports, ran := harnessReports(sel, rep.Results, opts.Strict)
+	reports := harnessReports(sel, rep.Results, opts.Strict)
 	for _, cr := range reports {
 		t.Run(cr.id, func(t *testing.T) {
 			for _, m := range cr.logs {
@@ -71,14 +71,19 @@ func Test(t *testing.T, p Parser, opts TestOptions) {
 			}
 		})
 	}
-	if !ran {
-		detail := ""
-		if len(rep.Results) > 0 {
-			detail = ": " + rep.Results[0].Detail
-		}
-		t.Errorf("no check ran; every one was skipped%s. Does Info declare the parser's capabilities (%q has %v)?",
-			detail, p.Info().Name, p.Info().Capabilities)
+	if msg := notRun(p.Info(), rep.Results, opts.Strict); msg != "" {
+		t.Error(msg)
 	}
+}
+
+// notRun says why the parser counts as not run (Summarize), or "".
+func notRun(info Info, results []Result, strict bool) string {
+	s := Summarize(Summary{Name: info.Name, Version: info.Version, Runtime: info.Runtime}, results, strict)
+	if s.NotRun == "" {
+		return ""
+	}
+	return fmt.Sprintf("the parser did not run: %s. Does Info declare the parser's capabilities (%q has %v)?",
+		s.NotRun, info.Name, info.Capabilities)
 }
 
 // selectForTest checks the options and selects the cases.
@@ -87,8 +92,8 @@ func selectForTest(opts TestOptions) ([]Case, error) {
 	if profile == "" {
 		profile = ProfileRFC
 	}
-	if profile != ProfileRFC && profile != ProfileGoogle {
-		return nil, fmt.Errorf("cases.Test: Profile %q: want %q or %q", profile, ProfileRFC, ProfileGoogle)
+	if profile != ProfileRFC && profile != ProfileGoogle && profile != ProfileAIPref {
+		return nil, fmt.Errorf("cases.Test: Profile %q: want %q, %q or %q", profile, ProfileRFC, ProfileGoogle, ProfileAIPref)
 	}
 	for _, lv := range opts.Levels {
 		if lv.rank() > Interpretation.rank() {
@@ -102,10 +107,7 @@ func selectForTest(opts TestOptions) ([]Case, error) {
 			return nil, fmt.Errorf("loading the embedded corpus: %w", err)
 		}
 	}
-	sel := Select(all, profile, opts.Run, opts.Skip)
-	if len(opts.Levels) > 0 {
-		sel = slices.DeleteFunc(sel, func(c Case) bool { return !slices.Contains(opts.Levels, c.Level) })
-	}
+	sel := SelectLevels(Select(all, profile, opts.Run, opts.Skip), opts.Levels)
 	if len(sel) == 0 {
 		return nil, fmt.Errorf("cases.Test: no case selected (profile %q, levels %q, run %q, skip %q)", profile, opts.Levels, opts.Run, opts.Skip)
 	}
@@ -120,9 +122,8 @@ type caseReport struct {
 	skip     string   // t.Skip, when every check was skipped
 }
 
-// harnessReports sorts results into one report per case, in case order,
-// and says whether any check ran (was not skipped).
-func harnessReports(cs []Case, results []Result, strict bool) (reports []caseReport, ran bool) {
+// harnessReports sorts results into one report per case, in case order.
+func harnessReports(cs []Case, results []Result, strict bool) (reports []caseReport) {
 	byCase := make(map[string][]Result, len(cs))
 	for _, r := range results {
 		byCase[r.Case] = append(byCase[r.Case], r)
@@ -145,10 +146,9 @@ func harnessReports(cs []Case, results []Result, strict bool) (reports []caseRep
 		if skipped > 0 && skipped == len(rs) {
 			cr.skip = rs[0].Detail
 		}
-		ran = ran || skipped < len(rs)
 		reports = append(reports, cr)
 	}
-	return reports, ran
+	return reports
 }
 
 // describeResult formats a non-passing result for a test log: what was
@@ -268,4 +268,24 @@ func (referenceTracer) Trace(_ context.Context, req Request) (Explanation, error
 		return Explanation{}, err
 	}
 	return ExplainDecision(d), nil
+}
+
+// SelectLevels returns the cases of cs whose level is one of levels, in
+// order; all of cs when levels is empty. It reuses cs's storage.
+func SelectLevels(cs []Case, levels []Level) []Case {
+	if len(levels) == 0 {
+		return cs
+	}
+	return slices.DeleteFunc(cs, func(c Case) bool { return !slices.Contains(levels, c.Level) })
+}
+
+// ParseLevel reads a level as a person writes it: MUST, SHOULD, MAY or
+// interpretation, in any case.
+func ParseLevel(s string) (Level, error) {
+	for _, lv := range []Level{MUST, SHOULD, MAY, Interpretation} {
+		if strings.EqualFold(s, string(lv)) {
+			return lv, nil
+		}
+	}
+	return "", fmt.Errorf("level %q: want MUST, SHOULD, MAY or interpretation", s)
 }

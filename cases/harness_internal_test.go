@@ -39,17 +39,34 @@ func TestHarnessReports(t *testing.T) {
 		{false, []summary{{"a", 1, 0, ""}, {"b", 0, 0, "needs fetch"}, {"c", 0, 2, ""}}},
 		{true, []summary{{"a", 1, 0, ""}, {"b", 0, 0, "needs fetch"}, {"c", 1, 1, ""}}},
 	} {
-		got, ran := harnessReports(cs, results, tt.strict)
+		got := harnessReports(cs, results, tt.strict)
 		if diff := cmp.Diff(tt.want, sum(got)); diff != "" {
 			t.Errorf("strict %v (-want +got):\n%s", tt.strict, diff)
 		}
-		if !ran {
-			t.Errorf("strict %v: ran = false, want true", tt.strict)
-		}
 	}
-	// Nothing ran: every check skipped.
-	if _, ran := harnessReports(cs[1:2], results[2:3], false); ran {
-		t.Error("ran = true for a run whose every check was skipped")
+}
+
+// A parser that skipped every check, or every check of one level, did
+// not run: the harness says so (and fails), whatever else passed.
+func TestHarnessNotRun(t *testing.T) {
+	info := Info{Name: "p", Capabilities: []Capability{CapParse}}
+	r := func(lv Level, o Outcome) Result {
+		return Result{Parser: "p", Level: lv, Outcome: o, Detail: map[Outcome]string{Skipped: "needs fetch"}[o]}
+	}
+	for _, tt := range []struct {
+		name    string
+		results []Result
+		want    string // in the message; "" for none
+	}{
+		{"ran", []Result{r(MUST, Pass), r(MUST, Skipped), r(MAY, Pass)}, ""},
+		{"nothing", nil, "no check was run"},
+		{"all skipped", []Result{r(MUST, Skipped), r(MAY, Skipped)}, "all 2 checks were skipped: needs fetch"},
+		{"every MUST skipped", []Result{r(MUST, Skipped), r(MUST, Skipped), r(MAY, Pass)}, "all 2 MUST checks were skipped: needs fetch"},
+	} {
+		got := notRun(info, tt.results, false)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: notRun = %q, want it to say %q", tt.name, got, tt.want)
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/corpus"
+	"github.com/reptest/reptest/visible"
 	"gopkg.in/yaml.v3"
 )
 
@@ -25,11 +26,26 @@ type LoadError struct {
 }
 
 // Error returns "file:line:col: msg", or "file: msg" without a position.
+// A file name or message holding control, format or non-UTF-8 bytes is
+// written with them escaped (package visible): errors go to terminals,
+// and a hostile corpus must not drive them.
 func (e *LoadError) Error() string {
 	if e.Line == 0 {
-		return e.File + ": " + e.Msg
+		return shown(e.File) + ": " + shown(e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", shown(e.File), e.Line, e.Col, shown(e.Msg))
+}
+
+// shown returns s as it is when a terminal shows it faithfully, else
+// escaped (package visible). Backslashes alone do not count, so that
+// messages quoting values with %q are not escaped twice.
+func shown(s string) string {
+	for _, r := range visible.Runs(s, false) {
+		if r.Escaped && r.Text != `\\` {
+			return visible.String(s)
+		}
+	}
+	return s
 }
 
 func compareLoadErrors(a, b *LoadError) int {
@@ -69,7 +85,26 @@ func Load(fsys fs.FS, name string) ([]Case, error) {
 // LoadEmbedded reads the corpus compiled into the binary, naming its files
 // "corpus/...".
 func LoadEmbedded() ([]Case, error) {
-	return Load(corpus.FS(), "corpus")
+	return LoadSources(EmbeddedSource())
+}
+
+// EmbeddedSource is the corpus compiled into the binary, its files named
+// "corpus/...".
+func EmbeddedSource() Source {
+	return Source{FS: corpus.FS(), Name: "corpus"}
+}
+
+// DirSource is the folder dir on disk (a --corpus flag), its files named
+// by the folder as given.
+func DirSource(dir string) (Source, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return Source{}, fmt.Errorf("corpus directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return Source{}, fmt.Errorf("corpus %s: not a directory", dir)
+	}
+	return Source{FS: os.DirFS(dir), Name: dir}, nil
 }
 
 // LoadDirs reads the case files of several directories on disk (the
@@ -77,14 +112,11 @@ func LoadEmbedded() ([]Case, error) {
 func LoadDirs(dirs ...string) ([]Case, error) {
 	srcs := make([]Source, 0, len(dirs))
 	for _, d := range dirs {
-		fi, err := os.Stat(d)
+		src, err := DirSource(d)
 		if err != nil {
-			return nil, fmt.Errorf("corpus directory: %w", err)
+			return nil, err
 		}
-		if !fi.IsDir() {
-			return nil, fmt.Errorf("corpus %s: not a directory", d)
-		}
-		srcs = append(srcs, Source{FS: os.DirFS(d), Name: d})
+		srcs = append(srcs, src)
 	}
 	return LoadSources(srcs...)
 }
@@ -94,6 +126,20 @@ func LoadDirs(dirs ...string) ([]Case, error) {
 // its later occurrence, naming the first. Requirement IDs are checked
 // against the embedded requirement table (Requirements).
 func LoadSources(srcs ...Source) ([]Case, error) {
+	return Loader{}.Load(srcs...)
+}
+
+// Loader reads case files, as LoadSources does, and says what it skipped.
+// The zero value is usable.
+type Loader struct {
+	// Warn, when set, is called for each problem that does not stop the
+	// load: a file named *.yaml that is not a regular file (a FIFO, a
+	// device) is skipped, since reading it could block for ever.
+	Warn func(*LoadError)
+}
+
+// Load reads the case files of every source (see LoadSources).
+func (ld Loader) Load(srcs ...Source) ([]Case, error) {
 	reqList, err := Requirements()
 	if err != nil {
 		return nil, err
@@ -102,22 +148,64 @@ func LoadSources(srcs ...Source) ([]Case, error) {
 	for _, r := range reqList {
 		reqs[r.ID] = r
 	}
-	l := &loader{reqs: reqs, ids: map[string]string{}}
+	l := &loader{reqs: reqs, ids: map[string]string{}, warn: ld.Warn}
 	for _, src := range srcs {
 		l.source(src)
 	}
 	if len(l.errs) > 0 {
 		return nil, joinErrors(l.errs)
 	}
+	l.generateAll()
 	return l.cases, nil
 }
 
-// loader holds the state of one LoadSources call.
+// loader holds the state of one Loader.Load call.
 type loader struct {
 	reqs  map[string]Requirement
 	ids   map[string]string // case id -> where it was first defined
 	cases []Case
 	errs  []*LoadError
+	warn  func(*LoadError)
+	// generated counts the bytes of the robots_generate bodies asked for
+	// so far, which are held in memory: see maxGenerated. The bodies are
+	// made once the whole load has succeeded (gens), so that a load that
+	// fails costs none of them.
+	generated  int
+	overBudget bool
+	gen        *Generator         // the body of the case being parsed
+	gens       map[int]*Generator // index in cases -> its body
+}
+
+// maxGenerated bounds the robots_generate bodies of one load together, so
+// that a small file asking for many large bodies is an error at the body
+// that goes over, not an exhausted memory. body_generate bodies are
+// streamed and do not count.
+const maxGenerated = 256 << 20
+
+// generate takes note of a robots_generate body, to be made when the load
+// has succeeded, unless the load's bodies would then hold more than
+// maxGenerated bytes: that is an error at n. It returns nil: the body is
+// set by generateAll.
+func (l *loader) generate(r *reader, n *yaml.Node, g *Generator) []byte {
+	size := g.UntilBytes + len(g.Suffix)
+	if l.overBudget {
+		return nil
+	}
+	if l.generated+size > maxGenerated {
+		l.overBudget = true // once: the later bodies would repeat it
+		r.errorf(n, "robots_generate: the corpus's generated bodies would exceed %d MiB (%d MiB before this one); generate fewer or smaller bodies", maxGenerated>>20, l.generated>>20)
+		return nil
+	}
+	l.generated += size
+	l.gen = g
+	return nil
+}
+
+// generateAll makes the robots_generate bodies of the loaded cases.
+func (l *loader) generateAll() {
+	for i, g := range l.gens {
+		l.cases[i].Robots = g.Bytes()
+	}
 }
 
 // source reads every case file of one source.
@@ -145,7 +233,18 @@ func (l *loader) source(src Source) {
 			return nil
 		}
 		ext := strings.ToLower(path.Ext(name))
-		if p != corpus.RequirementsFile && (ext == ".yaml" || ext == ".yml") {
+		if p == corpus.RequirementsFile || (ext != ".yaml" && ext != ".yml") {
+			return nil
+		}
+		// Opening a FIFO blocks until a writer comes; a device may never
+		// end. Stat follows a symbolic link to what it names.
+		if fi, err := fs.Stat(src.FS, p); err != nil {
+			l.errs = append(l.errs, &LoadError{File: display(p), Msg: err.Error()})
+		} else if !fi.Mode().IsRegular() {
+			if l.warn != nil {
+				l.warn(&LoadError{File: display(p), Msg: fmt.Sprintf("skipped: not a regular file (%s)", fileKind(fi.Mode()))})
+			}
+		} else {
 			files = append(files, p)
 		}
 		return nil
@@ -166,6 +265,21 @@ func (l *loader) source(src Source) {
 		}
 		l.file(display(p), data)
 	}
+}
+
+// fileKind names the kind of a file that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "mode " + m.String()
 }
 
 // readFile reads a case file, refusing files over maxFileSize.
@@ -202,10 +316,18 @@ func (l *loader) file(name string, data []byte) {
 		return
 	}
 	for _, it := range items {
+		l.gen = nil
 		c, ok := l.parseCase(r, it)
-		if ok {
-			l.cases = append(l.cases, c)
+		if !ok {
+			continue
 		}
+		if l.gen != nil {
+			if l.gens == nil {
+				l.gens = map[int]*Generator{}
+			}
+			l.gens[len(l.cases)] = l.gen
+		}
+		l.cases = append(l.cases, c)
 	}
 }
 

@@ -59,7 +59,7 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 	c := Case{Source: fmt.Sprintf("%s:%d", r.file, n.Line), Profile: ProfileRFC}
 	l.identity(r, n, f, &c)
 	l.requirements(r, n, f, &c)
-	r.body(n, f, &c)
+	l.body(r, n, f, &c)
 	host := r.host(f)
 	if fl, ok := f["fetch"]; ok {
 		c.Fetch = r.fetch(fl.val, host)
@@ -157,7 +157,7 @@ var bodyKeys = []string{"robots", "robots_base64", "robots_generate", "fetch", "
 
 // body checks that a case says what it tests (a body, HTTP responses or
 // a timeline) once, and reads the body when it is one.
-func (r *reader) body(n *yaml.Node, f fields, c *Case) {
+func (l *loader) body(r *reader, n *yaml.Node, f fields, c *Case) {
 	var given []string
 	for _, k := range bodyKeys {
 		if f.has(k) {
@@ -180,7 +180,7 @@ func (r *reader) body(n *yaml.Node, f fields, c *Case) {
 	}
 	if fl, ok := f["robots_generate"]; ok {
 		if g, ok := r.generator(fl.val, "robots_generate", maxRobotsGenerate); ok {
-			c.Robots = g.Bytes()
+			c.Robots = l.generate(r, fl.val, g)
 		}
 	}
 }
@@ -354,7 +354,7 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 			// way should not keep a whole corpus from running.
 			v := f["agent"].val
 			chk.Invalid = fmt.Sprintf("%s:%d:%d: agent %q is not a product token (one or more of a-z, A-Z, \"_\" and \"-\", UA-1); the check is skipped",
-				r.file, v.Line, v.Column, a)
+				shown(r.file), v.Line, v.Column, a)
 		}
 		chk.Agent = a
 	}

@@ -39,8 +39,15 @@ type Result struct {
 	// ParserDetail is what the parser said about a reject or an error
 	// answer (the protocol's "detail"; see Detailer).
 	ParserDetail string `json:"parser_detail,omitempty"`
-	// Trace is the reference's explanation of the expected verdict.
-	Trace string `json:"trace,omitempty"`
+	// Trace is the explainer's (the reference's) account of the check,
+	// Line its deciding line (0 when no rule decided) and Response the
+	// 1-based served response whose body holds Line: an index into the
+	// case's fetch list, or a timeline step; 0 for the case's own body.
+	// The runner records them once per check, for every parser's result,
+	// so that reports show what was decided instead of deciding again.
+	Trace    string `json:"trace,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Response int    `json:"response,omitempty"`
 	// Step is the timeline step's time ("25h") for clocked cases.
 	Step string `json:"step,omitempty"`
 	// ExpectUsage is the check's expected usage preferences (aipref
@@ -64,6 +71,10 @@ type Summary struct {
 	Errors     int    `json:"errors"`
 	Skipped    int    `json:"skipped"`
 	Conforms   bool   `json:"conforms"`
+	// NotRun, when set, says why the parser counts as not run: it was
+	// given checks and skipped every one, or every one of a level. A
+	// parser that did not run never conforms (see Summarize).
+	NotRun string `json:"not_run,omitempty"`
 }
 
 // Add counts one outcome.
@@ -85,11 +96,12 @@ func (s *Summary) Add(o Outcome) {
 	}
 }
 
-// Judge sets Conforms: no outcome that Fails.
+// Judge sets Conforms: the parser ran (NotRun is empty) and no outcome
+// Fails.
 func (s *Summary) Judge(strict bool) {
 	counts := map[Outcome]int{Pass: s.Pass, Note: s.Note, Deviation: s.Deviations,
 		Violation: s.Violations, Error: s.Errors, Skipped: s.Skipped}
-	s.Conforms = true
+	s.Conforms = s.NotRun == ""
 	for o, n := range counts {
 		if n > 0 && o.Fails(strict) {
 			s.Conforms = false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -34,11 +35,13 @@ type Explanation struct {
 	Ties []int
 	// Text explains the decision in one line.
 	Text string
+	// Fetch says how a fetching tracer obtained the file; nil otherwise.
+	Fetch *reference.FetchInfo
 }
 
 // ExplainDecision turns a reference decision into an Explanation.
 func ExplainDecision(d reference.Decision) Explanation {
-	e := Explanation{Verdict: Disallow, Text: d.String()}
+	e := Explanation{Verdict: Disallow, Text: d.String(), Fetch: d.Fetch}
 	if d.Allowed {
 		e.Verdict = Allow
 	}
@@ -248,14 +251,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		s := Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}
-		for _, res := range r.results {
-			if res.Parser == p.info.Name {
-				s.Add(res.Outcome)
-			}
-		}
-		s.Judge(r.opts.Strict)
-		rep.Summaries = append(rep.Summaries, s)
+		rep.Summaries = append(rep.Summaries, Summarize(Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}, r.results, r.opts.Strict))
 	}
 	return rep
 }
@@ -272,16 +268,20 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 			return
 		}
 		for i := range c.Checks {
+			rec := r.explainFetch(ctx, c, &c.Checks[i])
 			for _, p := range r.parsers {
-				cr := checkRun{c: c, idx: i, chk: &c.Checks[i]}
+				cr := checkRun{c: c, idx: i, chk: &c.Checks[i], rec: rec}
 				cr.req, cr.skip = r.fetchRequest(ctx, c, cr.chk, p)
 				r.check(ctx, p, cr)
 			}
 		}
 	default:
 		for i := range c.Checks {
+			ereq := c.request(c.Checks[i].Agent, c.Checks[i].URL)
+			ereq.Robots = c.Robots
+			rec := r.explain(ctx, ereq)
 			for _, p := range r.parsers {
-				cr := checkRun{c: c, idx: i, chk: &c.Checks[i]}
+				cr := checkRun{c: c, idx: i, chk: &c.Checks[i], rec: rec}
 				cr.req = c.request(cr.chk.Agent, cr.chk.URL)
 				cr.req.Robots = c.Robots
 				switch {
@@ -295,6 +295,77 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 			}
 		}
 	}
+}
+
+// recorded is what the explainer said of one check, as results record it.
+type recorded struct {
+	trace          string
+	line, response int
+}
+
+// loopbackPort matches the test server's and the client's loopback
+// addresses, which differ from run to run.
+var loopbackPort = regexp.MustCompile(`(\b127\.0\.0\.1|\[::1\]):[0-9]+\b`)
+
+// record keeps an explanation, or its error, for the results. Loopback
+// ports are left out of the text, so that a run's results are the same
+// each time.
+func record(e Explanation, err error) *recorded {
+	text := e.Text
+	if err != nil {
+		text, e = err.Error(), Explanation{}
+	}
+	return &recorded{trace: loopbackPort.ReplaceAllString(text, "$1"), line: e.Line}
+}
+
+// explain asks the explainer about a check once, for every parser's
+// result; nil when there is no explainer.
+func (r *runner) explain(ctx context.Context, req Request) *recorded {
+	if r.opts.Explain == nil {
+		return nil
+	}
+	return record(r.opts.Explain.Trace(ctx, req))
+}
+
+// explainFetch explains a check of an HTTP case, fetching from the test
+// server, and finds the served response whose body decided.
+func (r *runner) explainFetch(ctx context.Context, c *Case, chk *Check) *recorded {
+	if r.opts.Explain == nil {
+		return nil
+	}
+	req := c.request(chk.Agent, chk.URL)
+	req.Client = r.client
+	robotsURL, err := reference.RobotsURL(chk.URL)
+	if err == nil {
+		req.RobotsURL, err = r.srv.External(robotsURL)
+	}
+	if err != nil {
+		return record(Explanation{}, err)
+	}
+	e, err := r.opts.Explain.Trace(ctx, req)
+	rec := record(e, err)
+	if err == nil && e.Line > 0 && e.Fetch != nil && len(e.Fetch.Hops) > 0 {
+		final := e.Fetch.Hops[len(e.Fetch.Hops)-1].URL
+		for i, resp := range c.Fetch {
+			if strings.TrimSuffix(resp.URL, "/") == strings.TrimSuffix(final, "/") {
+				rec.response = i + 1
+				break
+			}
+		}
+	}
+	return rec
+}
+
+// stepAt returns the 1-based timeline step whose response was fetched at
+// t: the last step at or before it (0 for none).
+func stepAt(c *Case, start, t time.Time) int {
+	n := 0
+	for i, st := range c.Timeline {
+		if !start.Add(st.At).After(t) {
+			n = i + 1
+		}
+	}
+	return n
 }
 
 // failCase records an error for every check of c from index from on.
@@ -424,12 +495,15 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 			// The explainer keeps a session of its own and is asked at
 			// every step, so that its cache has seen the same fetches as
 			// the parsers' when it explains a failure.
-			trace := ""
+			var rec *recorded
 			if r.opts.Explain != nil && err == nil {
 				ereq := base
 				ereq.Session = session + "/explain"
 				if e, terr := r.opts.Explain.Trace(ctx, ereq); terr == nil {
-					trace = e.Text
+					rec = record(e, nil)
+					if e.Line > 0 && e.Fetch != nil {
+						rec.response = stepAt(c, start, e.Fetch.FetchedAt)
+					}
 				}
 			}
 			for _, p := range r.parsers {
@@ -441,7 +515,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 				} else if err != nil {
 					skip = err.Error()
 				}
-				r.check(ctx, p, checkRun{c: c, idx: idx, chk: chk, req: req, skip: skip, step: formatAt(st.At), trace: &trace})
+				r.check(ctx, p, checkRun{c: c, idx: idx, chk: chk, req: req, skip: skip, step: formatAt(st.At), rec: rec})
 			}
 			idx++
 		}
@@ -527,10 +601,9 @@ type checkRun struct {
 	req  Request
 	skip string // why the parser is not asked; "" to ask it
 	step string // the timeline step's time; "" outside timelines
-	// trace, when not nil, is the explainer's trace for the check, made
-	// beforehand; otherwise the explainer is asked only if the check
-	// fails.
-	trace *string
+	// rec is the explainer's account of the check, recorded on every
+	// parser's result; nil when there is no explainer.
+	rec *recorded
 }
 
 // check puts one request to one parser and records the outcome.
@@ -579,15 +652,6 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 	out, detail, usage = r.checkUsage(ctx, c, chk, p, cr.req, out, detail)
 	res := r.add(cr, name, v, out, detail)
 	res.ExpectUsage, res.Usage = chk.Usage, usage
-	switch {
-	case out == Pass:
-	case cr.trace != nil:
-		res.Trace = *cr.trace
-	case r.opts.Explain != nil:
-		if e, err := r.opts.Explain.Trace(ctx, cr.req); err == nil {
-			res.Trace = e.Text
-		}
-	}
 }
 
 // ask calls the parser with the per-check timeout, recovering from a
@@ -647,5 +711,9 @@ func (r *runner) add(cr checkRun, parser string, v Verdict, o Outcome, detail st
 		Expect: chk.Expect, Accept: chk.Accept, Verdict: v, Outcome: o, Level: c.Level,
 		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: cr.step,
 	})
-	return &r.results[len(r.results)-1]
+	res := &r.results[len(r.results)-1]
+	if cr.rec != nil {
+		res.Trace, res.Line, res.Response = cr.rec.trace, cr.rec.line, cr.rec.response
+	}
+	return res
 }

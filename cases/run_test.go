@@ -361,6 +361,61 @@ func TestRunTimelineStepWithoutChecks(t *testing.T) {
 	}
 }
 
+// The runner records the explainer's deciding line, the response whose
+// body holds it and the trace on every result of a check, so that reports
+// render them instead of deciding again.
+func TestRunRecordsDecidingLines(t *testing.T) {
+	cs := []Case{
+		{ID: "plain", Level: MUST, Req: []string{"UA-3"}, Profile: ProfileRFC,
+			Robots: []byte("User-agent: ExampleBot\nDisallow: /foo\n\nUser-agent: examplebot\nDisallow: /baz\n"),
+			Checks: []Check{{Agent: "ExampleBot", URL: "https://example.com/baz", Expect: Disallow}, {Agent: "ExampleBot", URL: "https://example.com/x", Expect: Allow}}},
+		{ID: "redirect", Level: MUST, Req: []string{"ACC-3"}, Profile: ProfileRFC,
+			Fetch: []Response{
+				{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "http://b.test/rules.txt"}},
+				{URL: "http://b.test/rules.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /private\n")},
+			},
+			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/private/x", Expect: Disallow}, {Agent: "FooBot", URL: "http://a.test/public", Expect: Allow}}},
+		{ID: "refetch", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
+			Timeline: []Step{
+				{At: 0, Response: Response{URL: "http://a.test/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
+					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: Disallow}}},
+				{At: 25 * time.Hour, Response: Response{URL: "http://a.test/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n")},
+					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: Allow}, {Agent: "FooBot", URL: "http://a.test/b", Expect: Disallow}}},
+				{At: 26 * time.Hour, Response: Response{URL: "http://a.test/robots.txt", Status: 503},
+					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/b", Expect: Disallow}}},
+			}},
+	}
+	rep, err := Run(context.Background(), cs, []Parser{&refParser{}, funcParser{"always", func(Request) (Verdict, error) { return Allow, nil }}},
+		RunOptions{Explain: traceParser{&refParser{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rec struct {
+		Case                  string
+		Check, Line, Response int
+	}
+	var got []rec
+	for _, r := range rep.Results {
+		if r.Trace == "" {
+			t.Errorf("%s check %d (%s, %s) has no trace", r.Case, r.Check, r.Parser, r.Outcome)
+		}
+		got = append(got, rec{r.Case, r.Check, r.Line, r.Response})
+	}
+	// Every parser's result holds the same record, the skipped ones too.
+	want := []rec{
+		{"plain", 0, 5, 0}, {"plain", 0, 5, 0}, {"plain", 1, 0, 0}, {"plain", 1, 0, 0},
+		// Through the redirect, line 2 of the second response decides.
+		{"redirect", 0, 2, 2}, {"redirect", 0, 2, 2}, {"redirect", 1, 0, 0}, {"redirect", 1, 0, 0},
+		// At 25h the file is fetched again and step 2's body decides /b.
+		{"refetch", 0, 2, 1}, {"refetch", 0, 2, 1}, {"refetch", 1, 0, 0}, {"refetch", 1, 0, 0}, {"refetch", 2, 2, 2}, {"refetch", 2, 2, 2},
+		// In the outage at 26h the copy fetched at 25h decides: step 2.
+		{"refetch", 3, 2, 2}, {"refetch", 3, 2, 2},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("recorded lines (-want +got):\n%s", d)
+	}
+}
+
 // versioned is a parser whose Info names a version and a runtime.
 type versioned struct{ funcParser }
 
@@ -382,5 +437,15 @@ func TestRunSummaryRuntime(t *testing.T) {
 	want := []Summary{{Name: "v", Version: "1.2.3", Runtime: "CPython 3.11.7", Checks: 1, Pass: 1, Conforms: true}}
 	if diff := cmp.Diff(want, rep.Summaries); diff != "" {
 		t.Errorf("summaries (-want +got):\n%s", diff)
+	}
+}
+
+// Recorded traces name no loopback port: the ports change from run to
+// run, and results must not.
+func TestRecordDropsLoopbackPorts(t *testing.T) {
+	got := record(Explanation{Text: `Get "http://a.test/robots.txt": read tcp 127.0.0.1:40540->127.0.0.1:44001: reset; [::1]:8080`, Line: 3}, nil)
+	want := &recorded{trace: `Get "http://a.test/robots.txt": read tcp 127.0.0.1->127.0.0.1: reset; [::1]`, line: 3}
+	if *got != *want {
+		t.Errorf("record = %+v, want %+v", *got, *want)
 	}
 }

@@ -2,9 +2,10 @@
 // compiled into the binary.
 //
 // The case files are the *.yaml files one folder down, a folder per area
-// (corpus/matching/longest.yaml, ...). requirements.yaml at the top is the
-// requirement table: every ID a case may name in its req list. Package
-// cases reads both; the README describes their format.
+// of the requirement table, named after it (corpus/matching/longest.yaml,
+// ...). requirements.yaml at the top is the requirement table: the areas
+// and every ID a case may name in its req list. Package cases reads both;
+// docs/FORMAT.md §1 describes their format.
 package corpus
 
 import (

@@ -68,9 +68,9 @@ func TestBrokenCrawlers(t *testing.T) {
 		Check   int
 		Outcome cases.Outcome
 	}
-	cs := selectCases(t, "http/status-200-rules-apply", "http/status-503-unreachable",
+	cs := selectCases(t, "access/status-200-rules-apply", "access/status-503-unreachable",
 		"matching/longest-allow-inside-disallow", "matching/first-match-is-not-longest",
-		"http/authority-separate-files", "http/authority-other-port-has-no-file")
+		"access/authority-separate-files", "access/authority-other-port-has-no-file")
 	for _, tc := range []struct {
 		mode string
 		want []failure
@@ -80,25 +80,25 @@ func TestBrokenCrawlers(t *testing.T) {
 			// The start page, and the first page of each other origin,
 			// come before robots.txt: ACC-10 everywhere, and the pages
 			// so fetched that the rules disallow.
-			{"http/authority-other-port-has-no-file", 0, cases.Violation},
-			{"http/authority-other-port-has-no-file", 3, cases.Deviation},
-			{"http/authority-separate-files", 2, cases.Violation},
-			{"http/authority-separate-files", 4, cases.Violation},
-			{"http/authority-separate-files", 6, cases.Violation},
-			{"http/authority-separate-files", 8, cases.Deviation},
-			{"http/status-200-rules-apply", 3, cases.Deviation},
-			{"http/status-503-unreachable", 2, cases.Deviation},
-			{"http/status-503-unreachable", 10, cases.Deviation},
+			{"access/authority-other-port-has-no-file", 0, cases.Violation},
+			{"access/authority-other-port-has-no-file", 3, cases.Deviation},
+			{"access/authority-separate-files", 2, cases.Violation},
+			{"access/authority-separate-files", 4, cases.Violation},
+			{"access/authority-separate-files", 6, cases.Violation},
+			{"access/authority-separate-files", 8, cases.Deviation},
+			{"access/status-200-rules-apply", 3, cases.Deviation},
+			{"access/status-503-unreachable", 2, cases.Deviation},
+			{"access/status-503-unreachable", 10, cases.Deviation},
 			{"matching/first-match-is-not-longest", 3, cases.Deviation},
 			{"matching/longest-allow-inside-disallow", 4, cases.Deviation},
 		}},
 		{"5xx-allow", []failure{
 			// Both agents fetch the disallowed pages and the start page
 			// after the 503 (ACC-7).
-			{"http/status-503-unreachable", 0, cases.Violation},
-			{"http/status-503-unreachable", 1, cases.Violation},
-			{"http/status-503-unreachable", 4, cases.Violation},
-			{"http/status-503-unreachable", 12, cases.Violation},
+			{"access/status-503-unreachable", 0, cases.Violation},
+			{"access/status-503-unreachable", 1, cases.Violation},
+			{"access/status-503-unreachable", 4, cases.Violation},
+			{"access/status-503-unreachable", 12, cases.Violation},
 		}},
 		{"first-match", []failure{
 			// "Disallow: /catalog/" comes before the longer allow. In
@@ -110,17 +110,17 @@ func TestBrokenCrawlers(t *testing.T) {
 		{"ignore-ports", []failure{
 			// Every origin is a port of 127.0.0.1, so ignoring ports takes
 			// the start origin's file for all of them.
-			{"http/authority-other-port-has-no-file", 0, cases.Violation},
-			{"http/authority-other-port-has-no-file", 3, cases.Deviation},
-			{"http/authority-other-port-has-no-file", 4, cases.Violation},
-			{"http/authority-separate-files", 2, cases.Violation},
-			{"http/authority-separate-files", 3, cases.Violation},
-			{"http/authority-separate-files", 4, cases.Violation},
-			{"http/authority-separate-files", 5, cases.Violation},
-			{"http/authority-separate-files", 6, cases.Violation},
-			{"http/authority-separate-files", 7, cases.Violation},
-			{"http/authority-separate-files", 8, cases.Deviation},
-			{"http/authority-separate-files", 9, cases.Violation},
+			{"access/authority-other-port-has-no-file", 0, cases.Violation},
+			{"access/authority-other-port-has-no-file", 3, cases.Deviation},
+			{"access/authority-other-port-has-no-file", 4, cases.Violation},
+			{"access/authority-separate-files", 2, cases.Violation},
+			{"access/authority-separate-files", 3, cases.Violation},
+			{"access/authority-separate-files", 4, cases.Violation},
+			{"access/authority-separate-files", 5, cases.Violation},
+			{"access/authority-separate-files", 6, cases.Violation},
+			{"access/authority-separate-files", 7, cases.Violation},
+			{"access/authority-separate-files", 8, cases.Deviation},
+			{"access/authority-separate-files", 9, cases.Violation},
 		}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -157,7 +157,7 @@ func TestBrokenCrawlers(t *testing.T) {
 // floods or hangs gets a clear error on every check and leaves no
 // process behind.
 func TestBadCrawlers(t *testing.T) {
-	cs := selectCases(t, "http/status-200-rules-apply")
+	cs := selectCases(t, "access/status-200-rules-apply")
 	for _, tc := range []struct {
 		name, template string
 		budget         int
@@ -204,13 +204,13 @@ func processesWith(s string) int {
 // origins cannot be proxied and say so.
 func TestProxy(t *testing.T) {
 	c := &crawl.Crawler{Name: "proxied", Template: testCrawler + " -proxy {proxy} -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100}
-	results, runs := crawl.RunAll(context.Background(), selectCases(t, "http/status-200-rules-apply", "matching/longest-allow-inside-disallow"), c, nil)
+	results, runs := crawl.RunAll(context.Background(), selectCases(t, "access/status-200-rules-apply", "matching/longest-allow-inside-disallow"), c, nil)
 	if len(runs) != 2 || !strings.HasPrefix(runs[0].Start, "http://a.test/") {
 		t.Fatalf("runs %d, start %q; want the case's own host", len(runs), runs[0].Start)
 	}
 	for _, r := range results {
 		switch {
-		case r.Case == "http/status-200-rules-apply" && r.Outcome != cases.Pass:
+		case r.Case == "access/status-200-rules-apply" && r.Outcome != cases.Pass:
 			t.Errorf("%s #%d: %s %s", r.Case, r.Check, r.Outcome, r.Detail)
 		case r.Case == "matching/longest-allow-inside-disallow" && (r.Outcome != cases.Error || !strings.Contains(r.Detail, "https cannot be reached through the proxy")):
 			t.Errorf("%s #%d: %s %q; want an error about https", r.Case, r.Check, r.Outcome, r.Detail)

@@ -49,6 +49,8 @@ type Version struct {
 	// res, when set, is the version as the reference fetched it
 	// (redirects followed); crawl scenarios set it.
 	res *reference.Result
+	// tokens are the product tokens the file names.
+	tokens []string
 }
 
 // Tier is how the grader judged one request.
@@ -130,6 +132,9 @@ func NewGrader(versions []Version, opts Options) *Grader {
 		if v.res == nil {
 			v.res = reference.FromStatus(v.Status, v.Body, opts.Reference)
 		}
+		if v.res.Robots != nil {
+			v.tokens = v.res.Robots.Agents()
+		}
 		g.versions[v.Origin] = append(g.versions[v.Origin], v)
 	}
 	for _, vs := range g.versions {
@@ -193,7 +198,7 @@ func (g *Grader) Judge(r Request) Judgement {
 		g.state[key] = st
 	}
 	j := Judgement{Request: r, Agent: agent, Origin: origin}
-	if from, ok := g.pending[agent][routeOf(r.URL)]; ok {
+	if from, ok := g.pendingFor(agent, r.URL); ok {
 		delete(g.pending[agent], routeOf(r.URL))
 		j.Tier = TierRobots
 		j.Why = "a redirect of the robots.txt fetch of " + from
@@ -228,8 +233,8 @@ func (g *Grader) Judge(r Request) Judgement {
 // agent picks the product token r is judged as.
 func (g *Grader) agent(ua string, cur Version, known bool) string {
 	var tokens []string
-	if known && cur.res.Robots != nil {
-		tokens = cur.res.Robots.Agents()
+	if known {
+		tokens = cur.tokens
 	}
 	if g.opts.Agent != nil {
 		return g.opts.Agent(ua, tokens)
@@ -256,6 +261,17 @@ func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool,
 	}
 	j.Version = st.label
 	j.Why = st.res.Info.Why
+}
+
+// pendingFor reports whether u is the pending redirect target of one of
+// agent's robots.txt fetches, and of which origin's.
+func (g *Grader) pendingFor(agent, u string) (string, bool) {
+	p := g.pending[agent]
+	if len(p) == 0 {
+		return "", false
+	}
+	from, ok := p[routeOf(u)]
+	return from, ok
 }
 
 // redirect notes the Location of a robots.txt redirect as pending.
@@ -326,7 +342,10 @@ func (g *Grader) graceVersion(r Request, agent string) (Version, bool) {
 // judgeFetched judges a request after a successful robots.txt fetch.
 func (g *Grader) judgeFetched(r Request, agent string, st *fetchState, cur Version, j *Judgement) {
 	d := decide(st.res, agent, r.URL)
-	now := decide(cur.res, agent, r.URL)
+	now := d
+	if cur.res != st.res {
+		now = decide(cur.res, agent, r.URL)
+	}
 	age := r.Time.Sub(st.at)
 	stale := g.opts.Grace > 0 && age > g.opts.Grace
 	j.Decision, j.Version = &d, st.label

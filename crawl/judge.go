@@ -206,19 +206,28 @@ func statusOf(r Request) string {
 	return fmt.Sprint(r.Status)
 }
 
-// judged is a judgement as a timeline shows it.
+// judged is a judgement as a text timeline shows it.
 func judged(j Judgement) string {
 	if j.Tier == TierRobots {
 		return "robots.txt: " + j.Why
 	}
-	s := string(j.Tier)
+	return strings.TrimSpace(string(j.Tier) + " " + account(j))
+}
+
+// account explains a judgement without naming its tier: the decision,
+// and for a violation the requirement and why.
+func account(j Judgement) string {
+	if j.Tier == TierRobots {
+		return j.Why
+	}
+	var parts []string
 	if j.Decision != nil {
-		s += " (" + j.Decision.String() + ")"
+		parts = append(parts, "("+j.Decision.String()+")")
 	}
 	if j.Tier == TierViolation {
-		s += " " + j.Req + ": " + j.Why
+		parts = append(parts, j.Req+": "+j.Why)
 	}
-	return s
+	return strings.Join(parts, " ")
 }
 
 func outputNote(run Run) string {
@@ -470,7 +479,7 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 	for _, j := range js {
 		r := j.Request
 		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
-			UserAgent: r.UserAgent, Status: statusOf(r), Tier: string(j.Tier), Judged: judged(j)})
+			UserAgent: r.UserAgent, Status: statusOf(r), Tier: string(j.Tier), Judged: account(j)})
 	}
 	return tl
 }

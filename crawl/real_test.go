@@ -18,7 +18,7 @@ var realCrawlers = []struct {
 }{
 	{"wget", "wget", "wget", "wget -r -l 1 -e robots=on -T 5 -t 1 -U {ua} -P {dir} {url}"},
 	{"httrack", "httrack", "httrack", "httrack {url} -O {dir} -r2 -s2 -F {ua} -%v0 -Q -q -T5 -R0"},
-	{"scrapy", "python3-scrapy", "/usr/bin/scrapy", "/usr/bin/python3 -m scrapy runspider ../crawlers/scrapy/spider.py -a start={url} -s USER_AGENT={ua} -s ROBOTSTXT_OBEY=True -s DEPTH_LIMIT=2 -s LOG_LEVEL=WARNING -s TELNETCONSOLE_ENABLED=False"},
+	{"scrapy", "python3-scrapy", "/usr/bin/scrapy", "/usr/bin/python3 -m scrapy runspider ../crawlers/scrapy/spider.py -a start={url} -s USER_AGENT={ua} -s ROBOTSTXT_OBEY=True -s DEPTH_LIMIT=2 -s DOWNLOAD_TIMEOUT=5 -s LOG_LEVEL=WARNING -s TELNETCONSOLE_ENABLED=False"},
 	{"colly", "golang (and the Go module proxy, for colly)", "", ""},
 }
 
@@ -29,7 +29,7 @@ func TestRealCrawlers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real crawlers take seconds per scenario")
 	}
-	cs := selectCases(t, "http/status-500-unreachable")
+	cs := selectCases(t, "access/status-500-unreachable")
 	for _, rc := range realCrawlers {
 		t.Run(rc.name, func(t *testing.T) {
 			template := rc.template

@@ -38,8 +38,14 @@ type Finding struct {
 	// order; Probes counts the disagreeing probes this finding stands for.
 	Sources []string `json:"sources,omitempty"`
 	Probes  int      `json:"probes,omitempty"`
-	// Trace is the reference's explanation of its verdict on the input.
+	// Trace is the reference's explanation of its verdict on the input,
+	// in the input's profile; Line is its deciding line (0 when no rule
+	// decided).
 	Trace string `json:"trace,omitempty"`
+	Line  int    `json:"line,omitempty"`
+	// SourceLines holds, per source file, the lines of the rules whose
+	// probes disagreed there (sorted, at most MaxSourceLines a file).
+	SourceLines map[string][]int `json:"source_lines,omitempty"`
 }
 
 // Disagrees reports whether the verdicts are not all the same.
@@ -300,9 +306,11 @@ func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v c
 	return verdictOf(v)
 }
 
-// askBatch asks a batch of questions, bounded by the check timeout as one
-// check is: the batch is one parse. A panic or a reply of the wrong length
-// is an error on every question.
+// askBatch asks a batch of questions, bounded by the check timeout plus
+// a 64th of it for each question after the first (what an --exec program
+// is allowed for a batch request): the batch is one parse and many
+// lookups. A panic or a reply of the wrong length is an error on every
+// question.
 func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []cases.Verdict) {
 	out = make([]cases.Verdict, len(qs))
 	if !p.acquire(ctx) {
@@ -321,7 +329,7 @@ func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Reques
 	}()
 	if p.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.timeout)
+		ctx, cancel = context.WithTimeout(ctx, p.timeout+time.Duration(len(qs)-1)*(p.timeout/64))
 		defer cancel()
 	}
 	vs, errs := bt.CheckBatch(ctx, req, qs)

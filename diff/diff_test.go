@@ -11,6 +11,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/reference"
 )
 
 func TestSignature(t *testing.T) {
@@ -232,7 +233,7 @@ func TestDeriveProbesAgents(t *testing.T) {
 			seen[p.Agent] = true
 			agents = append(agents, p.Agent)
 		}
-		if !isToken(p.Agent) {
+		if !reference.IsProductToken(p.Agent) {
 			t.Errorf("probe agent %q is not a product token", p.Agent)
 		}
 	}

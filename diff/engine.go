@@ -48,6 +48,12 @@ type Options struct {
 	// no cache, no batches and no short cuts. The findings are the same
 	// either way; it is there to show that they are.
 	Unoptimised bool
+	// Profile is the profile of files that name none (directories and
+	// generated files): cases.ProfileRFC (the default) or
+	// cases.ProfileGoogle. Every request carries the file's profile, and
+	// the reference that traces, tags, groups and minimises findings
+	// follows it; findings record it.
+	Profile string
 	// Progress, when set, is called after each file with the number of
 	// files done, the total and the disagreeing probes so far. It is
 	// called from one goroutine at a time.
@@ -128,6 +134,9 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	if opts.MaxTests <= 0 {
 		opts.MaxTests = DefaultMaxTests
+	}
+	if opts.Profile == "" {
+		opts.Profile = cases.ProfileRFC
 	}
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
@@ -250,10 +259,16 @@ type pending struct {
 	in     Input
 	vs     []cases.Verdict
 	probes int
+	lines  []int // the file's lines the probes came from
 }
 
 // compareFile asks every probe of f and minimises what disagrees.
 func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileResult {
+	if f.Profile == "" {
+		withProfile := *f
+		withProfile.Profile = opts.Profile
+		f = &withProfile
+	}
 	n := len(p.names)
 	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
 	probes := f.Probes
@@ -305,11 +320,12 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		if w, ok := byKey[key.String()]; ok {
 			waiting[w].probes++
+			waiting[w].lines = addLine(waiting[w].lines, pr.Line)
 			continue
 		}
 		byKey[key.String()] = len(waiting)
 		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
-		waiting = append(waiting, pending{in: in, vs: vs, probes: 1})
+		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: addLine(nil, pr.Line)})
 	}
 	memo := make(map[string]bool)
 	for _, w := range waiting {
@@ -332,8 +348,11 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		fd.Minimized = !opts.NoMinimize
 		fd.Req = Tags(fd.Input, fd.Verdicts)
-		fd.Trace = traceOf(fd.Input)
+		fd.Trace, fd.Line = traceOf(fd.Input)
 		fd.Sources = []string{f.Name}
+		if len(w.lines) > 0 {
+			fd.SourceLines = map[string][]int{f.Name: w.lines}
+		}
 		fd.Probes = w.probes
 		res.findings = append(res.findings, fd)
 	}
@@ -379,13 +398,17 @@ func causeKey(d reference.Decision) string {
 	return b.String()
 }
 
-// traceOf returns the reference's explanation of its verdict on in.
-func traceOf(in Input) string {
+// traceOf returns the reference's explanation of its verdict on in and
+// its deciding line (0 when no rule decided).
+func traceOf(in Input) (string, int) {
 	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
-		return err.Error()
+		return err.Error(), 0
 	}
-	return d.String()
+	if d.Reason == reference.RuleMatched {
+		return d.String(), d.Rule.Line
+	}
+	return d.String(), 0
 }
 
 // collect merges the files' results in file order.
@@ -423,9 +446,11 @@ func collect(names []string, results []*fileResult) *Report {
 			if at, ok := index[id]; ok {
 				g := &rep.Findings[at]
 				g.Probes += f.Probes
-				if name := r.name; g.Sources[len(g.Sources)-1] != name {
+				name := r.name
+				if g.Sources[len(g.Sources)-1] != name {
 					g.Sources = append(g.Sources, name)
 				}
+				g.mergeLines(name, f.SourceLines[name])
 				continue
 			}
 			index[id] = len(rep.Findings)

@@ -154,10 +154,10 @@ func fuzzLiteral(e ast.Expr, bytes bool) (string, error) {
 // left), and a URL without a scheme is taken as a path on
 // https://example.com.
 func CaseableInput(in Input) Input {
-	if !isToken(in.Agent) {
+	if !reference.IsProductToken(in.Agent) {
 		var b strings.Builder
 		for i := 0; i < len(in.Agent); i++ {
-			if isTokenByte(in.Agent[i]) {
+			if reference.IsProductToken(string(in.Agent[i])) {
 				b.WriteByte(in.Agent[i])
 			}
 		}

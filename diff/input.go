@@ -12,7 +12,8 @@ import (
 
 // Input is one question put to every parser: a robots.txt body, a
 // crawler's product token and a URL. Its JSON form holds the keys of a
-// finding (docs/FORMAT.md §4); Profile is set only for the google profile.
+// finding (docs/FORMAT.md §4). Profile is the profile the input was asked
+// under; Run sets it on every finding.
 type Input struct {
 	Robots  []byte `json:"robots_b64"`
 	Agent   string `json:"agent"`

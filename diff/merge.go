@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -53,10 +54,14 @@ func Merge(parts ...*Report) (*Report, error) {
 				g := &out.Findings[at]
 				g.Probes += f.Probes
 				g.Sources = append(g.Sources, f.Sources...)
+				for _, name := range f.Sources {
+					g.mergeLines(name, f.SourceLines[name])
+				}
 				continue
 			}
 			byInput[id] = len(out.Findings)
 			f.Sources = slices.Clone(f.Sources)
+			f.SourceLines = maps.Clone(f.SourceLines)
 			out.Findings = append(out.Findings, f)
 		}
 	}

@@ -321,7 +321,7 @@ func shapeOf(text string) lineShape {
 			sh[i].value = fmt.Sprint(first, strings.Contains(v, "*"), anchored, strings.Contains(body, "$"),
 				hasEscape(v), nonASCII, strings.Contains(v, "?"))
 		case reference.UserAgent:
-			sh[i].value = fmt.Sprint(v == "*", isToken(v), agentName(v, reference.Google()) != "")
+			sh[i].value = fmt.Sprint(v == "*", reference.IsProductToken(v), agentName(v, reference.Google()) != "")
 		}
 	}
 	return sh
@@ -459,7 +459,7 @@ func (s *shrinker) agent() {
 		for _, name := range []string{l.Value, agentName(l.Value, reference.Google())} {
 			if strings.EqualFold(name, s.cur.Agent) {
 				named = true
-				if name != s.cur.Agent && isToken(name) {
+				if name != s.cur.Agent && reference.IsProductToken(name) {
 					spelt = append(spelt, name)
 				}
 			}

@@ -235,7 +235,7 @@ func readGroups(body []byte) ([]derivedGroup, []derivedRule) {
 				g.star = true
 				continue
 			}
-			if isToken(v) {
+			if reference.IsProductToken(v) {
 				g.agents = append(g.agents, v)
 			}
 			if lt := agentName(v, reference.Google()); lt != "" && lt != v {

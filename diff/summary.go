@@ -127,6 +127,32 @@ func smaller(a, b Finding) bool {
 	return len(a.Robots)+len(a.URL) < len(b.Robots)+len(b.URL)
 }
 
+// MaxSourceLines bounds the lines a finding records per source file.
+const MaxSourceLines = 20
+
+// addLine adds a rule's line (0: none) to a sorted set of at most
+// MaxSourceLines lines.
+func addLine(lines []int, n int) []int {
+	if n <= 0 {
+		return lines
+	}
+	i, found := slices.BinarySearch(lines, n)
+	if found || len(lines) >= MaxSourceLines {
+		return lines
+	}
+	return slices.Insert(lines, i, n)
+}
+
+// mergeLines adds lines found in source name to the finding.
+func (f *Finding) mergeLines(name string, lines []int) {
+	for _, n := range lines {
+		if f.SourceLines == nil {
+			f.SourceLines = make(map[string][]int)
+		}
+		f.SourceLines[name] = addLine(f.SourceLines[name], n)
+	}
+}
+
 // MaxExampleLines is the most lines of a robots.txt WriteText shows.
 const MaxExampleLines = 5
 

@@ -197,7 +197,7 @@ func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference
 				name = "*"
 			}
 			groupNames[len(groupNames)-1][name] = true
-			if v != "*" && !isToken(v) {
+			if v != "*" && !reference.IsProductToken(v) {
 				set["UA-7"] = true
 				set["G-UA"] = true
 			}
@@ -328,7 +328,7 @@ func ruleMatches(opts reference.Options, agent string, allow bool, pattern, url 
 func agentName(v string, opts reference.Options) string {
 	if opts.AgentMatch == reference.AgentLeadingToken {
 		i := 0
-		for i < len(v) && isTokenByte(v[i]) {
+		for i < len(v) && reference.IsProductToken(string(v[i])) {
 			i++
 		}
 		return v[:i]
@@ -382,11 +382,6 @@ func hexVal(c byte) byte {
 	}
 	return c - '0'
 }
-
-func isTokenByte(c byte) bool { return reference.IsProductToken(string(c)) }
-
-// isToken reports whether s is a product token (UA-1).
-func isToken(s string) bool { return reference.IsProductToken(s) }
 
 func sortedKeys(set map[string]bool) []string {
 	s := make([]string, 0, len(set))

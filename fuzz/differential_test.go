@@ -16,6 +16,7 @@ import (
 // The views predicates need are computed on first use.
 type divergence struct {
 	peer       string
+	profile    string // the case profile the reference reads the input in
 	body       []byte
 	agent, url string
 	ref, got   cases.Verdict
@@ -91,26 +92,27 @@ func diffAgent(agent string) string {
 
 // peers are the two Go libraries FuzzDifferential compares the
 // reference with, through their adapters (package diff/parsers), each
-// with the reference's options for it and the classes that filter its
-// known disagreements.
+// with the profile the reference reads the input in and the classes
+// that filter its known disagreements.
 var peers = []struct {
 	parser  cases.Parser
-	opts    reference.Options
+	profile string
 	classes *[]knownClass
 }{
-	{parsers.NewGrobotstxt(), reference.Google(), &grobotClasses},
-	{parsers.NewTemoto(), reference.RFC(), &temotoClasses},
+	{parsers.NewGrobotstxt(), cases.ProfileGoogle, &grobotClasses},
+	{parsers.NewTemoto(), cases.ProfileRFC, &temotoClasses},
 }
 
 // compare asks one peer about the input and returns the divergence when
 // its verdict differs from the reference's.
 func compare(t *testing.T, i int, body []byte, agent, url string) *divergence {
 	p := peers[i]
-	ref := refVerdict(body, p.opts, agent, url)
+	opts, _ := reference.OptionsFor(p.profile)
+	ref := refVerdict(body, opts, agent, url)
 	if ref == cases.Reject {
-		t.Fatalf("%s: agent %q: the reference refused a product token", p.opts.Name, agent)
+		t.Fatalf("%s: agent %q: the reference refused a product token", p.profile, agent)
 	}
-	req := cases.Request{Case: "fuzz", Profile: profileOf(p.opts), Agent: agent, URL: url, Robots: body}
+	req := cases.Request{Case: "fuzz", Profile: p.profile, Agent: agent, URL: url, Robots: body}
 	got, err := p.parser.Check(t.Context(), req)
 	if err != nil {
 		t.Fatalf("%s: %v", p.parser.Info().Name, err)
@@ -118,15 +120,7 @@ func compare(t *testing.T, i int, body []byte, agent, url string) *divergence {
 	if got == ref {
 		return nil
 	}
-	return &divergence{peer: p.parser.Info().Name, body: body, agent: agent, url: url, ref: ref, got: got, opts: p.opts}
-}
-
-// profileOf names the case profile of reference options.
-func profileOf(opts reference.Options) string {
-	if opts.Name == reference.Google().Name {
-		return cases.ProfileGoogle
-	}
-	return cases.ProfileRFC
+	return &divergence{peer: p.parser.Info().Name, profile: p.profile, body: body, agent: agent, url: url, ref: ref, got: got, opts: opts}
 }
 
 // FuzzDifferential compares the reference with two peers on any input:
@@ -162,7 +156,7 @@ func (d *divergence) report() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "new divergence: reference (%s) says %s, %s says %s\n", d.opts.Name, d.ref, d.peer, d.got)
 	fmt.Fprintf(&b, "agent %q, URL %q, robots.txt (%d bytes):\n%q\n", d.agent, d.url, len(d.body), d.body)
-	in := diff.Input{Robots: d.body, Agent: d.agent, URL: d.url, Profile: profileOf(d.opts)}
+	in := diff.Input{Robots: d.body, Agent: d.agent, URL: d.url, Profile: d.profile}
 	f := diff.Finding{Input: in, Verdicts: map[string]cases.Verdict{"reference": d.ref, d.peer: d.got}}
 	dr, err := diff.NewDraft(f, "FuzzDifferential against "+d.peer, "fuzz")
 	var out []byte
@@ -182,7 +176,7 @@ func (d *divergence) report() string {
 // case draft the loader reads back.
 func TestDivergenceReport(t *testing.T) {
 	d := &divergence{peer: "temoto", body: []byte("User-agent: *\nDisallow: /a\n"), agent: "FooBot",
-		url: "http://example.com/a", ref: cases.Disallow, got: cases.Allow, opts: reference.RFC()}
+		url: "http://example.com/a", ref: cases.Disallow, got: cases.Allow, profile: cases.ProfileRFC, opts: reference.RFC()}
 	out := d.report()
 	_, draft, ok := strings.Cut(out, "proposed case (add req and a title, check the expectation):\n")
 	if !ok {

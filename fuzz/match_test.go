@@ -29,14 +29,16 @@ func matchProfiles() []matchProfile {
 // octets, "#", CR and LF (which would start a comment or end the line) are
 // written as their escapes, and the white space the options trim from a
 // value's ends is removed (SP and HTAB for the RFC; SP, HTAB, VT and FF
-// for Google, whose parser trims ASCII white space). Both the reference and
-// the oracle see the result.
+// for Google, whose parser trims ASCII white space). For Google a NUL ends
+// the line, so the pattern is cut there first. Both the reference and the
+// oracle see the result.
 func rulePattern(s string, google bool) string {
 	if len(s) > maxMatchPattern {
 		s = s[:maxMatchPattern]
 	}
 	s = strings.NewReplacer("#", "%23", "\r", "%0D", "\n", "%0A").Replace(s)
 	if google {
+		s, _, _ = strings.Cut(s, "\x00")
 		return strings.Trim(s, " \t\v\f")
 	}
 	return strings.Trim(s, " \t")

@@ -199,6 +199,8 @@ func oraclePath(path string, google bool) []byte {
 		}
 	}
 	if google {
+		// Google's parser reads the URI as a C string: a NUL ends it.
+		path, _, _ = strings.Cut(path, "\x00")
 		return []byte(path)
 	}
 	return render(rfcUnits(path, false))

@@ -175,7 +175,7 @@ func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 	var buf [512]byte
 	path := r.opts.appendPath(buf[:0], url)
 	best, sel, groups := r.decide(agent, path)
-	d := UsageDecision{Category: category, Usage: UsageUnknown, Crawlable: best == nil || best.allow}
+	d := UsageDecision{Category: category, Usage: UsageUnknown, Crawlable: !best.found || best.allow}
 	if !d.Crawlable || sel == selNone || sel == selOrphan {
 		return d, nil
 	}

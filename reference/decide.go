@@ -119,11 +119,11 @@ func (r *Robots) Allowed(agent, url string) (bool, error) {
 	}
 	var buf [512]byte
 	path := r.opts.appendPath(buf[:0], url)
-	best, _, _ := r.decide(agent, path)
-	if best == nil {
+	b, _, _ := r.decide(agent, path)
+	if !b.found {
 		return true, nil
 	}
-	return best.allow, nil
+	return b.allow, nil
 }
 
 // Decide is Allowed with a full trace of the decision.
@@ -134,7 +134,7 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 	var buf [512]byte
 	path := r.opts.appendPath(buf[:0], url)
 	d := Decision{Allowed: true, Path: string(path)}
-	best, sel, groups := r.decide(agent, path)
+	b, sel, groups := r.decide(agent, path)
 	switch sel {
 	case selNone:
 		d.Reason = NoGroup
@@ -152,11 +152,11 @@ func (r *Robots) Decide(agent, url string) (Decision, error) {
 		}
 	}
 	switch {
-	case best != nil:
-		d.Allowed = best.allow
+	case b.found:
+		d.Allowed = b.allow
 		d.Reason = RuleMatched
-		d.Rule = r.ruleRef(best)
-		d.Ties = r.ties(best, groups, path)
+		d.Rule = r.opts.ruleRef(b.candidate)
+		d.Ties = r.ties(&b, groups, path)
 	case sel != selNone && r.isRobotsTxt(path):
 		d.Reason = RobotsTxt
 	case sel != selNone:
@@ -193,8 +193,9 @@ const (
 )
 
 // decide finds the groups for agent (§2.2.1) and the deciding rule among
-// them (§2.2.2). It returns a nil rule when none decides.
-func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
+// them (§2.2.2); best.found is false when no rule decides.
+func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
+	var b best
 	groups := r.groupsOf(agent)
 	sel := selNamed
 	switch {
@@ -203,46 +204,90 @@ func (r *Robots) decide(agent string, path []byte) (*rule, selection, []int32) {
 		// A named group replaces "*" entirely (UA-4, UA-6).
 		sel, groups = selGlobal, r.global
 	case len(r.orphan) > 0 && r.opts.OrphanRulesApply:
-		if r.isRobotsTxt(path) {
-			return nil, selOrphan, nil
+		if !r.isRobotsTxt(path) {
+			r.considerAll(&b, r.orphan, path)
 		}
-		return r.firstMatch(r.orphan, path), selOrphan, nil
+		return b, selOrphan, nil
 	default:
-		return nil, selNone, nil
+		return b, selNone, nil
 	}
 	if r.isRobotsTxt(path) {
-		return nil, sel, groups
+		return b, sel, groups
 	}
-	var best *rule
 	for _, gi := range groups {
-		r.prepare(gi)
 		g := r.groups[gi].rules
-		m := r.firstMatch(r.rules[g[0]:g[1]], path)
-		if m != nil && (best == nil || r.beats(m, best)) {
-			best = m
-		}
+		r.considerAll(&b, r.rules[g[0]:g[1]], path)
 	}
-	return best, sel, groups
+	return b, sel, groups
 }
 
-// ties returns the lines of the rules of groups, other than best, that
-// match path with best's kind and length. Only traces need them. At worst
-// it matches every rule once, as a decision where no rule matches does;
-// a duplicate of best costs a comparison.
-func (r *Robots) ties(best *rule, groups []int32, path []byte) []int {
+// considerAll considers every rule of rs for the best match of path.
+func (r *Robots) considerAll(b *best, rs []rule, path []byte) {
+	var scratch [scratchLen]byte
+	for _, ru := range rs {
+		b.consider(&r.opts, r.candidate(ru), path, scratch[:])
+	}
+}
+
+// candidate is a rule of the file as a decision considers it.
+func (r *Robots) candidate(ru rule) candidate {
+	c := candidate{raw: r.str(ru.raw), line: ru.line, allow: ru.allow}
+	if ru.long > 0 {
+		c.pre = &r.long[ru.long-1]
+	}
+	if ru.longDir > 0 {
+		c.preDir = &r.long[ru.longDir-1]
+	}
+	return c
+}
+
+// scratchLen is the size of the buffer a decision compiles a rule into.
+// A parsed file keeps the compiled form of each rule that normalisation
+// changes and that could outgrow it (longer than scratchLen/3: an octet
+// becomes at most three), so that decisions on it never allocate.
+const scratchLen = 1024
+
+// compiledRule is the compiled form a parsed file keeps of a long rule.
+type compiledRule struct {
+	pat  pattern
+	text string
+}
+
+// keepLong compiles the candidate when it is long and normalisation
+// changes it, and returns its index in r.long plus one, or 0.
+func (r *Robots) keepLong(c candidate) int32 {
+	if len(c.raw) <= scratchLen/3 {
+		return 0
+	}
+	p, _, text, changed := c.compile(nil, &r.opts)
+	if !changed {
+		return 0
+	}
+	r.long = append(r.long, compiledRule{p, string(text)})
+	return int32(len(r.long))
+}
+
+// ties returns the lines of the rules of groups, other than the deciding
+// one, that match path with its kind and length: any of them decides the
+// same way. Only traces need them.
+func (r *Robots) ties(b *best, groups []int32, path []byte) []int {
 	var out []int
-	bestText := r.text(&best.pat)
+	var scratch [scratchLen]byte
 	for _, gi := range groups {
 		g := r.groups[gi].rules
-		for i := range r.rules[g[0]:g[1]] {
-			c := &r.rules[g[0]+int32(i)]
-			p := &c.pat
-			if c == best || c.allow != best.allow || p.length != best.pat.length {
-				continue
+		for _, ru := range r.rules[g[0]:g[1]] {
+			cs := [2]candidate{r.candidate(ru)}
+			n := 1
+			if d, ok := cs[0].derived(&r.opts); ok {
+				cs[1], n = d, 2
 			}
-			if t := r.text(p); p.anchored == best.pat.anchored && t == bestText ||
-				(p.end > p.start || p.anchored) && p.matches(t, path) {
-				out = append(out, int(c.line))
+			for _, c := range cs[:n] {
+				if c.allow != b.allow || c.line == b.line && c.dir == b.dir {
+					continue
+				}
+				if length, ok := matchRule(&r.opts, c, path, scratch[:]); ok && length == b.length {
+					out = append(out, int(c.line))
+				}
 			}
 		}
 	}
@@ -250,28 +295,147 @@ func (r *Robots) ties(best *rule, groups []int32, path []byte) []int {
 	return out
 }
 
-// firstMatch returns the first rule of rs that matches path; rs is sorted
-// so that this is the longest (see sortRules). An empty path in a rule
-// matches nothing (PAT-2).
-func (r *Robots) firstMatch(rs []rule, path []byte) *rule {
-	for i := range rs {
-		p := &rs[i].pat
-		if (p.end > p.start || p.anchored) && p.matches(r.text(p), path) {
-			return &rs[i]
-		}
-	}
-	return nil
+// candidate is a rule as a decision considers it: a path as written, or
+// the rule Google derives from an allow of ".../index.htm*" (dir).
+type candidate struct {
+	raw   string // the rule's path as written
+	line  int32
+	allow bool
+	// dir marks the rule Google derives from an allow of
+	// ".../index.htm*": the directory itself, anchored (G-INDEX).
+	dir bool
+	// pre and preDir are the compiled forms a parsed file keeps of a
+	// long rule and of the rule derived from it, or nil.
+	pre, preDir *compiledRule
 }
 
-// beats reports whether rule a decides over rule b when both match.
-func (r *Robots) beats(a, b *rule) bool { return r.opts.beats(a, b) }
+// derived returns, with Options.IndexHTML, the rule Google derives from
+// the allow rule c, and whether there is one.
+func (c candidate) derived(o *Options) (candidate, bool) {
+	if !o.IndexHTML || !c.allow || c.dir {
+		return candidate{}, false
+	}
+	if _, ok := indexDir(c.raw); !ok {
+		return candidate{}, false
+	}
+	c.dir, c.pre = true, c.preDir
+	return c, true
+}
 
-func (o *Options) beats(a, b *rule) bool {
-	if a.pat.length != b.pat.length {
-		return a.pat.length > b.pat.length
+// compile compiles the candidate's path into a pattern (see compileTo);
+// value is the path compiled: the rule's, or its directory.
+func (c *candidate) compile(dst []byte, o *Options) (p pattern, value string, text []byte, changed bool) {
+	value = c.raw
+	if c.dir {
+		value, _ = indexDir(c.raw)
 	}
-	if a.allow != b.allow {
-		return a.allow != o.DisallowWinsTies
+	p, text, changed = compileTo(dst, value, o)
+	if c.dir {
+		// As "dir$" would compile.
+		p.anchored = true
+		p.length++
 	}
-	return a.line < b.line
+	return p, value, text, changed
+}
+
+// ruleRef describes a candidate for traces and for Groups.
+func (o *Options) ruleRef(c candidate) RuleRef {
+	p, value, text, changed := c.compile(nil, o)
+	if !changed {
+		text = []byte(value[:p.end])
+	}
+	norm := string(collapseStars(text))
+	return RuleRef{Line: int(c.line), Allow: c.allow, Pattern: c.raw, Length: int(p.length), Normalized: norm, Anchored: p.anchored}
+}
+
+// matchRule reports whether candidate c matches path, and its length for
+// longest match. It first rules the candidate out by its literal prefix
+// where it can, which spares compiling most rules of a file; a rule that
+// normalisation changes is compiled into scratch, so nothing is allocated.
+func matchRule(o *Options, c candidate, path, scratch []byte) (length int32, ok bool) {
+	value := c.raw
+	if c.dir {
+		value, _ = indexDir(c.raw)
+	}
+	if !mayMatch(o, value, path) {
+		return 0, false
+	}
+	if c.pre != nil {
+		return c.pre.pat.length, matchText(&c.pre.pat, c.pre.text, path)
+	}
+	p, value, text, changed := c.compile(scratch, o)
+	switch {
+	case p.end == 0 && !p.anchored:
+		return 0, false // an empty path matches nothing (PAT-2)
+	case changed:
+		ok = matchText(&p, text, path)
+	default:
+		ok = matchText(&p, value[:p.end], path)
+	}
+	return p.length, ok
+}
+
+// best is the deciding rule among those a decision has considered so far.
+type best struct {
+	candidate
+	length int32
+	found  bool
+}
+
+// consider matches the rule c (and with IndexHTML the rule Google derives
+// from it) against path and keeps it if it decides over the best so far.
+func (b *best) consider(o *Options, c candidate, path, scratch []byte) {
+	b.try(o, c, path, scratch)
+	if d, ok := c.derived(o); ok {
+		b.try(o, d, path, scratch)
+	}
+}
+
+func (b *best) try(o *Options, c candidate, path, scratch []byte) {
+	if length, ok := matchRule(o, c, path, scratch); ok && (!b.found || o.beats(length, c, b)) {
+		b.candidate, b.length, b.found = c, length, true
+	}
+}
+
+// mayMatch reports whether a rule's value can match path, judging by its
+// leading octets that compilation leaves as they are: a test much cheaper
+// than compiling the rule, which rules out most rules of a file at their
+// first octets.
+func mayMatch(o *Options, value string, path []byte) bool {
+	if o.CaseInsensitivePaths || o.SlashlessPatterns {
+		return true
+	}
+	class := classTable(false)
+	for k := 0; k < len(value) && class[value[k]] == keep && value[k] != '*'; k++ {
+		if k == len(path) || value[k] != path[k] {
+			// The rule's literal prefix is longer than the path or
+			// differs from it.
+			return false
+		}
+	}
+	return true
+}
+
+// indexDir returns the directory of an allow rule's value that ends in
+// "/index.htm" and anything after it; Google's parser also allows the
+// directory itself, anchored ("/dir/$", G-INDEX).
+func indexDir(value string) (string, bool) {
+	slash := strings.LastIndexByte(value, '/')
+	if slash < 0 || !strings.HasPrefix(value[slash:], "/index.htm") {
+		return "", false
+	}
+	return value[:slash+1], true
+}
+
+// beats reports whether a matching rule of the given length decides over
+// the best so far (§2.2.2): the longer one (MATCH-4), allow on equal
+// length unless DisallowWinsTies (MATCH-5), then the earlier line.
+func (o *Options) beats(length int32, c candidate, b *best) bool {
+	if length != b.length {
+		return length > b.length
+	}
+	if c.allow != b.allow {
+		return c.allow != o.DisallowWinsTies
+	}
+	return c.line < b.line
 }

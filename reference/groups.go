@@ -3,17 +3,17 @@ package reference
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
 // concurrent use.
 //
 // Parsing reads the file's structure: its groups, their user-agent lines
-// and the rules' places. A group's rules are compiled (normalised, then
-// ordered for longest match) when a decision first consults the group, once
-// (see Robots.prepare), so that a file parsed for one decision compiles
-// only the groups that decision needs, as AllowedOnce does.
+// and where each rule's path stands. A decision matches the rules of the
+// groups that apply as AllowedOnce does: it rules most of them out by their
+// literal prefix and compiles (normalises) only the others, into a buffer
+// of its own. A parsed file is then little more than offsets: parsing does
+// the least work a decision needs, and decisions allocate nothing.
 //
 // Apart from the body itself, a parsed file holds no pointers to strings:
 // rules, names and records are offsets into the body (or into extra, for
@@ -22,22 +22,18 @@ import (
 type Robots struct {
 	opts      Options
 	body      string // the parsed part of the body, after the limit
-	extra     string // normalised orphan rule paths that differ from the body
 	truncated bool   // content past Options.MaxBytes was ignored
 	size      int    // the size of the whole body given to Parse
 
-	rules  []rule // every rule; each group holds a span, sorted once compiled
+	rules  []rule // every rule, in file order; each group holds a span
 	groups []group
-	// ready compiles each group once; compiled holds the normalised rule
-	// paths of each group that differ from the body.
-	ready    []sync.Once
-	compiled []string
-	agents   []agentLine // user-agent lines; each group holds a span
+	agents []agentLine // user-agent lines; each group holds a span
 	// names are the product tokens the file names, sorted by token with
 	// ASCII case ignored, for binary search.
 	names      []name
 	nameGroups []int32 // group indexes; each name holds a span
 	global     []int32 // groups that name "*"
+	long       []compiledRule
 	// orphan holds the rules before any user-agent line; they apply only
 	// with Options.OrphanRulesApply.
 	orphan []rule
@@ -50,7 +46,7 @@ type span [2]int32
 // group is one group of §2.1: user-agent lines followed by rules.
 type group struct {
 	agents span // of Robots.agents
-	rules  span // of rules, longest first; see sortRules
+	rules  span // of Robots.rules
 }
 
 // agentLine is one user-agent line: its number and its value in body.
@@ -67,13 +63,12 @@ type name struct {
 
 // rule is one allow or disallow line.
 type rule struct {
-	pat   pattern
-	raw   span // the value as written, in body
+	raw   span // the path as written, in body
 	line  int32
 	allow bool
-	// derived marks the rule Options.IndexHTML adds for an allow of
-	// ".../index.htm*": it has the line of the rule it comes from.
-	derived bool
+	// long and longDir index Robots.long, plus one, for a long rule
+	// (see scratchLen) and the rule derived from it; 0 for none.
+	long, longDir int32
 }
 
 // record is a record the protocol does not define: key and value in body.
@@ -145,12 +140,19 @@ func (r *Robots) build() {
 			}
 		case Allow, Disallow:
 			ru := rule{line: int32(n), allow: kind == Allow, raw: value}
+			if ve-vs > scratchLen/3 {
+				c := r.candidate(ru)
+				ru.long = r.keepLong(c)
+				if d, ok := c.derived(o); ok {
+					ru.longDir = r.keepLong(d)
+				}
+			}
 			if len(r.groups) == 0 {
-				r.orphan = r.appendRule(r.orphan, ru)
+				r.orphan = append(r.orphan, ru)
 				continue
 			}
 			open = false
-			r.rules = r.appendRule(r.rules, ru)
+			r.rules = append(r.rules, ru)
 		case Other:
 			if o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
 				open = false
@@ -160,63 +162,17 @@ func (r *Robots) build() {
 		}
 	}
 	r.closeGroup(ruleStart)
-	r.ready = make([]sync.Once, len(r.groups))
-	r.compiled = make([]string, len(r.groups))
-	// Orphan rules are few, and compiled at once.
-	r.extra = r.compileRules(r.orphan, -1)
-	r.sortRules(r.orphan)
 	r.indexNames(pairs)
 }
 
-// prepare compiles the rules of group gi unless that is done.
-func (r *Robots) prepare(gi int32) {
-	r.ready[gi].Do(func() {
-		g := r.groups[gi].rules
-		rs := r.rules[g[0]:g[1]]
-		r.compiled[gi] = r.compileRules(rs, gi)
-		r.sortRules(rs)
-	})
-}
-
-// compileRules compiles each rule's path, as the rules of group gi (-1:
-// the orphans), and returns the normalised paths that differ from the
-// body, which the patterns' spans then point into.
-func (r *Robots) compileRules(rs []rule, gi int32) string {
-	var extra []byte
-	var scratch [256]byte
-	for i := range rs {
-		ru := &rs[i]
-		value := r.str(ru.raw)
-		if ru.derived {
-			value, _ = indexDir(value)
-		}
-		p, text, changed := compileTo(scratch[:], value, &r.opts)
-		if changed {
-			p.inExtra = true
-			p.start = int32(len(extra))
-			extra = append(extra, text...)
-			p.end = int32(len(extra))
-		} else {
-			p.start, p.end = ru.raw[0], ru.raw[0]+p.end
-		}
-		if ru.derived {
-			// The rule Google derives is the directory, anchored, as
-			// "dir$" would compile.
-			p.anchored = true
-			p.length++
-		}
-		p.group = gi
-		ru.pat = p
-	}
-	return string(extra)
-}
-
-// maxRules bounds the number of rules in body, so that parsing allocates
-// the list once: a rule takes a line, and at least 7 bytes with its line
-// end ("Allow:" and CR or LF). Counting line ends is a vectorised search;
-// reading each line's first letter would cost a pass of its own.
+// maxRules estimates the number of rules in body, so that parsing
+// allocates the list once: a rule takes a line, and at least 7 bytes with
+// its line end ("Allow:" and CR or LF). Counting line ends is a vectorised
+// search; reading each line's first letter would cost a pass of its own.
+// The count is exact for LF, CRLF and CR files alike; a file that mixes
+// them may have more lines, and the list then grows.
 func maxRules(body string) int {
-	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
+	lines := max(strings.Count(body, "\n"), strings.Count(body, "\r")) + 1
 	return min(lines, len(body)/7+1)
 }
 
@@ -260,17 +216,6 @@ func compareFold(a, b string) int {
 // str returns the text of a span of the body.
 func (r *Robots) str(s span) string { return r.body[s[0]:s[1]] }
 
-// text returns a pattern's text.
-func (r *Robots) text(p *pattern) string {
-	switch {
-	case !p.inExtra:
-		return r.body[p.start:p.end]
-	case p.group < 0:
-		return r.extra[p.start:p.end]
-	}
-	return r.compiled[p.group][p.start:p.end]
-}
-
 // closeGroup gives the last group its rules, r.rules[start:].
 func (r *Robots) closeGroup(start int) {
 	if len(r.groups) == 0 {
@@ -303,94 +248,6 @@ func (r *Robots) groupsOf(token string) []int32 {
 	}
 	g := r.names[id].groups
 	return r.nameGroups[g[0]:g[1]]
-}
-
-// appendRule appends the rule, and with Options.IndexHTML also the rule
-// Google derives from an allow of ".../index.htm*": the directory itself,
-// anchored (G-INDEX). Both are compiled later, by compileRules.
-func (r *Robots) appendRule(dst []rule, ru rule) []rule {
-	dst = append(dst, ru)
-	if !r.opts.IndexHTML || !ru.allow {
-		return dst
-	}
-	if _, ok := indexDir(r.str(ru.raw)); !ok {
-		return dst
-	}
-	dir := ru
-	dir.derived = true
-	return append(dst, dir)
-}
-
-// sortRules orders rules so that the first match is the deciding one:
-// longer patterns first (MATCH-4), then allow before disallow on equal
-// length (MATCH-5) unless DisallowWinsTies, then file order. The order is
-// total, so any sort gives the same result.
-func (r *Robots) sortRules(rs []rule) {
-	disallowFirst := r.opts.DisallowWinsTies
-	less := func(a, b *rule) bool {
-		if a.pat.length != b.pat.length {
-			return a.pat.length > b.pat.length
-		}
-		if a.allow != b.allow {
-			return a.allow != disallowFirst
-		}
-		return a.line < b.line
-	}
-	if len(rs) <= 16 {
-		for i := 1; i < len(rs); i++ {
-			for j := i; j > 0 && less(&rs[j], &rs[j-1]); j-- {
-				rs[j], rs[j-1] = rs[j-1], rs[j]
-			}
-		}
-		return
-	}
-	maxLen := int32(0)
-	for i := range rs {
-		maxLen = max(maxLen, rs[i].pat.length)
-	}
-	if maxLen > 4096 {
-		slices.SortFunc(rs, func(a, b rule) int {
-			switch {
-			case less(&a, &b):
-				return -1
-			case less(&b, &a):
-				return 1
-			}
-			return 0
-		})
-		return
-	}
-	// Rules arrive in file order, so a stable counting sort on (length,
-	// kind) gives the whole order in linear time: key 0 is the longest
-	// rule of the kind that wins ties.
-	key := func(ru *rule) int32 {
-		k := 2 * (maxLen - ru.pat.length)
-		if ru.allow == disallowFirst {
-			k++
-		}
-		return k
-	}
-	start := make([]int32, 2*(maxLen+1)+1)
-	for i := range rs {
-		start[key(&rs[i])+1]++
-	}
-	for k := 1; k < len(start); k++ {
-		start[k] += start[k-1]
-	}
-	dest := make([]int32, len(rs))
-	for i := range rs {
-		k := key(&rs[i])
-		dest[i] = start[k]
-		start[k]++
-	}
-	// Move each rule to its place by following the permutation's cycles.
-	for i := range rs {
-		for dest[i] != int32(i) {
-			j := dest[i]
-			rs[i], rs[j] = rs[j], rs[i]
-			dest[i], dest[j] = dest[j], dest[i]
-		}
-	}
 }
 
 // Lines returns every line of the parsed part of the file with its number
@@ -478,7 +335,6 @@ type Agent struct {
 func (r *Robots) Groups() []Group {
 	out := make([]Group, len(r.groups))
 	for i, g := range r.groups {
-		r.prepare(int32(i))
 		agents := r.agents[g.agents[0]:g.agents[1]]
 		out[i].Agents = make([]Agent, len(agents))
 		for j, a := range agents {
@@ -500,21 +356,11 @@ func (r *Robots) Groups() []Group {
 // with Options.OrphanRulesApply.
 func (r *Robots) OrphanRules() []RuleRef { return r.ruleRefs(r.orphan) }
 
-// ruleRefs returns the rules as the file has them: in line order, without
-// the rules Options.IndexHTML derives.
+// ruleRefs describes the rules, which are in file order.
 func (r *Robots) ruleRefs(rs []rule) []RuleRef {
-	out := make([]RuleRef, 0, len(rs))
-	for i := range rs {
-		if !rs[i].derived {
-			out = append(out, r.ruleRef(&rs[i]))
-		}
+	out := make([]RuleRef, len(rs))
+	for i, ru := range rs {
+		out[i] = r.opts.ruleRef(r.candidate(ru))
 	}
-	slices.SortFunc(out, func(a, b RuleRef) int { return a.Line - b.Line })
 	return out
-}
-
-// ruleRef describes a rule for traces and for Groups.
-func (r *Robots) ruleRef(ru *rule) RuleRef {
-	return RuleRef{Line: int(ru.line), Allow: ru.allow, Pattern: r.str(ru.raw),
-		Length: int(ru.pat.length), Normalized: r.text(&ru.pat), Anchored: ru.pat.anchored}
 }

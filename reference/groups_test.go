@@ -170,3 +170,32 @@ func TestConcurrentDecisions(t *testing.T) {
 		}
 	}
 }
+
+// A decision allocates nothing, on a parsed file or in one shot, whatever
+// the rules normalisation has to change.
+func TestDecisionsDoNotAllocate(t *testing.T) {
+	bodies := []string{file21, rfc951,
+		"User-agent: *\nDisallow: /a%7eb\nDisallow: /ツ/\nAllow: /x**y$\nDisallow: /p$q\nAllow: /d/index.html\n",
+		"User-agent: *\nDisallow: /" + strings.Repeat("%7e", 400) + "\nAllow: /" + strings.Repeat("*", 3000) + "x\nAllow: /" + strings.Repeat("ツ", 300) + "/index.html\n",
+	}
+	urls := []string{"https://www.example.com/private/press/release?id=1", "/a~b", "/%E3%83%84/x", "/xzy", "/p$q", "/d/"}
+	for _, opts := range []reference.Options{reference.RFC(), reference.Google()} {
+		for _, body := range bodies {
+			r := reference.ParseString(body, opts)
+			for _, u := range append(urls, "/"+strings.Repeat("~", 400), "/"+strings.Repeat("%E3%83%84", 50)+"/") {
+				got, _ := r.Allowed("FooBot", u)
+				once, _ := reference.AllowedOnce(body, opts, "FooBot", u)
+				d, _ := r.Decide("FooBot", u)
+				if got != once || got != d.Allowed {
+					t.Errorf("%s: %q: Allowed %v, AllowedOnce %v, Decide %v", opts.Name, u, got, once, d)
+				}
+				if n := testing.AllocsPerRun(20, func() { _, _ = r.Allowed("FooBot", u) }); n != 0 {
+					t.Errorf("%s: Allowed(%q) on %q: %v allocations", opts.Name, u, body, n)
+				}
+				if n := testing.AllocsPerRun(20, func() { _, _ = reference.AllowedOnce(body, opts, "FooBot", u) }); n != 0 && len(body) < 1000 {
+					t.Errorf("%s: AllowedOnce(%q) on %q: %v allocations", opts.Name, u, body, n)
+				}
+			}
+		}
+	}
+}

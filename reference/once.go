@@ -1,11 +1,11 @@
 package reference
 
-import "strings"
-
 // AllowedOnce reports whether agent may access url under the robots.txt
 // body, for a caller that makes one decision per file: it reads the body
 // once and keeps nothing, compiling only the rules of the groups that can
-// apply to agent, and allocates nothing. Its verdict is always that of
+// apply to agent that their literal prefix does not rule out. It allocates
+// nothing, unless such a rule is longer than scratchLen/3 bytes and must
+// be normalised. Its verdict is always that of
 // ParseString(body, opts).Allowed(agent, url); for several decisions on
 // one file, parse it once instead.
 func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
@@ -27,7 +27,8 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	sawNamed, sawGlobal := false, false
 	inGroup, open := false, false
 	curNamed, curGlobal := false, false
-	var scratch [256]byte // compiled text of a rule that normalisation changes
+	var scratch [scratchLen]byte // compiled text of a rule that normalisation changes
+	var c candidate
 	sc := newLineScanner(body, o)
 	for {
 		n, _, text, ok := sc.next()
@@ -49,17 +50,17 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 				curNamed, sawNamed = true, true
 			}
 		case Allow, Disallow:
-			ru := rule{line: int32(n), allow: kind == Allow}
+			c = candidate{raw: value, line: int32(n), allow: kind == Allow}
 			switch {
 			case !inGroup:
 				if o.OrphanRulesApply {
-					orphan.consider(o, value, ru, path, scratch[:])
+					orphan.consider(o, c, path, scratch[:])
 				}
 				continue
 			case curNamed:
-				named.consider(o, value, ru, path, scratch[:])
+				named.consider(o, c, path, scratch[:])
 			case curGlobal && !sawNamed:
-				global.consider(o, value, ru, path, scratch[:])
+				global.consider(o, c, path, scratch[:])
 			}
 			open = false
 		case Other:
@@ -80,83 +81,5 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	if !b.found {
 		return true, nil
 	}
-	return b.rule.allow, nil
-}
-
-// best is the deciding rule among those considered so far.
-type best struct {
-	rule  rule
-	found bool
-}
-
-// consider matches one rule (and with IndexHTML the rule Google derives
-// from it) against path and keeps it if it decides over the best so far.
-func (b *best) consider(o *Options, value string, ru rule, path, scratch []byte) {
-	b.try(o, value, false, ru, path, scratch)
-	if o.IndexHTML && ru.allow {
-		if dir, ok := indexDir(value); ok {
-			b.try(o, dir, true, ru, path, scratch)
-		}
-	}
-}
-
-// try matches one rule against path; anchor adds the "$" that derived
-// rules end in.
-func (b *best) try(o *Options, value string, anchor bool, ru rule, path, scratch []byte) {
-	if !mayMatch(o, value, path) {
-		return
-	}
-	p, text, changed := compileTo(scratch, value, o)
-	if anchor {
-		p.anchored = true
-		p.length++
-	}
-	var match bool
-	switch {
-	case p.end == 0 && !p.anchored:
-		return // an empty path matches nothing (PAT-2)
-	case changed:
-		match = matchText(&p, text, path)
-	default:
-		match = matchText(&p, value[:p.end], path)
-	}
-	if !match {
-		return
-	}
-	ru.pat = p
-	if !b.found || o.beats(&ru, &b.rule) {
-		b.rule, b.found = ru, true
-	}
-}
-
-// mayMatch reports whether a rule's value can match path, judging by its
-// leading octets that compilation leaves as they are: a test much cheaper
-// than compiling the rule, which rules out most rules of a file at their
-// first octets.
-func mayMatch(o *Options, value string, path []byte) bool {
-	if o.CaseInsensitivePaths || o.SlashlessPatterns {
-		return true
-	}
-	class := classTable(false)
-	k := 0
-	for k < len(value) && class[value[k]] == keep && value[k] != '*' {
-		if k == len(path) || value[k] != path[k] {
-			// The rule's literal prefix is longer than the path or
-			// differs from it.
-			return false
-		}
-		k++
-	}
-	return true
-}
-
-// indexDir returns the directory of an allow rule's value that ends in
-// "/index.htm" and anything after it; Google's parser also allows the
-// directory itself, anchored ("/dir/$", G-INDEX).
-func indexDir(value string) (string, bool) {
-	slash := strings.LastIndexByte(value, '/')
-	if slash < 0 || !strings.HasPrefix(value[slash:], "/index.htm") {
-		return "", false
-	}
-	return value[:slash+1], true
+	return b.allow, nil
 }

@@ -227,13 +227,11 @@ func upper(c byte) byte {
 	return c
 }
 
-// pattern is a compiled rule path. It holds no pointers, so that a parsed
-// file of many rules is cheap for the garbage collector: its text is a span
-// of the body or, when normalisation changed it, of Robots.extra.
+// pattern is a compiled rule path; its text is held apart (see compileTo).
 type pattern struct {
-	// start and end delimit the text: the normalised path with "*" as the
-	// only special octet, runs of "*" collapsed to one.
-	start, end int32
+	// end is the length of the text: the normalised path with "*" as the
+	// only special octet. A run of "*" matches what one "*" does.
+	end int32
 	// lit is the length of the literal prefix before the first "*".
 	lit int32
 	// length is the rule's length in octets for longest-match: the
@@ -242,19 +240,13 @@ type pattern struct {
 	// anchored is set when the rule ended in "$" (SPC-2): the pattern must
 	// match the whole path, not only a prefix of it.
 	anchored bool
-	// inExtra says the text is not in the body but among the compiled
-	// paths of its group (Robots.compiled), or of the orphans
-	// (Robots.extra) when group is -1.
-	inExtra bool
-	group   int32
 }
 
 // compileTo turns a rule's value into a pattern and its text.
 // Compilation is a pure function of the value and the options. When no
 // octet had to change, changed is false and the text is value[:p.end], a
 // prefix of the value; otherwise the text is written over dst (so that a
-// caller with a buffer of its own allocates nothing) and returned. The
-// pattern's span is [0, len(text)).
+// caller with a buffer of its own allocates nothing) and returned.
 func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
 	dst = dst[:0]
 	// PAT-1's optional reading: "private" is "/private".
@@ -286,14 +278,11 @@ func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, ch
 	if p.anchored {
 		p.length++
 	}
-	lit := indexOrLen(body, '*')
-	if !changed && (o.CaseInsensitivePaths && hasUpper(body) || lit < n && strings.Contains(body[lit:], "**")) {
-		// The text must differ from the value after all: lower case, or
-		// runs of "*" collapsed to one.
+	if !changed && o.CaseInsensitivePaths && hasUpper(body) {
 		text, changed = append(dst, body...), true
 	}
 	if !changed {
-		p.lit, p.end = int32(lit), int32(n)
+		p.lit, p.end = int32(indexOrLen(body, '*')), int32(n)
 		return p, nil, false
 	}
 	if o.CaseInsensitivePaths {
@@ -301,7 +290,6 @@ func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, ch
 			text[i] = lowerASCII(c)
 		}
 	}
-	text = collapseStars(text)
 	p.lit, p.end = int32(len(text)), int32(len(text))
 	if i := bytes.IndexByte(text, '*'); i >= 0 {
 		p.lit = int32(i)
@@ -355,13 +343,10 @@ func indexOrLen(s string, c byte) int {
 	return len(s)
 }
 
-// matches reports whether the pattern, whose text is t, matches path
-// (§2.2.2): a prefix of path when the pattern is not anchored, all of it
-// when it is.
-func (p *pattern) matches(t string, path []byte) bool { return matchText(p, t, path) }
-
-// matchText is matches for a text held in a string (a parsed file) or in
-// a buffer (a one-shot decision). "*" matches any run of octets, with
+// matchText reports whether the pattern, whose text is t, a string (the
+// path as written) or a buffer (a path normalisation changed), matches
+// path (§2.2.2): a prefix of path when the pattern is not anchored, all of
+// it when it is. "*" matches any run of octets, with
 // backtracking (SPC-1). The loop keeps one backtracking point, the last
 // "*" seen, which suffices for patterns whose only wildcard is "*": the
 // time is O(len(path)·len(pattern)) in the worst case and nothing is

@@ -91,15 +91,19 @@ func scanLines(body string, o *Options, fn func(n, start int, text string)) {
 // ends are mixed: a file of CR line ends costs one search for LF, not one
 // per line.
 type lineScanner struct {
-	body   string
-	o      *Options
-	pos    int // the offset of the next line; past len(body) at the end
-	n      int // the number of the line last returned
-	cr, lf int // the next CR and LF at or after pos, or len(body); -1: not searched
+	body string
+	// maxLine and nulEnds are Options.MaxLineBytes and NULEndsLine.
+	maxLine int
+	nulEnds bool
+	pos     int // the offset of the next line; past len(body) at the end
+	n       int // the number of the line last returned
+	// cr, lf and nul are the next CR, LF and NUL at or after pos, or
+	// len(body); -1: not searched yet.
+	cr, lf, nul int
 }
 
 func newLineScanner(body string, o *Options) lineScanner {
-	return lineScanner{body: body, o: o, pos: bomLength(body, o), cr: -1, lf: -1}
+	return lineScanner{body: body, maxLine: o.MaxLineBytes, nulEnds: o.NULEndsLine, pos: bomLength(body, o), cr: -1, lf: -1, nul: -1}
 }
 
 // next returns the next line: its number, the offset of its first byte in
@@ -126,11 +130,16 @@ func (s *lineScanner) next() (n, start int, text string, ok bool) {
 		s.pos++
 	}
 	text = s.body[i:end]
-	if s.o.MaxLineBytes > 0 && len(text) > s.o.MaxLineBytes {
-		text = text[:s.o.MaxLineBytes]
+	if s.maxLine > 0 && len(text) > s.maxLine {
+		text = text[:s.maxLine]
 	}
-	if s.o.NULEndsLine {
-		text = cutNUL(text)
+	if s.nulEnds {
+		if s.nul < i {
+			s.nul = indexFrom(s.body, i, 0)
+		}
+		if s.nul < i+len(text) {
+			text = text[:s.nul-i]
+		}
 	}
 	s.n++
 	return s.n, i, text, true

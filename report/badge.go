@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +23,8 @@ type Badge struct {
 // BadgeFor returns a parser's badge: how many of its MUST checks passed
 // ("612/612 MUST"), green when it conforms with no deviations, yellow when
 // it conforms with deviations, red when it does not conform. Checks the
-// parser skipped are not counted.
+// parser skipped are not counted. A parser that did not run (its summary's
+// NotRun) gets a grey "not run" badge, never a count.
 func BadgeFor(d *Document, parser string) Badge {
 	var pass, total int
 	for _, r := range d.Results {
@@ -43,6 +45,8 @@ func BadgeFor(d *Document, parser string) Badge {
 			continue
 		}
 		switch {
+		case s.NotRun != "":
+			b.Message, b.Color = "not run", "lightgrey"
 		case s.Conforms && s.Deviations == 0:
 			b.Color = "brightgreen"
 		case s.Conforms:
@@ -82,12 +86,9 @@ func WriteBadges(dir string, d *Document) ([]string, error) {
 			return files, fmt.Errorf("report: badges: parsers %q and %q map to the same file %s", other, s.Name, name)
 		}
 		seen[name] = s.Name
-		b, err := json.Marshal(BadgeFor(d, s.Name))
-		if err != nil {
-			return files, fmt.Errorf("report: badges: %w", err)
-		}
 		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		badge := BadgeFor(d, s.Name)
+		if err := WriteFile(path, func(w io.Writer) error { return json.NewEncoder(w).Encode(badge) }); err != nil {
 			return files, fmt.Errorf("report: badges: %w", err)
 		}
 		files = append(files, path)

@@ -2,15 +2,11 @@ package report
 
 import (
 	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
@@ -69,178 +65,100 @@ type CheckInfo struct {
 }
 
 // CaseData describes cases for a report: bodies, served responses and,
-// for every check, the reference's deciding line and trace under the
-// case's profile. HTTP and clocked cases are decided by the reference's
-// fetcher against the case's responses held in memory; nothing touches
-// the network.
-func CaseData(cs []cases.Case) map[string]*CaseInfo {
+// for every check, what the runner recorded in results: the explainer's
+// deciding line, the response whose body holds it, and its trace. The
+// report renders these; it does not decide again.
+func CaseData(cs []cases.Case, results []cases.Result) map[string]*CaseInfo {
+	type key struct {
+		id    string
+		check int
+	}
+	rec := make(map[key]*cases.Result, len(results))
+	for i := range results {
+		r := &results[i]
+		k := key{r.Case, r.Check}
+		if old, ok := rec[k]; !ok || old.Trace == "" && r.Trace != "" {
+			rec[k] = r
+		}
+	}
 	out := make(map[string]*CaseInfo, len(cs))
 	for i := range cs {
-		out[cs[i].ID] = caseInfo(&cs[i])
+		c := &cs[i]
+		ci := caseInfo(c)
+		steps := make([]int, 0, len(c.Checks))
+		for range c.Checks {
+			steps = append(steps, 0)
+		}
+		for s, st := range c.Timeline {
+			for range st.Checks {
+				steps = append(steps, s+1)
+			}
+		}
+		for j, chk := range c.AllChecks() {
+			info := CheckInfo{Agent: chk.Agent, URL: chk.URL, Source: chk.Source, Step: steps[j]}
+			if r := rec[key{c.ID, j}]; r != nil {
+				info.Trace, info.Line, info.Response = r.Trace, r.Line, r.Response
+				info.LineText = recordedLine(c, ci, info.Line, info.Response)
+			}
+			ci.Checks = append(ci.Checks, info)
+		}
+		out[c.ID] = ci
 	}
 	return out
 }
 
+// caseInfo describes a case's bodies and responses.
 func caseInfo(c *cases.Case) *CaseInfo {
 	ci := &CaseInfo{Title: c.Title, Source: c.Source, Profile: c.Profile}
-	opts, _ := reference.OptionsFor(c.Profile)
 	switch {
 	case len(c.Timeline) > 0:
 		for _, s := range c.Timeline {
 			ci.Timeline = append(ci.Timeline, StepInfo{At: s.At.String(), Response: served(s.Response)})
 		}
-		ci.Checks = timelineChecks(c, opts)
 	case len(c.Fetch) > 0:
 		for _, r := range c.Fetch {
 			ci.Fetch = append(ci.Fetch, served(r))
 		}
-		srv := &memServer{responses: c.Fetch}
-		for _, ch := range c.Checks {
-			f := &reference.Fetcher{Client: srv.client(), Options: opts, Now: func() time.Time { return time.Unix(0, 0) }}
-			ci.Checks = append(ci.Checks, srv.decide(f, ch, c.Fetch, 0))
-		}
 	default:
 		ci.Robots = newBody(c.Robots)
-		rb := reference.Parse(c.Robots, opts)
-		for _, ch := range c.Checks {
-			info := CheckInfo{Agent: ch.Agent, URL: ch.URL, Source: ch.Source}
-			d, err := rb.Decide(ch.Agent, ch.URL)
-			if err != nil {
-				info.Trace = err.Error()
-			} else {
-				info.Trace = d.String()
-				if d.Reason == reference.RuleMatched {
-					info.Line = d.Rule.Line
-					if ci.Robots.Partial() {
-						info.LineText = lineText(c.Robots, d.Rule.Line)
-					}
-				}
-			}
-			ci.Checks = append(ci.Checks, info)
-		}
 	}
 	return ci
 }
 
-// timelineChecks decides the checks of a clocked case step by step on a
-// fake clock, one fetcher for the whole timeline.
-func timelineChecks(c *cases.Case, opts reference.Options) []CheckInfo {
-	var out []CheckInfo
-	base := time.Unix(0, 0)
-	now := base
-	srv := &memServer{}
-	f := &reference.Fetcher{Client: srv.client(), Options: opts, Now: func() time.Time { return now }}
-	var resps []cases.Response
-	for _, s := range c.Timeline {
-		resps = append(resps, s.Response)
+// recordedLine returns the text of a deciding line that the stored part
+// of its body leaves out, "" when the stored part holds it. A generated
+// body is read only up to maxLineSearch bytes, never made whole.
+func recordedLine(c *cases.Case, ci *CaseInfo, line, response int) string {
+	if line == 0 {
+		return ""
 	}
-	for i, s := range c.Timeline {
-		now = base.Add(s.At)
-		srv.responses = []cases.Response{s.Response}
-		srv.step = i + 1
-		if len(s.Checks) == 0 {
-			// The runner fetches at a step without checks; so does this.
-			f.Get(context.Background(), s.Response.URL)
-		}
-		for _, ch := range s.Checks {
-			info := srv.decide(f, ch, resps, i+1)
-			info.Step = i + 1
-			out = append(out, info)
-		}
-	}
-	return out
-}
-
-// memServer answers a fetcher's requests from a case's responses, in
-// memory. For a clocked case it holds the current step's response, which
-// answers any URL.
-type memServer struct {
-	responses []cases.Response
-	step      int // current timeline step (1-based), 0 for HTTP cases
-	// last maps a URL to the response (1-based: a Fetch index, or a
-	// timeline step) whose successful body was last served for it.
-	last map[string]int
-}
-
-func (s *memServer) client() *http.Client {
-	return &http.Client{Transport: s, Timeout: 10 * time.Second}
-}
-
-// RoundTrip implements http.RoundTripper.
-func (s *memServer) RoundTrip(req *http.Request) (*http.Response, error) {
-	u := req.URL.String()
-	idx := -1
-	for i, r := range s.responses {
-		if s.step > 0 && r.URL == "" || sameURL(r.URL, u) {
-			idx = i
-			break
-		}
-	}
-	if idx < 0 {
-		return &http.Response{StatusCode: http.StatusNotFound, Body: http.NoBody, Header: http.Header{}, Request: req}, nil
-	}
-	r := s.responses[idx]
+	var r cases.Response
 	switch {
-	case r.Fault != "":
-		return nil, fmt.Errorf("fault %q", r.Fault)
-	case r.Delay > 0:
-		return nil, errors.New("slow response")
-	}
-	h := http.Header{}
-	for k, v := range r.Headers {
-		h.Set(k, v)
-	}
-	var body io.Reader = bytes.NewReader(r.Body)
-	if r.Gen != nil {
-		body = genReader(r.Gen)
-	}
-	if r.Status >= 200 && r.Status < 300 {
-		if s.last == nil {
-			s.last = map[string]int{}
+	case response == 0:
+		if !ci.Robots.Partial() {
+			return ""
 		}
-		if s.step > 0 {
-			s.last[u] = s.step
-		} else {
-			s.last[u] = idx + 1
-		}
+		return lineText(c.Robots, line)
+	case len(c.Fetch) > 0 && response <= len(c.Fetch):
+		r = c.Fetch[response-1]
+	case len(c.Timeline) > 0 && response <= len(c.Timeline):
+		r = c.Timeline[response-1].Response
+	default:
+		return ""
 	}
-	return &http.Response{StatusCode: r.Status, Header: h, Body: io.NopCloser(body), Request: req}, nil
+	switch {
+	case r.Gen != nil:
+		head, _ := io.ReadAll(io.LimitReader(genReader(r.Gen), maxLineSearch))
+		return lineText(head, line)
+	case len(r.Body) > maxStoredBody:
+		return lineText(r.Body, line)
+	}
+	return ""
 }
 
-// sameURL compares a response's URL with a request's, ignoring a
-// trailing difference in the default form of the path.
-func sameURL(a, b string) bool {
-	return a == b || strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
-}
-
-// decide runs one check through the fetcher and records the reference's
-// deciding line and the response whose body holds it.
-func (s *memServer) decide(f *reference.Fetcher, ch cases.Check, resps []cases.Response, step int) CheckInfo {
-	info := CheckInfo{Agent: ch.Agent, URL: ch.URL, Source: ch.Source}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	d, err := f.Decide(ctx, ch.Agent, ch.URL)
-	if err != nil {
-		info.Trace = err.Error()
-		return info
-	}
-	info.Trace = d.String()
-	if d.Reason != reference.RuleMatched || d.Fetch == nil || len(d.Fetch.Hops) == 0 {
-		return info
-	}
-	final := d.Fetch.Hops[len(d.Fetch.Hops)-1].URL
-	n := s.last[final]
-	if n == 0 || n > len(resps) {
-		return info
-	}
-	info.Response = n
-	info.Line = d.Rule.Line
-	r := resps[n-1]
-	if r.Gen != nil || len(r.Body) > maxStoredBody {
-		info.LineText = lineText(materialise(r), d.Rule.Line)
-	}
-	return info
-}
+// maxLineSearch bounds how far into a generated body a deciding line is
+// looked for; one past it is shown by its number and trace alone.
+const maxLineSearch = 1 << 20
 
 // served converts a response for the document.
 func served(r cases.Response) Served {
@@ -283,37 +201,46 @@ type generated struct {
 	phase int    // 0 prefix, 1 repeat, 2 suffix, 3 done
 }
 
+// Read fills p from the prefix, the repeats and the suffix, copying as
+// many bytes as fit on each call.
 func (r *generated) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(r.buf) == 0 && !r.next() {
+			break
+		}
+		k := copy(p[n:], r.buf)
+		r.buf = r.buf[k:]
+		r.pos += k
+		n += k
+	}
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// next loads the next part of the body into buf; false at the end.
+func (r *generated) next() bool {
 	for len(r.buf) == 0 {
 		switch r.phase {
 		case 0:
 			r.buf, r.phase = []byte(r.g.Prefix), 1
 		case 1:
-			if r.g.Repeat != "" && r.pos < r.g.UntilBytes {
-				r.buf = []byte(r.g.Repeat)
+			if rep := len(r.g.Repeat); rep > 0 && r.pos < r.g.UntilBytes {
+				// Whole repeats, as many as are left or fit in 4 KiB.
+				k := min((r.g.UntilBytes-r.pos+rep-1)/rep, max(1, 4096/rep))
+				r.buf = []byte(strings.Repeat(r.g.Repeat, k))
 			} else {
 				r.phase = 2
 			}
 		case 2:
 			r.buf, r.phase = []byte(r.g.Suffix), 3
 		default:
-			return 0, io.EOF
+			return false
 		}
 	}
-	n := copy(p, r.buf)
-	r.buf = r.buf[n:]
-	r.pos += n
-	return n, nil
-}
-
-// materialise returns a response's whole body, generating it when needed
-// (at most 64 MiB).
-func materialise(r cases.Response) []byte {
-	if r.Gen == nil {
-		return r.Body
-	}
-	p, _ := io.ReadAll(io.LimitReader(genReader(r.Gen), 64<<20))
-	return p
+	return true
 }
 
 // materialiseHead returns the first lines of a generated body within n

@@ -30,9 +30,18 @@ type Document struct {
 	Strict bool `json:"strict,omitempty"`
 	// Drafts names the Internet-Drafts the profile follows, with their
 	// versions (the aipref profile); empty for RFC 9309 and Google.
-	Drafts  string          `json:"drafts,omitempty"`
-	Parsers []cases.Summary `json:"parsers"`
-	Results []cases.Result  `json:"results"`
+	Drafts string `json:"drafts,omitempty"`
+	// Selection is what the run was asked to run: the number of cases
+	// selected, and the shard of them this document holds. With it, a
+	// merge can tell a complete set of shards from an incomplete one.
+	Selection *Selection `json:"selection,omitempty"`
+	// Interrupted marks a run stopped before it finished (by a signal,
+	// say); InterruptReason says why. Its results are incomplete, and the
+	// checks running at the time may be recorded as errors.
+	Interrupted     bool            `json:"interrupted,omitempty"`
+	InterruptReason string          `json:"interrupt_reason,omitempty"`
+	Parsers         []cases.Summary `json:"parsers"`
+	Results         []cases.Result  `json:"results"`
 
 	// Requirements is the requirement table with the number of cases
 	// that name each requirement (coverage); optional.
@@ -51,12 +60,29 @@ type Document struct {
 	Unexpected []UnexpectedPass  `json:"unexpected_passes,omitempty"`
 }
 
+// Selection is the part of a run's selection of cases that one document
+// holds.
+type Selection struct {
+	// Cases is how many cases the selection holds before sharding.
+	Cases int `json:"cases"`
+	// Shard is "K/N": the document holds the K-th of N shards of the
+	// selection; "1/1" when the run was not sharded.
+	Shard string `json:"shard"`
+	// ShardCases is how many cases the shard holds (Cases when not
+	// sharded).
+	ShardCases int `json:"shard_cases"`
+}
+
 // Meta is what FromResults needs to know of a run besides its results.
 type Meta struct {
-	Version string // reptest's version
-	Profile string // the run's profile, "rfc9309" or "google"
-	Strict  bool   // deviations count against conformance
-	Drafts  string // the drafts the profile follows, if any
+	Version   string     // reptest's version
+	Profile   string     // the run's profile, "rfc9309" or "google"
+	Strict    bool       // deviations count against conformance
+	Selection *Selection // the cases selected and the shard run; nil when unknown
+	// Interrupted, when not empty, says why the run stopped before it
+	// finished.
+	Interrupted string
+	Drafts      string // the drafts the profile follows, if any
 }
 
 // FromResults builds the document of a run. The summaries give the
@@ -73,6 +99,10 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 		Drafts:  m.Drafts,
 		Parsers: slices.Clone(parsers),
 		Results: slices.Clone(results),
+
+		Selection:       m.Selection,
+		Interrupted:     m.Interrupted != "",
+		InterruptReason: m.Interrupted,
 	}
 	d.sortResults()
 	d.Recount()
@@ -90,7 +120,7 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 			}
 		}
 		if len(sel) > 0 {
-			d.Cases = CaseData(sel)
+			d.Cases = CaseData(sel, d.Results)
 		}
 	}
 	d.validUTF8()
@@ -198,29 +228,23 @@ func (d *Document) sortResults() {
 // results. Parsers that appear only in results are added, sorted by name,
 // after those already listed.
 func (d *Document) Recount() {
-	idx := map[string]int{}
-	for i := range d.Parsers {
-		p := &d.Parsers[i]
-		*p = cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime}
-		idx[p.Name] = i
+	known := map[string]bool{}
+	for _, p := range d.Parsers {
+		known[p.Name] = true
 	}
 	var extra []string
 	for _, r := range d.Results {
-		if _, ok := idx[r.Parser]; !ok {
-			idx[r.Parser] = -1
+		if !known[r.Parser] {
+			known[r.Parser] = true
 			extra = append(extra, r.Parser)
 		}
 	}
 	slices.Sort(extra)
 	for _, name := range extra {
-		idx[name] = len(d.Parsers)
 		d.Parsers = append(d.Parsers, cases.Summary{Name: name})
 	}
-	for _, r := range d.Results {
-		d.Parsers[idx[r.Parser]].Add(r.Outcome)
-	}
-	for i := range d.Parsers {
-		d.Parsers[i].Judge(d.Strict)
+	for i, p := range d.Parsers {
+		d.Parsers[i] = cases.Summarize(p, d.Results, d.Strict)
 	}
 }
 

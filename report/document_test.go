@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -142,7 +143,8 @@ func TestReadJSONRejects(t *testing.T) {
 }
 
 func TestCaseDataDecidingLines(t *testing.T) {
-	data := CaseData(fixtureCases())
+	cs := fixtureCases()
+	data := CaseData(cs, fixtureResults(cs))
 	type line struct{ Step, Response, Line int }
 	tests := []struct {
 		id   string
@@ -183,7 +185,7 @@ func TestCaseDataLongBody(t *testing.T) {
 	body := "User-agent: *\n" + strings.Repeat("# padding padding padding padding\n", 3000) + "Disallow: /late\n"
 	c := cases.Case{ID: "lim/late-rule", Level: cases.MUST, Req: []string{"LIM-1"}, Robots: []byte(body),
 		Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/late", Expect: cases.Disallow}}}
-	ci := CaseData([]cases.Case{c})[c.ID]
+	ci := caseData(c)
 	if !ci.Robots.Partial() || ci.Robots.Size != len(body) || len(ci.Robots.Bytes()) > storedHead {
 		t.Fatalf("long body stored as %d of %d bytes (partial %v)", len(ci.Robots.Bytes()), ci.Robots.Size, ci.Robots.Partial())
 	}
@@ -201,7 +203,7 @@ func TestCaseDataGeneratedBody(t *testing.T) {
 	c := cases.Case{ID: "lim/generated", Level: cases.MUST, Req: []string{"LIM-2"},
 		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: g}},
 		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/late", Expect: cases.Allow}}}
-	ci := CaseData([]cases.Case{c})[c.ID]
+	ci := caseData(c)
 	s := ci.Fetch[0]
 	if s.Body == nil || s.Body.Generated == "" || s.Body.Size < 600<<10 || !strings.HasPrefix(s.Body.Text, "User-agent: *\n# pad") {
 		t.Fatalf("generated body stored as %+v", s.Body)
@@ -223,12 +225,52 @@ func TestGeneratedReader(t *testing.T) {
 	}
 }
 
-func TestMemServerFaults(t *testing.T) {
+func TestCaseDataFaults(t *testing.T) {
 	c := cases.Case{ID: "http/reset", Level: cases.MUST, Req: []string{"ACC-7"},
 		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Fault: "reset"}},
 		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/x", Expect: cases.Disallow}}}
-	ci := CaseData([]cases.Case{c})[c.ID]
+	ci := caseData(c)
 	if ci.Checks[0].Line != 0 || !strings.Contains(ci.Checks[0].Trace, "unreachable") {
 		t.Errorf("reset: %+v", ci.Checks[0])
 	}
+}
+
+// A deciding line deep in a huge generated body is looked for within a
+// bounded prefix: the body is never made whole.
+func TestCaseDataHugeGeneratedBody(t *testing.T) {
+	g := &cases.Generator{Prefix: "User-agent: *\nDisallow: /a\n", Repeat: "#", UntilBytes: 1 << 30, Suffix: "\nDisallow: /late\n"}
+	c := cases.Case{ID: "lim/huge", Level: cases.MUST, Req: []string{"LIM-2"},
+		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: g}},
+		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: cases.Disallow}, {Agent: "FooBot", URL: "http://a.test/late", Expect: cases.Disallow}}}
+	res := []cases.Result{
+		{Case: c.ID, Check: 0, Parser: "p", Line: 2, Response: 1, Trace: "disallow by line 2"},
+		{Case: c.ID, Check: 1, Parser: "p", Line: 4, Response: 1, Trace: "disallow by line 4"},
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ci := CaseData([]cases.Case{c}, res)[c.ID]
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Errorf("describing a 1 GiB generated body allocated %d MiB", n>>20)
+	}
+	if got := ci.Checks[0]; got.Line != 2 || got.Response != 1 || got.Trace != "disallow by line 2" {
+		t.Errorf("check 0 = %+v, want the recorded line 2 of response 1", got)
+	}
+	// Line 4 lies past the searched prefix: it is shown by number and trace.
+	if got := ci.Checks[1]; got.Line != 4 || got.LineText != "" {
+		t.Errorf("check 1 = %+v, want line 4 without its text", got)
+	}
+	if s := ci.Fetch[0].Body; s == nil || s.Size != g.Size() || len(s.Text) > storedHead {
+		t.Errorf("stored body %+v", s)
+	}
+}
+
+// caseData describes one case from the results of a run on the reference.
+func caseData(c cases.Case) *CaseInfo {
+	cs := []cases.Case{c}
+	var res []cases.Result
+	for _, r := range recordedByReference(cs) {
+		res = append(res, r)
+	}
+	return CaseData(cs, res)[c.ID]
 }

@@ -53,3 +53,31 @@ func ExampleFromResults() {
 	// 1 failing check (deviations, violations, errors); run with -v to list each.
 	// 1/1 MUST
 }
+
+// The shards of a run merge only when every one is there.
+func ExampleCheckShards() {
+	shard := func(k string, held int) *report.Document {
+		return &report.Document{Tool: report.Tool, Selection: &report.Selection{Cases: 10, Shard: k, ShardCases: held}}
+	}
+	fmt.Println(report.CheckShards([]*report.Document{shard("1/3", 4), shard("3/3", 3)}))
+	fmt.Println(report.CheckShards([]*report.Document{shard("1/3", 4), shard("2/3", 3), shard("3/3", 3)}))
+	// Output:
+	// report: the documents are not a whole run: missing shard 2/3
+	// <nil>
+}
+
+// A run's failures start an expected-failure file.
+func ExampleExpectationsFor() {
+	d := report.FromResults(report.Meta{Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, []cases.Result{
+		{Parser: "mybot", Case: "pct/upper", Check: 1, Level: cases.MUST, Expect: cases.Disallow, Verdict: cases.Allow, Outcome: cases.Violation},
+	}, nil)
+	if err := report.ExpectationsFor(d).WriteYAML(os.Stdout); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// # Expected failures (reptest run --expect FILE). Replace each reason with
+	// # why the parser fails, and add a link to the upstream bug.
+	// mybot:
+	//   - cases: [pct/upper]
+	//     reason: 'check 1: violation, expected disallow, got allow'
+}

@@ -21,12 +21,13 @@ import (
 // The YAML form maps parser names to entries:
 //
 //	temoto:
-//	  - cases: [encoding/*, rfc-examples/table-1-*]
+//	  - cases: [encoding/*, examples/table-1-*]
 //	    reason: percent-encoded octets are not normalised
 //	    link: https://github.com/temoto/robotstxt/issues/1
 //
-// A case pattern is a case id, or a glob in which "*" stands for any run
-// of characters ("/" included) and "?" for one character.
+// A case pattern is a case id, or a pattern of cases.Glob ("*" stands for
+// any run of characters, "/" included, and "?" for one character), the
+// syntax of --run and --skip.
 type Expectations struct {
 	Parsers map[string][]ExpectEntry
 }
@@ -238,6 +239,75 @@ func (d *Document) NewFailures() []cases.Result {
 }
 
 // ShouldFail reports whether the run should fail when known failures are
-// forgiven: some parser has a new failure (see NewFailures). Unexpected
-// passes are reported but do not fail the run.
-func (d *Document) ShouldFail() bool { return len(d.NewFailures()) > 0 }
+// forgiven: it was interrupted, or some parser has a new failure (see
+// NewFailures) or did not run (Summary.NotRun). Unexpected passes are
+// reported but do not fail the run.
+func (d *Document) ShouldFail() bool {
+	if d.Interrupted {
+		return true
+	}
+	for _, p := range d.Parsers {
+		if p.NotRun != "" {
+			return true
+		}
+	}
+	return len(d.NewFailures()) > 0
+}
+
+// ExpectationsFor starts an expected-failure file from a run: one entry
+// per parser and case with a failure that fails the run (a violation or
+// error, or a deviation in a strict run), whose reason says what failed.
+// A person then edits the reasons and adds links; applied to the same
+// run, the file makes every failure expected.
+func ExpectationsFor(d *Document) *Expectations {
+	e := &Expectations{Parsers: map[string][]ExpectEntry{}}
+	type key struct{ parser, cas string }
+	at := map[key]int{}
+	for _, r := range d.Results {
+		if !r.Outcome.Fails(d.Strict) {
+			continue
+		}
+		k := key{r.Parser, r.Case}
+		got := string(r.Verdict)
+		if r.Outcome == cases.Error {
+			got = "an error"
+		}
+		what := fmt.Sprintf("check %d: %s, expected %s, got %s", r.Check, r.Outcome, r.Expect, got)
+		if i, ok := at[k]; ok {
+			e.Parsers[r.Parser][i].Reason += "; " + what
+			continue
+		}
+		at[k] = len(e.Parsers[r.Parser])
+		e.Parsers[r.Parser] = append(e.Parsers[r.Parser], ExpectEntry{Cases: []string{r.Case}, Reason: what})
+	}
+	return e
+}
+
+// WriteYAML writes the expectations in the form ReadExpectations reads,
+// parsers sorted by name, with a comment saying what to edit.
+func (e *Expectations) WriteYAML(w io.Writer) error {
+	type entry struct {
+		Cases  []string `yaml:"cases,flow"`
+		Reason string   `yaml:"reason"`
+		Link   string   `yaml:"link,omitempty"`
+	}
+	out := make(map[string][]entry, len(e.Parsers))
+	for p, es := range e.Parsers {
+		for _, x := range es {
+			out[p] = append(out[p], entry{Cases: x.patterns(), Reason: x.Reason, Link: x.Link})
+		}
+	}
+	if _, err := io.WriteString(w, "# Expected failures (reptest run --expect FILE). Replace each reason with\n# why the parser fails, and add a link to the upstream bug.\n"); err != nil {
+		return fmt.Errorf("report: writing expectations: %w", err)
+	}
+	if len(out) == 0 {
+		_, err := io.WriteString(w, "{}\n")
+		return err
+	}
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("report: writing expectations: %w", err)
+	}
+	return enc.Close()
+}

@@ -1,6 +1,14 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 )
 
@@ -10,5 +18,466 @@ import (
 // that a run is grouped alike on the terminal, in the JSON summary and on
 // the page.
 
+// DiffRun describes a differential run for its page: what was compared,
+// how, and the run's summary. Empty fields are left out of the page.
+type DiffRun struct {
+	// Command is the command line that made the run.
+	Command string
+	// Date is when the run ended, as text (RFC 3339).
+	Date string
+	// Profile is the profile of the inputs.
+	Profile string
+	// Inputs describes each input set in a few words ("DIR: 412 files").
+	Inputs []string
+	// Parsers are the compared parsers, in order, with their versions and
+	// runtimes.
+	Parsers []cases.Info
+	// Summary is the run's summary. Without one (findings read from a
+	// file) the page counts disagreements from the findings alone and
+	// shows no shares.
+	Summary *diff.Summary
+}
+
+// dashView is the dashboard of a differential run.
+type dashView struct {
+	Run       DiffRun
+	Exact     bool // the counts come from the run's summary
+	Reference string
+	Files     int
+	Probes    int
+	Disagree  int
+	FilesWith int
+	Findings  int
+	Parsers   []dashParser
+	Matrix    [][]pairCell
+	Areas     []areaRow
+	Classes   []findingView
+}
+
+// dashParser is one parser's line beside the matrix.
+type dashParser struct {
+	Key, Name, Version, Runtime string
+	IsRef                       bool
+	Departs                     string // share of probes departing from the reference
+	DepartN                     int
+	Top                         []classLink
+}
+
+type classLink struct{ Anchor, Signature string }
+
+// pairCell is one cell of the pairwise heat map.
+type pairCell struct {
+	Self                bool
+	A, B                string // parser names
+	Link                string // the fragment that filters the classes to the pair
+	Probes, Files       int    // disagreeing probes and files
+	ProbeShare, FileSh  string // "12.3%", "" without totals
+	Heat                int    // 0..5
+	ProbeTotal, FileTot int
+}
+
+// areaRow is the disagreement of one requirement area.
+type areaRow struct {
+	Area, Title, URL string
+	Probes, Classes  int
+	Share            string // of all probes, "" without totals
+	Apart            []string
+}
+
+// findingView is one class of findings on the page.
+type findingView struct {
+	Anchor                  string
+	Signature, Primary      string
+	PrimaryURL              string
+	Findings, Probes, Files int
+	Agent, URL, Profile     string
+	Minimized               bool
+	Sides                   []diff.Side
+	Verdicts                [][2]string // parser, verdict in parser order
+	Req                     []reqLink
+	ParserKeys              string
+	VerdictKeys             string // "PARSER=VERDICT ..." as keys, for the script
+	ReqKeys                 string
+	AreaKeys                string
+	Trace                   string
+	Body                    bodyView
+	Sources                 []sourceView
+	MoreSources             int
+}
+
+type sourceView struct {
+	Name  string
+	Lines string
+}
+
+// maxSources bounds the source files listed per class.
+const maxSources = 12
+
 // findingGroups groups the document's findings as diff does.
 func findingGroups(fs []diff.Finding) []diff.Group { return diff.GroupFindings(fs) }
+
+// buildDash lays out the dashboard of a run's findings. The groups are
+// diff.GroupFindings' in its order; the counts are the summary's when
+// there is one.
+func buildDash(fs []diff.Finding, run *DiffRun, fk *filterKeys) *dashView {
+	v := &dashView{Findings: len(fs)}
+	if run != nil {
+		v.Run = *run
+	}
+	if v.Run.Profile == "" && len(fs) > 0 {
+		v.Run.Profile = fs[0].Profile
+	}
+	var groups []diff.Group
+	if s := v.Run.Summary; s != nil {
+		v.Exact = true
+		groups = s.Groups
+		v.Files, v.Probes, v.Disagree, v.FilesWith = s.Files, s.Probes, s.Disagreements, s.FilesWithDisagreements
+	} else {
+		groups = findingGroups(fs)
+	}
+	names := dashParsers(&v.Run, fs)
+	v.Reference = referenceOf(names, v.Run.Profile)
+	for _, g := range groups {
+		v.Classes = append(v.Classes, findingOf(g, fs, names, fk))
+	}
+	pairs := pairStats(&v.Run, fs, names)
+	v.Matrix = heatMap(names, pairs, fk)
+	v.Parsers = parserLines(&v.Run, names, pairs, v.Reference, v.Classes, fk)
+	v.Areas = areaRows(groups, v.Probes, v.Exact, v.Reference)
+	if !v.Exact {
+		v.Disagree = 0
+		seen := map[string]bool{}
+		for _, f := range fs {
+			v.Disagree += max(f.Probes, 1)
+			for _, s := range f.Sources {
+				seen[s] = true
+			}
+		}
+		v.FilesWith = len(seen)
+	}
+	return v
+}
+
+// dashParsers returns the parser names in the run's order, or in the order
+// of first appearance in the findings.
+func dashParsers(run *DiffRun, fs []diff.Finding) []string {
+	if run.Summary != nil && len(run.Summary.Parsers) > 0 {
+		return run.Summary.Parsers
+	}
+	var names []string
+	for _, p := range run.Parsers {
+		names = append(names, p.Name)
+	}
+	if len(names) > 0 {
+		return names
+	}
+	for _, f := range fs {
+		for _, p := range sortedKeys(f.Verdicts) {
+			if !slices.Contains(names, p) {
+				names = append(names, p)
+			}
+		}
+	}
+	return names
+}
+
+// referenceOf picks the parser findings are measured against: the
+// reference of the profile when it was compared.
+func referenceOf(names []string, profile string) string {
+	want := []string{"reference", "reference-google"}
+	if profile == cases.ProfileGoogle {
+		want = []string{"reference-google", "reference"}
+	}
+	for _, w := range want {
+		if slices.Contains(names, w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// pairStats returns the summary's pairs, or pairs counted from the
+// findings (no totals) when there is no summary.
+func pairStats(run *DiffRun, fs []diff.Finding, names []string) []diff.PairStat {
+	if run.Summary != nil {
+		return run.Summary.Pairs
+	}
+	var out []diff.PairStat
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			p := diff.PairStat{A: names[i], B: names[j]}
+			files := map[string]bool{}
+			for _, f := range fs {
+				if f.Verdicts[p.A] != f.Verdicts[p.B] {
+					p.ProbeDisagreements += max(f.Probes, 1)
+					for _, s := range f.Sources {
+						files[s] = true
+					}
+				}
+			}
+			p.FileDisagreements = len(files)
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// heatMap lays out the pairs as a symmetric matrix.
+func heatMap(names []string, pairs []diff.PairStat, fk *filterKeys) [][]pairCell {
+	at := map[[2]string]diff.PairStat{}
+	most := 1
+	for _, p := range pairs {
+		at[[2]string{p.A, p.B}], at[[2]string{p.B, p.A}] = p, p
+		most = max(most, p.ProbeDisagreements)
+	}
+	rows := make([][]pairCell, len(names))
+	for i, a := range names {
+		for j, b := range names {
+			c := pairCell{A: a, B: b, Self: i == j}
+			if p, ok := at[[2]string{a, b}]; ok && !c.Self {
+				c.Probes, c.Files, c.ProbeTotal, c.FileTot = p.ProbeDisagreements, p.FileDisagreements, p.Probes, p.Files
+				c.Link = "#pair=" + fk.parsers.key(a) + "." + fk.parsers.key(b)
+				share := float64(p.ProbeDisagreements) / float64(most)
+				if p.Probes > 0 {
+					c.ProbeShare = percent(p.ProbeDisagreements, p.Probes)
+					share = p.ProbeShare
+				}
+				if p.Files > 0 {
+					c.FileSh = percent(p.FileDisagreements, p.Files)
+				}
+				c.Heat = heat(share, c.Probes)
+			}
+			rows[i] = append(rows[i], c)
+		}
+	}
+	return rows
+}
+
+// heat buckets a share into 0 (none) .. 6 on a log-like scale, so that
+// small shares still show and large ones still differ.
+func heat(share float64, n int) int {
+	if n == 0 {
+		return 0
+	}
+	for i, limit := range []float64{0.02, 0.05, 0.1, 0.25, 0.5} {
+		if share < limit {
+			return i + 1
+		}
+	}
+	return 6
+}
+
+func percent(a, b int) string {
+	if b == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
+// parserLines gives each parser its share of probes departing from the
+// reference (the pair with the reference) and its largest classes.
+func parserLines(run *DiffRun, names []string, pairs []diff.PairStat, ref string, classes []findingView, fk *filterKeys) []dashParser {
+	infos := map[string]cases.Info{}
+	for _, p := range run.Parsers {
+		infos[p.Name] = p
+	}
+	var out []dashParser
+	for _, n := range names {
+		dp := dashParser{Key: fk.parsers.key(n), Name: n, Version: infos[n].Version, Runtime: infos[n].Runtime, IsRef: n == ref}
+		for _, p := range pairs {
+			if ref != "" && n != ref && (p.A == n && p.B == ref || p.B == n && p.A == ref) {
+				dp.DepartN = p.ProbeDisagreements
+				dp.Departs = percent(p.ProbeDisagreements, p.Probes)
+			}
+		}
+		if ref != "" && n != ref {
+			byProbes := slices.Clone(classes)
+			sort.SliceStable(byProbes, func(i, j int) bool { return byProbes[i].Probes > byProbes[j].Probes })
+			for _, c := range byProbes {
+				if len(dp.Top) == 3 {
+					break
+				}
+				if classVerdict(c, n) != classVerdict(c, ref) {
+					dp.Top = append(dp.Top, classLink{Anchor: c.Anchor, Signature: c.Signature})
+				}
+			}
+		}
+		out = append(out, dp)
+	}
+	return out
+}
+
+func classVerdict(c findingView, parser string) string {
+	for _, v := range c.Verdicts {
+		if v[0] == parser {
+			return v[1]
+		}
+	}
+	return ""
+}
+
+// areaRows sums the disagreeing probes of each requirement area (by the
+// groups' primary requirement) and names the parsers that stand apart
+// most: those alone on their side, weighted by probes.
+func areaRows(groups []diff.Group, probes int, exact bool, ref string) []areaRow {
+	rows := map[string]*areaRow{}
+	apart := map[string]map[string]int{}
+	for _, g := range groups {
+		a := areaOf(g.Primary)
+		r := rows[a]
+		if r == nil {
+			ar := area(a)
+			r = &areaRow{Area: a, Title: ar.Title, URL: SectionURL(ar.Section)}
+			rows[a] = r
+			apart[a] = map[string]int{}
+		}
+		r.Probes += g.Probes
+		r.Classes++
+		for _, s := range diff.Sides(g.Example.Verdicts) {
+			if len(s.Parsers) == 1 && s.Parsers[0] != ref {
+				apart[a][s.Parsers[0]] += g.Probes
+			}
+		}
+	}
+	var out []areaRow
+	for a, r := range rows {
+		if exact {
+			r.Share = percent(r.Probes, probes)
+		}
+		ps := sortedKeys(apart[a])
+		sort.SliceStable(ps, func(i, j int) bool { return apart[a][ps[i]] > apart[a][ps[j]] })
+		if len(ps) > 3 {
+			ps = ps[:3]
+		}
+		r.Apart = ps
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(x, y areaRow) int {
+		if c := areaRank(x.Area) - areaRank(y.Area); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Area, y.Area)
+	})
+	return out
+}
+
+// findingOf lays out one class: its example, every parser's verdict,
+// the reference's trace, and the source files of all its findings.
+func findingOf(g diff.Group, fs []diff.Finding, names []string, fk *filterKeys) findingView {
+	ex := &g.Example
+	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
+		Findings: g.Findings, Probes: g.Probes, Files: g.Files, Agent: ex.Agent, URL: ex.URL, Profile: ex.Profile,
+		Minimized: ex.Minimized, Sides: diff.Sides(ex.Verdicts), Trace: ex.Trace}
+	var vk []string
+	for _, n := range names {
+		if v, ok := ex.Verdicts[n]; ok {
+			f.Verdicts = append(f.Verdicts, [2]string{n, string(v)})
+			vk = append(vk, fk.parsers.key(n)+"="+fk.verdicts.key(string(v)))
+		}
+	}
+	f.VerdictKeys = strings.Join(vk, " ")
+	f.ParserKeys = fk.parsers.keyList(names)
+	for _, id := range g.Req {
+		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
+	}
+	f.ReqKeys = fk.reqs.keyList(g.Req)
+	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
+	b := newBody(ex.Robots)
+	f.Body = bodyOf("robots.txt", b)
+	var marks map[int][]int
+	if ex.Line > 0 {
+		marks = map[int][]int{ex.Line: {0}}
+	}
+	f.Body.Lines = layoutLines(b.Bytes(), marks, nil)
+	for i := range f.Body.Lines {
+		if f.Body.Lines[i].Mark {
+			f.Body.Lines[i].Why = "deciding line (reference)"
+		}
+	}
+	f.Sources, f.MoreSources = classSources(g, fs)
+	return f
+}
+
+// classSources lists the source files of a group's findings with the
+// lines their probes came from.
+func classSources(g diff.Group, fs []diff.Finding) ([]sourceView, int) {
+	key := g.Signature + " " + g.Primary
+	lines := map[string][]int{}
+	var order []string
+	for i := range fs {
+		f := &fs[i]
+		if f.Key() != key {
+			continue
+		}
+		for _, s := range f.Sources {
+			if _, ok := lines[s]; !ok {
+				order = append(order, s)
+				lines[s] = nil
+			}
+			for _, n := range f.SourceLines[s] {
+				if !slices.Contains(lines[s], n) {
+					lines[s] = append(lines[s], n)
+				}
+			}
+		}
+	}
+	more := max(0, len(order)-maxSources)
+	order = order[:min(len(order), maxSources)]
+	var out []sourceView
+	for _, s := range order {
+		ls := lines[s]
+		slices.Sort(ls)
+		var txt []string
+		for _, n := range ls {
+			txt = append(txt, fmt.Sprint(n))
+		}
+		sv := sourceView{Name: s}
+		if len(txt) > 0 {
+			sv.Lines = "line " + strings.Join(txt, ", ")
+			if len(txt) > 1 {
+				sv.Lines = "lines " + strings.Join(txt, ", ")
+			}
+		}
+		out = append(out, sv)
+	}
+	return out, more
+}
+
+// groupAnchor names a group's element: a hash of its key, so that a
+// permalink to a group stays valid across runs that find it again.
+func groupAnchor(g diff.Group) string {
+	h := sha256.Sum256([]byte(g.Signature + " " + g.Primary))
+	return "c-" + hex.EncodeToString(h[:6])
+}
+
+// findingRow is one finding as the page offers it for download: the
+// findings format (diff.Finding's JSON) and the class it belongs to. A
+// body longer than maxRowBody is left out, its size kept, so that the
+// page stays small.
+type findingRow struct {
+	Class string `json:"class"`
+	diff.Finding
+	RobotsOmitted int `json:"robots_omitted,omitempty"`
+}
+
+const maxRowBody = 16 << 10
+
+// downloadRows pairs each finding with its class's anchor.
+func downloadRows(fs []diff.Finding, v *dashView) []findingRow {
+	anchor := map[string]string{}
+	for _, c := range v.Classes {
+		anchor[c.Signature+" "+c.Primary] = c.Anchor
+	}
+	out := make([]findingRow, 0, len(fs))
+	for _, f := range fs {
+		if f.Req == nil {
+			f.Req = []string{}
+		}
+		row := findingRow{Class: anchor[f.Key()], Finding: f}
+		if len(f.Robots) > maxRowBody {
+			row.Robots, row.RobotsOmitted = nil, len(f.Robots)
+		}
+		out = append(out, row)
+	}
+	return out
+}

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"context"
 	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/diff/parsers"
 )
 
 func intp(n int) *int { return &n }
@@ -45,9 +47,9 @@ func fixtureCases() []cases.Case {
 			ID: "cache/refetch-after-a-day", Title: "A copy older than 24 hours is fetched again", Req: []string{"CACHE-2"},
 			Level: cases.SHOULD, Profile: cases.ProfileRFC, Source: "corpus/cache/ttl.yaml:1",
 			Timeline: []cases.Step{
-				{At: 0, Response: cases.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
+				{At: 0, Response: cases.Response{URL: "http://a.test/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
 					Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: cases.Disallow}}},
-				{At: 25 * time.Hour, Response: cases.Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n")},
+				{At: 25 * time.Hour, Response: cases.Response{URL: "http://a.test/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n")},
 					Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: cases.Allow}, {Agent: "FooBot", URL: "http://a.test/b", Expect: cases.Disallow}}},
 			},
 		},
@@ -77,6 +79,7 @@ var fixtureVerdicts = map[string]map[string][]cases.Verdict{
 // grobotstxt keeps its first copy.
 func fixtureResults(cs []cases.Case) []cases.Result {
 	parsers := []string{"reference", "temoto", "grobotstxt"}
+	recs := recordedByReference(cs)
 	var out []cases.Result
 	for _, c := range cs {
 		var checks []cases.Check
@@ -96,6 +99,8 @@ func fixtureResults(cs []cases.Case) []cases.Result {
 			for i, ch := range checks {
 				r := cases.Result{Case: c.ID, Check: i, Parser: p, Agent: ch.Agent, URL: ch.URL, Expect: ch.Expect,
 					Accept: ch.Accept, Level: c.Level, Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: ch.Rule, Step: steps[i]}
+				rec := recs[[2]any{c.ID, i}]
+				r.Trace, r.Line, r.Response = rec.Trace, rec.Line, rec.Response
 				if p == "temoto" && len(c.Fetch) > 0 && i == 0 {
 					r.Outcome = cases.Error
 					r.Detail = "parser exited: status 2\nstderr: panic: index out of range [3] with length 3"
@@ -122,6 +127,21 @@ func fixtureResults(cs []cases.Case) []cases.Result {
 				out = append(out, r)
 			}
 		}
+	}
+	return out
+}
+
+// recordedByReference runs the fixture cases on the reference, as the
+// runner does with the reference as explainer, and returns each check's
+// result by (case, check): what the runner records for every parser.
+func recordedByReference(cs []cases.Case) map[[2]any]cases.Result {
+	rep, err := cases.Run(context.Background(), cs, []cases.Parser{parsers.NewReference()}, cases.RunOptions{Explain: parsers.NewReference()})
+	if err != nil {
+		panic(err)
+	}
+	out := map[[2]any]cases.Result{}
+	for _, r := range rep.Results {
+		out[[2]any{r.Case, r.Check}] = r
 	}
 	return out
 }

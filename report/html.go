@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,7 +17,6 @@ import (
 	"unicode/utf16"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -34,6 +33,9 @@ var htmlJS string
 type HTMLOptions struct {
 	// Title is the page title; empty means "reptest report".
 	Title string
+	// Diff describes the differential run whose findings the document
+	// holds; nil when they were read from a file.
+	Diff *DiffRun
 }
 
 // WriteHTML writes the document as one self-contained HTML page: inline
@@ -146,8 +148,8 @@ type htmlView struct {
 	Chart      chartView
 	ReqTable   reqTableView
 	Cards      []caseCard
-	Findings   []findingView
-	FindCount  int
+	Dash       *dashView
+	HasRun     bool
 	Unexpected []UnexpectedPass
 	Expected   int
 	Crawls     []crawlView
@@ -158,11 +160,16 @@ type htmlView struct {
 // values are small integer keys, so that no value from the document ends
 // up in an attribute; labels are the visible forms of the names.
 type htmlData struct {
-	Parsers  []option       `json:"parsers"`
-	Outcomes []option       `json:"outcomes"`
-	Levels   []option       `json:"levels"`
-	Areas    []option       `json:"areas"`
-	Rows     map[string]int `json:"rows"`
+	Parsers  []option `json:"parsers"`
+	Outcomes []option `json:"outcomes"`
+	Levels   []option `json:"levels"`
+	Areas    []option `json:"areas"`
+	Reqs     []option `json:"reqs,omitempty"`
+	// Ref is the name of the parser findings are measured against.
+	Ref  string         `json:"ref,omitempty"`
+	Rows map[string]int `json:"rows"`
+	// Findings are the findings behind the dashboard, for its downloads.
+	Findings []findingRow `json:"findings,omitempty"`
 }
 
 type option struct {
@@ -269,6 +276,7 @@ type chartRow struct {
 }
 
 type mark struct {
+	Key         string
 	X, Y        float64
 	Color       string
 	Shape       string
@@ -278,7 +286,7 @@ type mark struct {
 
 type reqTableView struct {
 	HasReqs bool // the document has a requirement table
-	Parsers []string
+	Parsers []parserCol
 	Rows    []reqRow
 }
 
@@ -290,7 +298,11 @@ type reqRow struct {
 	Cells                       []cell
 }
 
+// parserCol is a parser's column: its filter key and name.
+type parserCol struct{ Key, Name string }
+
 type cell struct {
+	Key         string // the parser's filter key
 	Outcome     cases.Outcome
 	Pass, Total int
 	Skipped     int
@@ -354,23 +366,9 @@ type verdictRow struct {
 	Known           *ExpectedFailure
 }
 
-type findingView struct {
-	Anchor                  string
-	Signature, Primary      string
-	PrimaryURL              string
-	Findings, Probes, Files int
-	Agent, URL              string
-	Minimized               bool
-	Sides                   []diff.Side
-	Req                     []reqLink
-	ParserKeys              string
-	AreaKeys                string
-	Body                    bodyView
-}
-
 // filterKeys holds the keys of the values the filters select on.
 type filterKeys struct {
-	parsers, levels, areas keys
+	parsers, levels, areas, reqs, verdicts keys
 }
 
 func buildView(d *Document, o HTMLOptions) *htmlView {
@@ -417,10 +415,12 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
-	groups := findingGroups(d.Findings)
-	v.FindCount = len(d.Findings)
-	for _, g := range groups {
-		v.Findings = append(v.Findings, findingOf(g, &fk))
+	v.HasRun = len(d.Results) > 0
+	if len(d.Findings) > 0 || o.Diff != nil {
+		v.Dash = buildDash(d.Findings, o.Diff, &fk)
+		v.Data.Findings = downloadRows(d.Findings, v.Dash)
+		v.Data.Reqs = fk.reqs.options(func(s string) string { return visible(s, 60) })
+		v.Data.Ref = v.Dash.Reference
 	}
 
 	v.Crawls = crawlViews(d)
@@ -513,8 +513,18 @@ func buildChart(d *Document, ps []parserView) chartView {
 	})
 	const left, plotW, rowH, top = 200, 700, 30, 24
 	c := chartView{Left: left, W: left + plotW + 30, Legend: ps}
-	for p := 0; p <= 100; p += 25 {
-		c.Ticks = append(c.Ticks, tick{X: float64(left) + float64(plotW)*float64(p)/100, Label: fmt.Sprintf("%d%%", p)})
+	lowest := 1.0
+	for k, n := range total {
+		if n > 0 {
+			lowest = min(lowest, float64(pass[k])/float64(n))
+		}
+	}
+	from, step := axisFrom(lowest)
+	xOf := func(rate float64) float64 {
+		return float64(left) + float64(plotW)*(rate-float64(from)/100)/(1-float64(from)/100)
+	}
+	for p := from; p <= 100; p += step {
+		c.Ticks = append(c.Ticks, tick{X: xOf(float64(p) / 100), Label: fmt.Sprintf("%d%%", p)})
 	}
 	for i, a := range names {
 		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: area(a).Title, Section: area(a).Section}
@@ -530,7 +540,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 				off = (float64(j) - float64(n-1)/2) * min(6, 20/float64(n-1))
 			}
 			row.Marks = append(row.Marks, mark{
-				X: float64(left) + float64(plotW)*rate, Y: row.Y + off, Color: p.Color, Shape: p.Shape,
+				Key: p.Key, X: xOf(rate), Y: row.Y + off, Color: p.Color, Shape: p.Shape,
 				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate), 300),
 				Pass: pass[k], Total: total[k],
 			})
@@ -546,7 +556,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 func buildReqTable(d *Document, fk *filterKeys) reqTableView {
 	m := reqTableView{}
 	for _, p := range d.Parsers {
-		m.Parsers = append(m.Parsers, p.Name)
+		m.Parsers = append(m.Parsers, parserCol{Key: fk.parsers.key(p.Name), Name: p.Name})
 	}
 	rows := map[string]*reqRow{}
 	var ids []string
@@ -556,7 +566,7 @@ func buildReqTable(d *Document, fk *filterKeys) reqTableView {
 		}
 		r := &reqRow{ID: id, Area: areaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
-			r.Cells[i].Empty = true
+			r.Cells[i].Empty, r.Cells[i].Key = true, m.Parsers[i].Key
 		}
 		rows[id] = r
 		ids = append(ids, id)
@@ -569,7 +579,7 @@ func buildReqTable(d *Document, fk *filterKeys) reqTableView {
 	}
 	pidx := map[string]int{}
 	for i, p := range m.Parsers {
-		pidx[p] = i
+		pidx[p.Name] = i
 	}
 	for _, res := range d.Results {
 		i, ok := pidx[res.Parser]
@@ -599,10 +609,37 @@ func buildReqTable(d *Document, fk *filterKeys) reqTableView {
 	slices.SortFunc(ids, compareReq)
 	for _, id := range ids {
 		r := rows[id]
+		if r.HasCases && r.Cases > 0 && noResults(r.Cells) {
+			// Its cases are of the other profile: not this run's row.
+			continue
+		}
 		r.AreaKey, r.LevelKey = fk.areas.key(r.Area), fk.levels.key(r.Level)
 		m.Rows = append(m.Rows, *r)
 	}
 	return m
+}
+
+// noResults reports whether no parser has a result in the cells.
+func noResults(cs []cell) bool {
+	for _, c := range cs {
+		if !c.Empty {
+			return false
+		}
+	}
+	return true
+}
+
+// axisFrom returns where the pass-rate axis starts and its tick step, in
+// percent: the multiple of the step at or below the lowest rate, so that
+// the data fill the chart and a tick falls on 100%.
+func axisFrom(lowest float64) (from, step int) {
+	low := int(math.Floor(lowest * 100))
+	step = 20
+	if low >= 50 {
+		step = 10
+	}
+	from = min(low/step*step, 100-step)
+	return from, step
 }
 
 // buildCards builds one card per case that has a check some parser did
@@ -835,30 +872,4 @@ func servedView(s Served, at string) bodyView {
 		bv.Headers = append(bv.Headers, [2]string{k, s.Headers[k]})
 	}
 	return bv
-}
-
-func findingOf(g diff.Group, fk *filterKeys) findingView {
-	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
-		Findings: g.Findings, Probes: g.Probes, Files: g.Files,
-		Agent: g.Example.Agent, URL: g.Example.URL, Minimized: g.Example.Minimized, Sides: diff.Sides(g.Example.Verdicts)}
-	var ps []string
-	for _, s := range f.Sides {
-		ps = append(ps, s.Parsers...)
-	}
-	f.ParserKeys = fk.parsers.keyList(ps)
-	for _, id := range g.Req {
-		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
-	}
-	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
-	b := newBody(g.Example.Robots)
-	f.Body = bodyOf("robots.txt", b)
-	f.Body.Lines = layoutLines(b.Bytes(), nil, nil)
-	return f
-}
-
-// groupAnchor names a group's element: a hash of its key, so that a
-// permalink to a group stays valid across runs that find it again.
-func groupAnchor(g diff.Group) string {
-	h := sha256.Sum256([]byte(g.Signature + " " + g.Primary))
-	return "c-" + hex.EncodeToString(h[:6])
 }

@@ -161,7 +161,7 @@ var allowedTags = map[string]bool{}
 func init() {
 	for _, n := range strings.Fields(`html head meta title style body header h1 h2 h3 p b nav a div label select option
 		button span main section table thead tbody tr th td svg path rect line text article code dl dt dd pre br
-		footer output script`) {
+		footer output script ul li small details summary`) {
 		allowedTags[n] = true
 	}
 }
@@ -218,7 +218,9 @@ func hostileDoc() *Document {
 }
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
-	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile})
+	run := &DiffRun{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
+		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
+	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile, Diff: run})
 
 	if len(out) > 1<<20 {
 		t.Errorf("page is %d bytes: long values are not cut", len(out))

@@ -127,6 +127,18 @@ func JUnit(w io.Writer, d *Document) error {
 		s.Tests++
 		s.Cases = append(s.Cases, tc)
 	}
+	for _, p := range d.Parsers {
+		if p.NotRun == "" {
+			continue
+		}
+		// A parser that did not run must not read as a suite of skips,
+		// which JUnit consumers count as green.
+		s := &root.Suites[idx[p.Name]]
+		s.Cases = append(s.Cases, junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
+			Error: &junitProblem{Message: visible("not run: "+p.NotRun, 1000), Type: "not-run"}})
+		s.Tests++
+		s.Errors++
+	}
 	for _, s := range root.Suites {
 		root.Tests += s.Tests
 		root.Failures += s.Failures

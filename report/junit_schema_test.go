@@ -111,6 +111,7 @@ func TestJUnitValidatesAgainstSchema(t *testing.T) {
 		{"fixture", noteDoc()},
 		{"strict-expected", strictExpectedDoc(t)},
 		{"hostile", nastyDoc()},
+		{"not-run", notRunDoc()},
 	}
 	// The documents between them hold every outcome and an expected
 	// failure, so that every JUnit element the renderer writes is checked.

@@ -44,7 +44,28 @@ type Matrix struct {
 	// Drafts the drafts that define them.
 	Usage  []string `json:"usage,omitempty"`
 	Drafts string   `json:"drafts,omitempty"`
-	lines  []reference.Line
+	// RulePaths is how many distinct example paths the file's rules give;
+	// when it is more than the paths derived (at most maxDerivedPaths),
+	// the table shows only some of them.
+	RulePaths int `json:"rule_paths,omitempty"`
+	// Fixes are the changes that would give the named groups the "*"
+	// rules they lose (the star-rules-not-inherited warnings), one per
+	// lost rule, most groups first.
+	Fixes []Fix `json:"fixes,omitempty"`
+	lines []reference.Line
+}
+
+// Fix is one change that silences star-rules-not-inherited warnings: add
+// the "*" group's rules to each group listed.
+type Fix struct {
+	// Rules are the lines to add, as written in the "*" group
+	// ("Disallow: /go/"), and RuleLines where that group has them.
+	Rules     []string `json:"rules"`
+	RuleLines []int    `json:"rule_lines"`
+	// Agents are the agents whose groups lack the rule, and Lines the
+	// first user-agent line of each of those groups.
+	Agents []string `json:"agents"`
+	Lines  []int    `json:"lines"`
 }
 
 // Verdict is one cell of a Matrix.
@@ -118,7 +139,7 @@ func BuildMatrix(body []byte, o MatrixOptions) (*Matrix, error) {
 	m.Agents = agents
 	paths := slices.Clone(o.Paths)
 	if len(paths) == 0 {
-		paths = derivedPaths(m.lines)
+		paths, m.RulePaths = derivedPaths(m.lines)
 	}
 	m.Paths = paths
 	m.Usage = slices.Clone(o.Usage)
@@ -145,11 +166,13 @@ func BuildMatrix(body []byte, o MatrixOptions) (*Matrix, error) {
 	}
 
 	m.warnSyntax(orphans, opts, len(body))
+	fixes := map[int]*Fix{}
 	for _, a := range agents {
 		if a != unnamed {
-			m.warnStar(rb, groups, a, unnamed)
+			m.warnStar(rb, groups, a, unnamed, fixes)
 		}
 	}
+	m.Fixes = mergeFixes(fixes)
 	slices.SortStableFunc(m.Warnings, func(a, b Warning) int { return a.Line - b.Line })
 	return m, nil
 }
@@ -238,7 +261,7 @@ func (m *Matrix) fileAgents(opts reference.Options) []string {
 			continue
 		}
 		tok := l.Value
-		if !isProductToken(tok) {
+		if !reference.IsProductToken(tok) {
 			lead := leadingToken(tok)
 			if strings.HasPrefix(tok, "*") {
 				continue
@@ -259,10 +282,6 @@ func (m *Matrix) fileAgents(opts reference.Options) []string {
 		}
 	}
 	return out
-}
-
-func isProductToken(s string) bool {
-	return s != "" && leadingToken(s) == s
 }
 
 // leadingToken returns the leading run of [a-zA-Z_-] of s.
@@ -305,9 +324,11 @@ func examplePath(pattern string) string {
 }
 
 // derivedPaths returns "/" and an example path for each rule, without
-// duplicates, sorted, at most maxDerivedPaths.
-func derivedPaths(lines []reference.Line) []string {
+// duplicates, sorted, at most maxDerivedPaths; and how many distinct
+// paths there are in all, "/" included.
+func derivedPaths(lines []reference.Line) (paths []string, all int) {
 	set := map[string]bool{"/": true}
+	every := map[string]bool{"/": true}
 	for _, l := range lines {
 		value := l.Value
 		if l.Kind == reference.Other {
@@ -316,11 +337,14 @@ func derivedPaths(lines []reference.Line) []string {
 		} else if l.Kind != reference.Allow && l.Kind != reference.Disallow {
 			continue
 		}
-		if p := examplePath(value); p != "" && len(set) < maxDerivedPaths {
-			set[p] = true
+		if p := examplePath(value); p != "" {
+			every[p] = true
+			if len(set) < maxDerivedPaths {
+				set[p] = true
+			}
 		}
 	}
-	return sortedKeys(set)
+	return sortedKeys(set), len(every)
 }
 
 func (m *Matrix) warnSyntax(orphans []reference.Line, opts reference.Options, size int) {
@@ -361,8 +385,10 @@ func (m *Matrix) warnSyntax(orphans []reference.Line, opts reference.Options, si
 
 // warnStar warns when the groups naming agent replace the "*" group and,
 // for a rule of the "*" group they lack, the agent gets another verdict
-// than an agent the file does not name.
-func (m *Matrix) warnStar(rb *reference.Robots, groups []fileGroup, agent, unnamed string) {
+// than an agent the file does not name; each lost rule is added to
+// fixes (by its line). Groups that block everything (Disallow: / and no
+// allow rule) are left out: they mean to.
+func (m *Matrix) warnStar(rb *reference.Robots, groups []fileGroup, agent, unnamed string, fixes map[int]*Fix) {
 	da, err := rb.Decide(agent, "/")
 	if err != nil || da.Group == "*" || da.Group == "" {
 		return
@@ -372,7 +398,14 @@ func (m *Matrix) warnStar(rb *reference.Robots, groups []fileGroup, agent, unnam
 		return
 	}
 	own := groupsByLines(groups, da.GroupLines)
+	if blocksAll(own) {
+		return
+	}
 	star := groupsByLines(groups, ds.GroupLines)
+	line := 0
+	if len(da.GroupLines) > 0 {
+		line = da.GroupLines[0]
+	}
 	has := func(r reference.Line) bool {
 		for _, g := range own {
 			for _, x := range g.rules {
@@ -406,18 +439,72 @@ func (m *Matrix) warnStar(rb *reference.Robots, groups []fileGroup, agent, unnam
 				state = "allowed"
 			}
 			lost = append(lost, fmt.Sprintf("%s: %s (line %d; %s is %s %s)", r.Kind, r.Value, r.Number, agent, state, p))
+			f := fixes[r.Number]
+			if f == nil {
+				f = &Fix{Rules: []string{ruleText(r)}, RuleLines: []int{r.Number}}
+				fixes[r.Number] = f
+			}
+			f.Agents = append(f.Agents, agent)
+			f.Lines = append(f.Lines, line)
 		}
 	}
 	if len(lost) == 0 {
 		return
 	}
-	line := 0
-	if len(da.GroupLines) > 0 {
-		line = da.GroupLines[0]
-	}
 	m.Warnings = append(m.Warnings, Warning{Kind: WarnStarNotInherited, Line: line, Agent: agent,
 		Message: fmt.Sprintf("%s has its own group, which replaces the * group entirely: these * rules do not apply to it: %s",
 			agent, strings.Join(lost, "; "))})
+}
+
+// mergeFixes turns the fixes of single rules into one fix per set of
+// groups: the rules that the same groups lack are added together. Fixes
+// come most groups first, then by the first rule's line.
+func mergeFixes(byRule map[int]*Fix) []Fix {
+	lines := make([]int, 0, len(byRule))
+	for n := range byRule {
+		lines = append(lines, n)
+	}
+	slices.Sort(lines)
+	var out []Fix
+	at := map[string]int{} // the groups' lines, as text -> index in out
+	for _, n := range lines {
+		f := byRule[n]
+		key := fmt.Sprint(f.Lines)
+		if i, ok := at[key]; ok {
+			out[i].Rules = append(out[i].Rules, f.Rules...)
+			out[i].RuleLines = append(out[i].RuleLines, f.RuleLines...)
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, *f)
+	}
+	slices.SortStableFunc(out, func(a, b Fix) int { return len(b.Agents) - len(a.Agents) })
+	return out
+}
+
+// blocksAll reports whether groups disallow every path on purpose: one
+// has "Disallow: /" (or "/*", "*") and none has an allow rule.
+func blocksAll(groups []fileGroup) bool {
+	all := false
+	for _, g := range groups {
+		for _, r := range g.rules {
+			switch {
+			case r.Kind == reference.Allow && r.Value != "":
+				return false
+			case r.Kind == reference.Disallow && (r.Value == "/" || r.Value == "/*" || r.Value == "*"):
+				all = true
+			}
+		}
+	}
+	return all
+}
+
+// ruleText writes a rule line as a person adds it to a file.
+func ruleText(r reference.Line) string {
+	if r.Kind == reference.Allow {
+		return "Allow: " + r.Value
+	}
+	return "Disallow: " + r.Value
 }
 
 // groupsByLines returns the groups holding any of the user-agent lines.
@@ -491,30 +578,106 @@ func (m *Matrix) WriteText(w io.Writer, color bool) error {
 	if len(m.Usage) > 0 {
 		fmt.Fprintf(bw, "%sUsage preferences (%s): y allowed, n disallowed, ? unknown; a path that may not be crawled has none.%s\n", p.dim, m.Drafts, p.reset)
 	}
-	if len(m.Warnings) == 0 {
-		fmt.Fprintln(bw, "\nNo warnings.")
-		return bw.Flush()
+	if m.RulePaths > len(m.Paths) {
+		fmt.Fprintf(bw, "%s%d of the %d paths the file's rules give are shown; choose others with --path.%s\n", p.dim, len(m.Paths), m.RulePaths, p.reset)
 	}
-	fmt.Fprintf(bw, "\n%s%s:%s\n", p.yellow, plural(len(m.Warnings), "warning"), p.reset)
-	// A broken file can warn on every line: the text shows the first few
-	// of each kind (the JSON form keeps them all).
-	const perKind = 20
-	shown := map[string]int{}
+	m.writeWarnings(bw, p)
+	return bw.Flush()
+}
+
+// warningTitles says in a few words what each kind of warning is about.
+var warningTitles = map[string]string{
+	WarnStarNotInherited: "named groups replace the * group and lose some of its rules",
+	WarnOrphanRule:       "rules before any user-agent line, which crawlers ignore",
+	WarnUnparseable:      "lines that cannot be parsed",
+	WarnNoLeadingSlash:   "patterns that do not start with \"/\"",
+	WarnCrawlDelay:       "Crawl-delay lines, which RFC 9309 and Google ignore",
+	WarnTooLarge:         "a file over 500 KiB",
+	WarnNotToken:         "user-agent values that are not product tokens",
+}
+
+// writeWarnings prints one line per kind of warning, with its count, then
+// three examples of it, or for star-rules-not-inherited the rules to add
+// (Matrix.Fixes). The JSON form keeps every warning.
+func (m *Matrix) writeWarnings(w io.Writer, p palette) {
+	if len(m.Warnings) == 0 {
+		fmt.Fprintln(w, "\nNo warnings.")
+		return
+	}
+	const examples = 3
+	byKind := map[string][]Warning{}
+	var kinds []string
 	for _, wn := range m.Warnings {
-		if shown[wn.Kind]++; shown[wn.Kind] > perKind {
+		if byKind[wn.Kind] == nil {
+			kinds = append(kinds, wn.Kind)
+		}
+		byKind[wn.Kind] = append(byKind[wn.Kind], wn)
+	}
+	fmt.Fprintf(w, "\n%s%s%s (--json lists each):\n", p.yellow, plural(len(m.Warnings), "warning"), p.reset)
+	for _, k := range kinds {
+		ws := byKind[k]
+		title := warningTitles[k]
+		if title == "" {
+			title = k
+		}
+		fmt.Fprintf(w, "\n  %d × %s [%s]\n", len(ws), title, k)
+		if k == WarnStarNotInherited && len(m.Fixes) > 0 {
+			m.writeFixes(w, examples)
 			continue
 		}
-		where := "file"
-		if wn.Line > 0 {
-			where = fmt.Sprintf("line %d", wn.Line)
+		for _, wn := range ws[:min(examples, len(ws))] {
+			where := "file"
+			if wn.Line > 0 {
+				where = fmt.Sprintf("line %d", wn.Line)
+			}
+			fmt.Fprintf(w, "    %s: %s\n", where, visible(wn.Message, 300))
 		}
-		fmt.Fprintf(bw, "  %s: %s [%s]\n", where, visible(wn.Message, 2000), wn.Kind)
-	}
-	for _, wn := range m.Warnings {
-		if n := shown[wn.Kind]; n > perKind {
-			fmt.Fprintf(bw, "  … and %d more [%s] (--json lists all)\n", n-perKind, wn.Kind)
-			shown[wn.Kind] = 0
+		if len(ws) > examples {
+			fmt.Fprintf(w, "    … and %d more\n", len(ws)-examples)
 		}
 	}
-	return bw.Flush()
+}
+
+// writeFixes prints the first n fixes: the rules to add and the groups to
+// add them to.
+func (m *Matrix) writeFixes(w io.Writer, n int) {
+	for _, f := range m.Fixes[:min(n, len(m.Fixes))] {
+		rules := make([]string, 0, n)
+		for _, r := range f.Rules[:min(n, len(f.Rules))] {
+			rules = append(rules, "\""+visible(r, 200)+"\"")
+		}
+		what := strings.Join(rules, ", ")
+		if len(f.Rules) > n {
+			what += fmt.Sprintf(" and %d more lines", len(f.Rules)-n)
+		}
+		them, lines := "it", "line"
+		if len(f.Rules) > 1 {
+			them, lines = "them", "lines"
+		}
+		what += fmt.Sprintf(" (the * group's %s %s)", lines, joinInts(f.RuleLines, n))
+		groups := make([]string, 0, n)
+		for i := range f.Agents[:min(n, len(f.Agents))] {
+			groups = append(groups, fmt.Sprintf("%s (line %d)", visible(f.Agents[i], 60), f.Lines[i]))
+		}
+		to := strings.Join(groups, ", ")
+		if len(f.Agents) > n {
+			to += fmt.Sprintf(" and %d more", len(f.Agents)-n)
+		}
+		fmt.Fprintf(w, "    add %s to the %s that lack %s: %s\n", what, plural(len(f.Agents), "group"), them, to)
+	}
+	if len(m.Fixes) > n {
+		fmt.Fprintf(w, "    … and %d more sets of groups\n", len(m.Fixes)-n)
+	}
+}
+
+// joinInts writes the first n numbers joined by commas, "…" after.
+func joinInts(ns []int, n int) string {
+	s := make([]string, 0, n+1)
+	for _, x := range ns[:min(n, len(ns))] {
+		s = append(s, fmt.Sprint(x))
+	}
+	if len(ns) > n {
+		s = append(s, "…")
+	}
+	return strings.Join(s, ", ")
 }

@@ -74,7 +74,9 @@ func TestMatrixNamedGroupsReplaceStar(t *testing.T) {
 	if err := m.WriteText(&out, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"AlphaBot               allow 2", "UnlistedBot (unnamed)  allow          DISALLOW 41", "13 warnings:"} {
+	for _, want := range []string{"AlphaBot               allow 2", "UnlistedBot (unnamed)  allow          DISALLOW 41", "13 warnings",
+		"  13 × named groups replace the * group and lose some of its rules [star-rules-not-inherited]\n" +
+			"    add \"Disallow: /go/\" (the * group's line 41) to the 13 groups that lack it: AlphaBot (line 1), BetaBot (line 4), GammaBot (line 7) and 10 more\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, out.String())
 		}
@@ -173,5 +175,49 @@ func TestExamplePath(t *testing.T) {
 		if got := examplePath(in); got != want {
 			t.Errorf("examplePath(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A group that blocks everything on purpose is not warned about, even
+// where an allow rule of "*" would open a path to others; the text gives
+// one line per kind with a count and three examples, and says when paths
+// are cut.
+func TestMatrixWarningSummary(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "User-agent: Bad%c%c\nDisallow: /\n\n", 'A'+i/26, 'A'+i%26)
+	}
+	for i := range 5 {
+		fmt.Fprintf(&b, "User-agent: Bot%d/1.0\nDisallow: /p%d/\n\n", i, i)
+	}
+	for i := range 40 {
+		fmt.Fprintf(&b, "User-agent: *\nDisallow: /dir%d/\n", i)
+	}
+	m, err := BuildMatrix([]byte(b.String()), MatrixOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range m.Warnings {
+		if w.Kind == WarnStarNotInherited {
+			t.Errorf("a group blocking everything is warned about: %s", w.Message)
+		}
+	}
+	var out bytes.Buffer
+	if err := m.WriteText(&out, false); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"24 of the 48 paths the file's rules give are shown; choose others with --path.",
+		"  5 × user-agent values that are not product tokens [agent-not-a-token]\n    line 95: user-agent \"Bot0/1.0\"",
+		"    … and 2 more\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "is not a product token"); n != 3 {
+		t.Errorf("text shows %d not-a-token warnings, want 3 examples", n)
 	}
 }

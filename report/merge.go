@@ -116,10 +116,32 @@ func Merge(docs ...*Document) (*Document, error) {
 	if len(conflicts) > 0 {
 		return nil, &ConflictError{Conflicts: conflicts}
 	}
+	out.Selection = mergedSelection(docs)
+	out.Interrupted, out.InterruptReason = mergedInterruption(docs)
 	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
 	out.sortResults()
 	out.Recount()
 	return out, nil
+}
+
+// mergedInterruption says whether any document was interrupted, and why,
+// naming each.
+func mergedInterruption(docs []*Document) (bool, string) {
+	var whys []string
+	for i, d := range docs {
+		if !d.Interrupted {
+			continue
+		}
+		why := fmt.Sprintf("document %d", i+1)
+		if d.Selection != nil {
+			why += " (shard " + d.Selection.Shard + ")"
+		}
+		if d.InterruptReason != "" {
+			why += ": " + d.InterruptReason
+		}
+		whys = append(whys, why)
+	}
+	return len(whys) > 0, strings.Join(whys, "; ")
 }
 
 // findingKey identifies a finding for deduplication.

@@ -77,6 +77,10 @@ func Text(w io.Writer, d *Document, o TextOptions) error {
 	}
 	t.unexpected()
 	t.findings(o.Verbose)
+	if t.d.Interrupted {
+		t.printf("\n")
+		t.interrupted()
+	}
 	return bw.Flush()
 }
 
@@ -98,7 +102,25 @@ func (t *textWriter) header() {
 	if d.Drafts != "" {
 		drafts = " (" + visible(d.Drafts, 300) + ")"
 	}
-	t.printf("%sreptest %s%s  profile %s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, len(d.Results))
+	shard := ""
+	if sel := d.Selection; sel != nil && sel.Shard != "1/1" {
+		shard = fmt.Sprintf(", shard %s: %d of %d cases", visible(sel.Shard, 40), sel.ShardCases, sel.Cases)
+	}
+	t.printf("%sreptest %s%s  profile %s%s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, shard, len(d.Results))
+	t.interrupted()
+}
+
+// interrupted says, when the run was interrupted, that its results are
+// incomplete; Text says it first and last, where it cannot be missed.
+func (t *textWriter) interrupted() {
+	if !t.d.Interrupted {
+		return
+	}
+	why := ""
+	if t.d.InterruptReason != "" {
+		why = " (" + visible(t.d.InterruptReason, 500) + ")"
+	}
+	t.printf("%s%sINTERRUPTED%s: the run did not finish%s; these results are incomplete.\n\n", t.p.bold, t.p.red, t.p.reset, why)
 }
 
 func (t *textWriter) summaries() {
@@ -119,11 +141,10 @@ func (t *textWriter) summaries() {
 	t.printf("%s%-*s  %-12s %6s %6s %5s %5s %5s %5s %5s  %s%s\n", p.dim, width, "parser", "version", "checks", "pass", "note", "dev", "viol", "err", "skip", "conforms", p.reset)
 	for _, s := range d.Parsers {
 		conf := p.green + "yes" + p.reset
-		if s.Checks > 0 && s.Skipped == s.Checks {
-			// Nothing ran: neither a pass nor a failure.
-			conf = p.dim + "not run" + p.reset
-		}
-		if !s.Conforms {
+		switch {
+		case s.NotRun != "":
+			conf = p.red + "NOT RUN" + p.reset
+		case !s.Conforms:
 			conf = p.red + "NO" + p.reset
 			if len(exp) > 0 {
 				conf += fmt.Sprintf(" (%d new, %d expected)", newFail[s.Name], known[s.Name])
@@ -132,6 +153,11 @@ func (t *textWriter) summaries() {
 		t.printf("%-*s  %-12s %6d %6d %5s %5s %5s %5s %5d  %s\n", width, visible(s.Name, 40), visible(s.Version, 12),
 			s.Checks, s.Pass, colorCount(p.cyan, p.reset, s.Note, 5), colorCount(p.yellow, p.reset, s.Deviations, 5),
 			colorCount(p.red, p.reset, s.Violations, 5), colorCount(p.magenta, p.reset, s.Errors, 5), s.Skipped, conf)
+	}
+	for _, s := range d.Parsers {
+		if s.NotRun != "" {
+			t.printf("%s%s did not run%s: %s\n", p.red, visible(s.Name, 40), p.reset, visible(s.NotRun, 500))
+		}
 	}
 }
 

@@ -49,7 +49,7 @@ func TestTextVerbose(t *testing.T) {
 		"GET http://a.test/robots.txt → 301  Location: http://b.test/rules.txt",
 		"stderr: panic: index out of range",
 		"── cache/refetch-after-a-day · check 1 · SHOULD CACHE-2 · at 25h0m0s",
-		"   > at 25h0m0s: 200  (27 bytes)\n         1 │ User-agent: *\n         2 │ Disallow: /b\n",
+		"   > at 25h0m0s:   GET http://a.test/robots.txt → 200  (27 bytes)\n         1 │ User-agent: *\n         2 │ Disallow: /b\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verbose output lacks %q:\n%s", want, out)
@@ -110,7 +110,7 @@ func TestProgress(t *testing.T) {
 	var buf bytes.Buffer
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	p := NewProgress(&buf)
-	p.enabled, p.now = true, clk.now
+	p.terminal, p.now, p.delay, p.every = true, clk.now, time.Second, 100*time.Millisecond
 	p.Start(10)
 	p.Step()
 	clk.add(500 * time.Millisecond)
@@ -140,17 +140,41 @@ func TestProgress(t *testing.T) {
 		t.Errorf("Done does not erase the bar: %q", buf.String())
 	}
 
-	// Not a terminal: nothing at all.
-	var quiet bytes.Buffer
-	q := NewProgress(&quiet)
-	q.now = clk.now
-	q.Start(2)
-	clk.add(5 * time.Second)
+	// Not a terminal (a CI log): a line every few seconds, none sooner,
+	// and nothing to erase.
+	var log bytes.Buffer
+	q := NewProgress(&log)
+	q.now, q.tick = clk.now, 0 // steps only: the clock is tested below
+	q.Start(4)
 	q.Step()
+	clk.add(lineEvery - time.Second)
 	q.Step()
+	if log.Len() != 0 {
+		t.Errorf("wrote before %s: %q", lineEvery, log.String())
+	}
+	clk.add(time.Second)
+	q.Step()
+	clk.add(time.Second)
+	q.Step() // the last step, but too soon after the line before
 	q.Done()
-	if quiet.Len() != 0 {
-		t.Errorf("drew on a non-terminal: %q", quiet.String())
+	if want := "progress: 3/4 (75%), 5s elapsed\n"; log.String() != want {
+		t.Errorf("non-terminal progress = %q, want %q", log.String(), want)
+	}
+
+	// Between steps, a clock writes the line when one slow step holds
+	// the run up.
+	var slow syncBuffer
+	c := NewProgress(&slow)
+	c.now, c.tick = clk.now, time.Millisecond
+	c.Start(3)
+	c.Step()
+	clk.add(lineEvery)
+	for deadline := time.Now().Add(5 * time.Second); slow.String() == "" && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	c.Done()
+	if want := "progress: 1/3 (33%), 5s elapsed\n"; slow.String() != want {
+		t.Errorf("the clock wrote %q, want %q", slow.String(), want)
 	}
 
 	// A nil progress does nothing.
@@ -163,7 +187,7 @@ func TestProgress(t *testing.T) {
 func TestProgressConcurrent(t *testing.T) {
 	var buf bytes.Buffer
 	p := NewProgress(&buf)
-	p.enabled = true
+	p.terminal = true
 	p.delay = 0
 	p.Start(1000)
 	var wg sync.WaitGroup
@@ -181,4 +205,22 @@ func TestProgressConcurrent(t *testing.T) {
 	if p.done != 1000 {
 		t.Errorf("counted %d steps, want 1000", p.done)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

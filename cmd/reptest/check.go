@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"net/url"
+	"strings"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/visible"
 )
 
 // cmdCheck prints the reference's verdict and trace for each URL, so that
@@ -20,24 +23,28 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	if *robots == "" || *agent == "" || len(pos) == 0 {
-		fmt.Fprintln(stderr, "usage: reptest check --robots FILE --agent TOKEN URL...")
-		return 2
+	var missing []string
+	if *robots == "" {
+		missing = append(missing, "--robots FILE (the robots.txt; - for standard input)")
+	}
+	if *agent == "" {
+		missing = append(missing, "--agent TOKEN (the crawler's product token)")
+	}
+	if len(pos) == 0 {
+		missing = append(missing, "a URL to check")
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "reptest check: missing %s\nusage: reptest check --robots FILE --agent TOKEN URL...\n", strings.Join(missing, ", "))
+		return exitUsage
 	}
 	if !checkProfile("check", *profile, stderr) {
-		return 2
+		return exitUsage
 	}
 	opts, _ := reference.OptionsFor(*profile)
-	var body []byte
-	var err error
-	if *robots == "-" {
-		body, err = io.ReadAll(io.LimitReader(os.Stdin, 64<<20))
-	} else {
-		body, err = os.ReadFile(*robots)
-	}
+	body, err := readInput(*robots)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest check:", err)
-		return 2
+		return exitUsage
 	}
 	r := reference.Parse(body, opts)
 	if r.Truncated() {
@@ -45,13 +52,34 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	code = 0
 	for _, u := range pos {
+		if err := checkURL(u); err != nil {
+			fmt.Fprintf(stderr, "reptest check: %v\n", err)
+			code = exitUsage
+			continue
+		}
 		d, err := r.Decide(*agent, u)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest check: %s: %v\n", u, err)
-			code = 2
+			code = exitUsage
 			continue
 		}
 		fmt.Fprintf(stdout, "%s\t%s\n", u, d)
 	}
 	return code
+}
+
+// checkURL accepts a path ("/a?b") or an absolute URL with a host; a URL
+// that does not parse ("http://[::1") is an error, not a path to match.
+func checkURL(s string) error {
+	if strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return fmt.Errorf("%s: %w", visible.String(s), errors.Unwrap(err))
+	}
+	if !u.IsAbs() || u.Host == "" {
+		return fmt.Errorf("%s: want an absolute URL (https://example.com/path) or a path (/path)", visible.String(s))
+	}
+	return nil
 }

@@ -92,8 +92,9 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if expect != nil {
 		doc.ApplyExpectations(expect)
 	}
-	if code := writeOutputs(doc, *jsonOut, *junitOut, *htmlOut, *badgeDir, stderr); code != 0 {
-		return code
+	out := docOutputs{json: *jsonOut, junit: *junitOut, html: *htmlOut, badges: *badgeDir, title: "reptest crawl: " + *name}
+	if !out.write("crawl", doc, stdout, stderr) {
+		return exitUsage
 	}
 	if !*quiet {
 		report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: report.IsTerminal(stdout)})

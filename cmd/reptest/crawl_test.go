@@ -40,7 +40,7 @@ func TestCrawlNoRequest(t *testing.T) {
 	out := filepath.Join(dir, "r.json")
 	var stdout, stderr bytes.Buffer
 	code := dispatch(context.Background(), []string{"crawl", "--crawler", "sh -c 'exit 0'", "--name", "idle",
-		"--run", "http/status-200-rules-apply", "--json", out, "--quiet"}, &stdout, &stderr)
+		"--run", "access/status-200-rules-apply", "--json", out, "--quiet"}, &stdout, &stderr)
 	if code != 1 {
 		t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -39,12 +40,16 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	noMin := fs.Bool("no-minimize", false, "report disagreements as found, without minimising them")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
 	quiet := fs.Bool("quiet", false, "no progress and no summary, only errors")
+	profile := fs.String("profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
 	}
 	if len(pos) > 0 {
 		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", pos[0])
+		return 2
+	}
+	if !checkProfile("diff", *profile, stderr) {
 		return 2
 	}
 	if *generate < 0 {
@@ -60,6 +65,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Inputs: corpus cases, then directories and files, then generated
 	// files; WARC files are streamed after them.
 	var in diff.Inputs
+	run := &report.DiffRun{Command: commandLine("diff", args), Profile: *profile}
 	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
 		cs, err := loadCorpus(corpora)
 		if err != nil {
@@ -67,14 +73,27 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		in.Files = append(in.Files, diff.FromCases(cs)...)
+		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", strings.Join(corpora, ", "), len(cs)))
 	}
 	for _, path := range inputs {
+		files, warcs := len(in.Files), len(in.WARC)
 		if err := in.AddPath(path); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
 		}
+		desc := fmt.Sprintf("%s: %d files", path, len(in.Files)-files)
+		if n := len(in.WARC) - warcs; n > 0 {
+			desc += fmt.Sprintf(", %d WARC files", n)
+		}
+		run.Inputs = append(run.Inputs, desc)
 	}
 	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
+	if *generate > 0 {
+		run.Inputs = append(run.Inputs, fmt.Sprintf("%d generated files (seed %d)", *generate, *seed))
+	}
+	if *shard != "" {
+		run.Inputs = append(run.Inputs, "shard "+*shard)
+	}
 	files, warcs := in.Select(sh)
 	if *printShard {
 		for _, w := range warcs {
@@ -95,6 +114,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return 2
+	}
+	for _, p := range ps {
+		run.Parsers = append(run.Parsers, p.Info())
 	}
 	closeParsers(ps)
 	var usable multi
@@ -118,9 +140,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return ps, err
 	}
 
-	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin}
+	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin, Profile: *profile}
 	var progress *report.Progress
-	if !*quiet && report.IsTerminal(stderr) {
+	if !*quiet {
 		progress = report.NewProgress(stderr)
 		progress.Start(len(files))
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
@@ -147,7 +169,11 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			enc.SetIndent("", "  ")
 			return enc.Encode(&rep.Summary)
 		}) &&
-		write(*htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) }) &&
+		write(*htmlOut, func(w io.Writer) error {
+			run.Summary = &rep.Summary
+			run.Date = time.Now().UTC().Format(time.RFC3339)
+			return writeDiffHTML(w, rep, run)
+		}) &&
 		write(*reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
 	if !ok {
 		return 2
@@ -171,8 +197,20 @@ func isMissing(name string, missing []unavailable) error {
 	return errors.New("unavailable")
 }
 
-// writeDiffHTML renders the findings with the report package.
-func writeDiffHTML(w io.Writer, rep *diff.Report) error {
-	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: cases.ProfileRFC, Findings: rep.Findings}
-	return report.WriteHTML(w, doc, report.HTMLOptions{})
+// writeDiffHTML renders the run's dashboard with the report package.
+func writeDiffHTML(w io.Writer, rep *diff.Report, run *report.DiffRun) error {
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: run.Profile, Findings: rep.Findings}
+	return report.WriteHTML(w, doc, report.HTMLOptions{Title: "reptest: where robots.txt parsers disagree", Diff: run})
+}
+
+// commandLine writes a command as a shell would take it back.
+func commandLine(cmd string, args []string) string {
+	out := []string{"reptest", cmd}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?[]{}()<>|&;#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out = append(out, a)
+	}
+	return strings.Join(out, " ")
 }

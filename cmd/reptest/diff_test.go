@@ -172,3 +172,82 @@ func atoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// With --profile google the reference that traces findings is Google's:
+// every trace agrees with reference-google's verdict in the same finding,
+// and every finding records the profile.
+func TestDiffProfileGoogleTraces(t *testing.T) {
+	for _, profile := range []string{cases.ProfileGoogle, cases.ProfileRFC} {
+		t.Run(profile, func(t *testing.T) {
+			dir := t.TempDir()
+			findings := filepath.Join(dir, "findings.jsonl")
+			var stdout, stderr bytes.Buffer
+			code := dispatch(context.Background(), []string{"diff", "--profile", profile, "--parser", "reference-google", "--parser", "grobotstxt",
+				"--parser", "reference", "--generate", "60", "--seed", "7", "--json", findings, "--quiet"}, &stdout, &stderr)
+			if code != 0 {
+				t.Fatalf("diff: exit %d\n%s", code, stderr.String())
+			}
+			f, err := os.Open(findings)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fs, err := diff.ReadFindings(f)
+			f.Close()
+			if err != nil || len(fs) < 5 {
+				t.Fatalf("findings: %d, %v; the test needs several", len(fs), err)
+			}
+			// The parser whose verdict the trace must match.
+			traced := "reference-google"
+			if profile == cases.ProfileRFC {
+				traced = "reference"
+			}
+			for _, f := range fs {
+				if f.Profile != profile {
+					t.Errorf("finding records profile %q, want %q", f.Profile, profile)
+				}
+				verdict, _, _ := strings.Cut(f.Trace, " ")
+				if want := string(f.Verdicts[traced]); verdict != want {
+					t.Errorf("trace %q contradicts %s's verdict %s on agent %q url %q robots %q", f.Trace, traced, want, f.Agent, f.URL, f.Robots)
+				}
+			}
+		})
+	}
+}
+
+// report RESULTS --findings F --html makes one page holding the run and
+// the findings' classes, grouped as diff groups them.
+func TestReportWithFindingsOnePage(t *testing.T) {
+	dir := t.TempDir()
+	results := shardFile(t, dir, "a.json", map[string]cases.Outcome{"ua/one": cases.Pass, "ua/two": cases.Violation})
+	findings := filepath.Join(dir, "findings.jsonl")
+	page := filepath.Join(dir, "state.html")
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"diff", "--parser", "reference", "--parser", "temoto", "--generate", "10",
+		"--json", findings, "--quiet"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("diff: exit %d\n%s", code, stderr.String())
+	}
+	if code := dispatch(context.Background(), []string{"report", results, "--findings", findings, "--html", page, "--quiet"}, &stdout, &stderr); code != 0 && code != 1 {
+		t.Fatalf("report: exit %d\n%s", code, stderr.String())
+	}
+	f, err := os.Open(findings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := diff.ReadFindings(f)
+	f.Close()
+	if err != nil || len(fs) == 0 {
+		t.Fatalf("findings: %d, %v", len(fs), err)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{`id="overview"`, `id="failures"`, `id="pairs"`, `id="classes"`} {
+		if !bytes.Contains(b, []byte(id)) {
+			t.Errorf("the page lacks the section %s", id)
+		}
+	}
+	if got, want := bytes.Count(b, []byte(`class="card finding class-card"`)), len(diff.GroupFindings(fs)); got != want {
+		t.Errorf("the page shows %d classes, diff groups the findings in %d", got, want)
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/report"
 )
 
 // isDiffReport reports whether the file is a differential report
@@ -51,13 +53,15 @@ func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, st
 		fn   func(io.Writer) error
 	}{
 		{mergeOut, func(w io.Writer) error { return diff.WriteReport(w, rep) }},
-		{htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep) }},
+		{htmlOut, func(w io.Writer) error {
+			run := &report.DiffRun{Command: "reptest report " + strings.Join(files, " "), Summary: &rep.Summary}
+			if len(rep.Findings) > 0 {
+				run.Profile = rep.Findings[0].Profile
+			}
+			return writeDiffHTML(w, rep, run)
+		}},
 	} {
-		if o.path == "" {
-			continue
-		}
-		if err := writeFileWith(o.path, stdout, o.fn); err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
+		if !writeOutput("report", stdout, stderr, o.path, o.fn) {
 			return 2
 		}
 	}

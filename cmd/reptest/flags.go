@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -56,7 +55,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 	case errors.Is(err, flag.ErrHelp):
 		return nil, 0, false
 	case err != nil:
-		return nil, 2, false
+		return nil, exitUsage, false
 	}
 	return pos, 0, true
 }
@@ -69,26 +68,4 @@ func checkProfile(cmd, p string, stderr io.Writer) bool {
 		return false
 	}
 	return true
-}
-
-// writer returns a function that renders into the file at path (nothing
-// when path is empty) and reports a failure on stderr as the command cmd.
-func writer(cmd string, stderr io.Writer) func(path string, render func(io.Writer) error) bool {
-	return func(path string, render func(io.Writer) error) bool {
-		if path == "" {
-			return true
-		}
-		f, err := os.Create(path)
-		if err == nil {
-			err = render(f)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest %s: writing %s: %v\n", cmd, path, err)
-			return false
-		}
-		return true
-	}
 }

@@ -12,8 +12,10 @@
 //	reptest matrix FILE     agents × paths verdict table with warnings
 //	reptest version         the version of reptest and of Go
 //
-// Exit status: 0 when every parser conforms, 1 when one does not, 2 for a
-// usage error or a corpus that fails to load.
+// Exit status: 0 when every parser conforms, 1 when one does not, did not
+// run, or the run was interrupted (SIGINT or SIGTERM), 2 for a usage error,
+// a corpus that fails to load, an empty selection or shard, or an output
+// that cannot be written (see exitOK, exitFail, exitUsage).
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sort"
+	"syscall"
 
 	"github.com/reptest/reptest/diff/parsers"
 	"github.com/reptest/reptest/reference"
@@ -51,10 +54,16 @@ func commands() map[string]command {
 	}
 }
 
+// stopSignals end a run early, the same way: the context is cancelled
+// (context.Cause names the signal), parsers and their processes are
+// closed, and what ran is written and judged as interrupted. SIGTERM is
+// what CI runners, timeout(1) and Kubernetes send.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
+
 func main() {
 	// The isolated Go libraries run in workers that are this binary.
 	parsers.ServeWorkerIfAsked()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -68,7 +77,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr, cmds)
 		if len(args) == 0 {
-			return 2
+			return exitUsage
 		}
 		return 0
 	}
@@ -76,7 +85,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		fmt.Fprintf(stderr, "reptest: unknown command %q\n", args[0])
 		usage(stderr, cmds)
-		return 2
+		return exitUsage
 	}
 	return c.run(ctx, args[1:], stdout, stderr)
 }
@@ -95,10 +104,15 @@ func usage(w io.Writer, cmds map[string]command) {
 }
 
 func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", args[0])
-		return 2
+	fs := newFlags("version", stderr)
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if len(pos) > 0 {
+		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", pos[0])
+		return exitUsage
 	}
 	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
-	return 0
+	return exitOK
 }

@@ -37,20 +37,20 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if len(pos) != 1 {
 		fs.Usage()
-		return 2
+		return exitUsage
 	}
 	if *failOn != "warn" && *failOn != "never" {
 		fmt.Fprintf(stderr, "reptest matrix: --fail-on must be warn or never, not %q\n", *failOn)
-		return 2
+		return exitUsage
 	}
 	if !checkProfile("matrix", *profile, stderr) {
-		return 2
+		return exitUsage
 	}
 	opts, _ := reference.OptionsFor(*profile)
 	for _, p := range paths {
 		if !strings.HasPrefix(p, "/") {
 			fmt.Fprintf(stderr, "reptest matrix: --path %q: a path starts with \"/\"\n", p)
-			return 2
+			return exitUsage
 		}
 	}
 	for _, c := range usage {
@@ -62,12 +62,12 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	body, err := readInput(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	m, err := report.BuildMatrix(body, report.MatrixOptions{Agents: agents, Paths: paths, Options: opts, Usage: usage})
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -78,12 +78,12 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
-		return 2
+		return exitUsage
 	}
 	if *failOn == "warn" && len(m.Warnings) > 0 {
-		return 1
+		return exitFail
 	}
-	return 0
+	return exitOK
 }
 
 // readInput reads a file, or standard input for "-", up to

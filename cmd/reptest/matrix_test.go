@@ -34,9 +34,9 @@ func TestMatrixCommand(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"fail on warn", []string{file, "--fail-on", "warn"}, 1, []string{"BotA                   allow 2        allow 2", "13 warnings:", "BotM has its own group"}},
-		{"warnings only", []string{file}, 0, []string{"13 warnings:"}},
-		{"chosen agents and paths", []string{"--agent", "BotC", file, "--path", "/go/x", "--agent", "Other"}, 0, []string{"BotC             allow 8", "Other            DISALLOW 41", "1 warning:"}},
+		{"fail on warn", []string{file, "--fail-on", "warn"}, 1, []string{"BotA                   allow 2        allow 2", "13 warnings", `add "Disallow: /go/" (the * group's line 41) to the 13 groups that lack it: BotA (line 1)`}},
+		{"warnings only", []string{file}, 0, []string{"13 warnings"}},
+		{"chosen agents and paths", []string{"--agent", "BotC", file, "--path", "/go/x", "--agent", "Other"}, 0, []string{"BotC             allow 8", "Other            DISALLOW 41", "1 warning"}},
 		{"bad agent", []string{file, "--agent", "Bot C"}, 2, nil},
 		{"bad profile", []string{file, "--profile", "bing"}, 2, nil},
 		{"bad fail-on", []string{file, "--fail-on", "error"}, 2, nil},

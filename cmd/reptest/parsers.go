@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"runtime"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff/parsers"
-	"github.com/reptest/reptest/report"
 )
 
 // unavailable is a parser that could not be started, with the reason
@@ -246,25 +244,6 @@ func isUnavailable(name string, missing []unavailable) bool {
 		}
 	}
 	return false
-}
-
-// writeOutputs writes the requested files; it returns 2 when one cannot
-// be written.
-func writeOutputs(doc *report.Document, jsonOut, junitOut, htmlOut, badgeDir string, stderr io.Writer) int {
-	write := writer("run", stderr)
-	ok := write(jsonOut, doc.WriteJSON) &&
-		write(junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
-		write(htmlOut, func(w io.Writer) error { return report.WriteHTML(w, doc, report.HTMLOptions{}) })
-	if ok && badgeDir != "" {
-		if _, err := report.WriteBadges(badgeDir, doc); err != nil {
-			fmt.Fprintln(stderr, "reptest: badges:", err)
-			ok = false
-		}
-	}
-	if !ok {
-		return 2
-	}
-	return 0
 }
 
 // versionList names each parser with its version and, for external

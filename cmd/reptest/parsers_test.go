@@ -12,14 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff/parsers"
 )
-
-// TestMain lets the test binary be the worker of the isolated libraries.
-func TestMain(m *testing.M) {
-	parsers.ServeWorkerIfAsked()
-	os.Exit(m.Run())
-}
 
 // runJSON runs "reptest run" over goodCase with args and returns the exit
 // status, stderr and the summaries and results of the JSON written.

@@ -36,10 +36,10 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if len(pos) == 0 {
 		fs.Usage()
-		return 2
+		return exitUsage
 	}
 	if !checkProfile("promote", *profile, stderr) {
-		return 2
+		return exitUsage
 	}
 
 	var drafts []diff.Draft
@@ -49,7 +49,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		data, err := readLimited(name)
 		if err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)
-			return 2
+			return exitUsage
 		}
 		var found []diff.Finding
 		from, tag := "a differential finding", "from-diff"
@@ -57,7 +57,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			in, err := diff.ReadFuzzFile(data)
 			if err != nil {
 				fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
-				return 2
+				return exitUsage
 			}
 			if *profile == cases.ProfileGoogle {
 				in.Profile = *profile
@@ -70,7 +70,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			from, tag = "fuzz corpus file "+filepath.Base(name), "from-fuzz"
 		} else if found, err = diff.ReadFindings(bytes.NewReader(data)); err != nil {
 			fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
-			return 2
+			return exitUsage
 		}
 		for i, f := range found {
 			d, err := diff.NewDraft(f, from, tag)
@@ -92,28 +92,27 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		b, err := diff.MarshalDrafts(drafts)
 		if err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)
-			return 2
+			return exitUsage
 		}
 		if _, err := stdout.Write(b); err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)
-			return 2
+			return exitUsage
 		}
 		return status(skipped)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "reptest promote:", err)
-		return 2
+		return exitUsage
 	}
 	for _, d := range drafts {
 		b, err := diff.MarshalDrafts([]diff.Draft{d})
 		if err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)
-			return 2
+			return exitUsage
 		}
 		path := filepath.Join(*out, strings.ReplaceAll(strings.TrimPrefix(d.ID, "draft/"), "/", "-")+".yaml")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			fmt.Fprintln(stderr, "reptest promote:", err)
-			return 2
+		if !writeOutput("promote", nil, stderr, path, func(w io.Writer) error { _, err := w.Write(b); return err }) {
+			return exitUsage
 		}
 		fmt.Fprintln(stdout, path)
 	}
@@ -123,9 +122,9 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // status is 1 when some inputs could not be promoted.
 func status(skipped int) int {
 	if skipped > 0 {
-		return 1
+		return exitFail
 	}
-	return 0
+	return exitOK
 }
 
 // readLimited reads a file of at most maxPromoteInput bytes.

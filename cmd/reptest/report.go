@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,21 +16,6 @@ func colorFor(w io.Writer) bool {
 	return report.IsTerminal(w) && os.Getenv("NO_COLOR") == ""
 }
 
-// writeFileWith creates path ("-" is stdout) and writes it with fn.
-func writeFileWith(path string, stdout io.Writer, fn func(io.Writer) error) error {
-	if path == "-" {
-		return fn(stdout)
-	}
-	var buf bytes.Buffer
-	if err := fn(&buf); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
-
 // cmdReport renders saved results: reptest report FILE.json... [flags].
 // Several files (the shards of one run) are merged first.
 func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -45,11 +29,12 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		title    = fs.String("title", "", "title of the HTML report")
 		verbose  = fs.Bool("v", false, "list every failing check")
 		quiet    = fs.Bool("quiet", false, "print no summary")
+		partial  = fs.Bool("partial", false, "render documents that are not every shard of a run (flagged as partial) instead of refusing them")
 		findings multi
 	)
 	fs.Var(&findings, "findings", "add differential findings (JSON lines) from `FILE`; repeatable")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [-v] [--quiet]")
+		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]")
 		fs.PrintDefaults()
 	}
 	files, code, ok := parseArgs(fs, args)
@@ -58,84 +43,72 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	if len(files) == 0 {
 		fs.Usage()
-		return 2
+		return exitUsage
 	}
 	if isDiffReport(files[0]) { // the shards of reptest diff --report
 		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
 	}
-	var docs []*report.Document
-	for _, name := range files {
-		d, err := readDocument(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-		docs = append(docs, d)
-	}
-	doc := docs[0]
-	doc.Recount() // the counts always follow the results
-	if len(docs) > 1 {
-		var err error
-		if doc, err = report.Merge(docs...); err != nil {
-			fmt.Fprintf(stderr, "reptest report: merging %d files: %v\n", len(docs), err)
-			return 2
-		}
+	doc, err := readDocuments(files, *partial, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest report: %v\n", err)
+		return exitUsage
 	}
 	for _, name := range findings {
 		fsf, err := readFindings(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
+			return exitUsage
 		}
 		doc.Findings = append(doc.Findings, fsf...)
 	}
 	if *expect != "" {
-		f, err := os.Open(*expect)
+		e, err := readExpectations(*expect)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-		e, err := report.ReadExpectations(f, *expect)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
+			return exitUsage
 		}
 		doc.ApplyExpectations(e)
 	}
-	outputs := []struct {
-		path string
-		fn   func(io.Writer) error
-	}{
-		{*mergeOut, doc.WriteJSON},
-		{*htmlOut, func(w io.Writer) error { return report.WriteHTML(w, doc, report.HTMLOptions{Title: *title}) }},
-		{*junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }},
-	}
-	for _, o := range outputs {
-		if o.path == "" {
-			continue
-		}
-		if err := writeFileWith(o.path, stdout, o.fn); err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-	}
-	if *badgeDir != "" {
-		if _, err := report.WriteBadges(*badgeDir, doc); err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
+	out := docOutputs{json: *mergeOut, html: *htmlOut, junit: *junitOut, badges: *badgeDir, title: *title}
+	if !out.write("report", doc, stdout, stderr) {
+		return exitUsage
 	}
 	if !*quiet && *mergeOut != "-" {
 		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout)}); err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
+			return exitUsage
 		}
 	}
-	if doc.ShouldFail() {
-		return 1
+	return resultStatus(doc)
+}
+
+// readDocuments reads the results documents and merges them into one. They
+// must be every shard of one run (report.CheckShards) unless partial, when
+// a warning says they are not.
+func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Document, error) {
+	var docs []*report.Document
+	for _, name := range files {
+		d, err := readDocument(name)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
 	}
-	return 0
+	if err := report.CheckShards(docs); err != nil {
+		if !partial {
+			return nil, fmt.Errorf("%w\n(give every shard's file, or --partial to render these anyway)", err)
+		}
+		fmt.Fprintf(stderr, "reptest report: warning: %v; the results are partial\n", err)
+	}
+	if len(docs) == 1 {
+		docs[0].Recount() // the counts always follow the results
+		return docs[0], nil
+	}
+	doc, err := report.Merge(docs...)
+	if err != nil {
+		return nil, fmt.Errorf("merging %d files: %w", len(docs), err)
+	}
+	return doc, nil
 }
 
 func readDocument(name string) (*report.Document, error) {

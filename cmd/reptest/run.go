@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -14,146 +16,273 @@ import (
 	"github.com/reptest/reptest/report"
 )
 
-// cmdRun runs the corpus against parsers (docs/FORMAT.md §5).
+// runConfig is what the flags of `reptest run` ask for.
+type runConfig struct {
+	names                  []string
+	progs                  *programs
+	corpus                 corpusFlags
+	profile                string
+	strict, verbose, quiet bool
+	runGlobs, skipGlobs    []string
+	levelFlags             string
+	levels                 []cases.Level
+	out                    docOutputs
+	expectFile, shardFlag  string
+	shard                  cases.Shard
+	timeout                time.Duration
+	expect                 *report.Expectations
+	stderr                 io.Writer
+}
+
+// cmdRun runs the corpus against parsers (docs/FORMAT.md §5): it reads the
+// flags, selects the cases, runs them, and writes and judges the results.
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", stderr)
-	var names, corpora, runGlobs, skipGlobs multi
-	fs.Var(&names, "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
-	progs := addProgramFlags(fs)
-	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
-	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
-	strict := fs.Bool("strict", false, "deviations (failed SHOULD checks) count against conformance")
-	fs.Var(&runGlobs, "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
-	fs.Var(&skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
-	jsonOut := fs.String("json", "", "write the results as JSON to `FILE`")
-	junitOut := fs.String("junit", "", "write JUnit XML to `FILE`")
-	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE`")
-	badgeDir := fs.String("badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
-	expectFile := fs.String("expect", "", "a YAML file of expected failures; only new failures fail the run")
-	shard := fs.String("shard", "", "run only shard `K/N` of the cases")
-	verbose := fs.Bool("v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
-	quiet := fs.Bool("quiet", false, "print nothing but errors")
-	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, or it is restarted")
-	pos, code, ok := parseArgs(fs, args)
+	cfg, code, ok := parseRunFlags(args, stderr)
 	if !ok {
 		return code
 	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "reptest run: unexpected argument %q\n", pos[0])
-		return 2
+	all, selected, sel, code := cfg.selectCases()
+	if code != exitOK {
+		return code
 	}
-	if *timeout <= 0 {
-		fmt.Fprintf(stderr, "reptest run: --timeout must be positive, not %s\n", *timeout)
-		return 2
+	rep, interrupted, code := cfg.execute(ctx, selected)
+	if code != exitOK {
+		return code
 	}
-	if !checkProfile("run", *profile, stderr) {
-		return 2
+	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Drafts: reference.ProfileDrafts(cfg.profile),
+		Selection: sel, Interrupted: interrupted}
+	doc := report.FromResults(meta, rep.Summaries, rep.Results, selected)
+	if reqs, err := cases.Requirements(); err == nil {
+		doc.Requirements = cases.Coverage(reqs, all)
 	}
-	sh, err := cases.ParseShard(*shard)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest run:", err)
-		return 2
+	if cfg.expect != nil {
+		doc.ApplyExpectations(cfg.expect)
 	}
-	var expect *report.Expectations
-	if *expectFile != "" {
-		f, err := os.Open(*expectFile)
-		if err != nil {
-			fmt.Fprintln(stderr, "reptest run:", err)
-			return 2
-		}
-		expect, err = report.ReadExpectations(f, *expectFile)
-		f.Close()
-		if err != nil {
-			fmt.Fprintln(stderr, "reptest run:", err)
-			return 2
-		}
+	if !cfg.out.write("run", doc, nil, stderr) {
+		return exitUsage
 	}
+	if !cfg.quiet {
+		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: colorFor(stdout)})
+	}
+	return resultStatus(doc)
+}
 
-	all, err := loadCorpus(corpora)
+// parseRunFlags reads the flags of `reptest run` and checks them, and the
+// expected-failure file. When ok is false the command returns code.
+func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, ok bool) {
+	cfg = &runConfig{stderr: stderr}
+	fs := newFlags("run", stderr)
+	fs.Var((*multi)(&cfg.names), "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
+	cfg.progs = addProgramFlags(fs)
+	cfg.corpus.register(fs)
+	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
+	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
+	fs.Var((*multi)(&cfg.runGlobs), "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
+	fs.Var((*multi)(&cfg.skipGlobs), "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
+	fs.StringVar(&cfg.levelFlags, "level", "", "run only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
+	fs.StringVar(&cfg.out.json, "json", "", "write the results as JSON to `FILE`")
+	fs.StringVar(&cfg.out.junit, "junit", "", "write JUnit XML to `FILE`")
+	fs.StringVar(&cfg.out.html, "html", "", "write a self-contained HTML report to `FILE`")
+	fs.StringVar(&cfg.out.badges, "badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
+	fs.StringVar(&cfg.out.expect, "write-expect", "", "write the run's failures as an expected-failure `FILE` to start one (see --expect)")
+	fs.StringVar(&cfg.expectFile, "expect", "", "a YAML file of expected failures; only new failures fail the run")
+	fs.StringVar(&cfg.shardFlag, "shard", "", "run only shard `K/N` of the cases")
+	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
+	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, or it is restarted")
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return nil, code, false
+	}
+	if err := cfg.check(pos); err != nil {
+		fmt.Fprintln(stderr, "reptest run:", err)
+		return nil, exitUsage, false
+	}
+	return cfg, exitOK, true
+}
+
+// check checks the flags' values and reads the expected-failure file.
+func (cfg *runConfig) check(pos []string) error {
+	if len(pos) > 0 {
+		return fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	if cfg.timeout <= 0 {
+		return fmt.Errorf("--timeout must be positive, not %s", cfg.timeout)
+	}
+	if _, ok := reference.OptionsFor(cfg.profile); !ok {
+		return fmt.Errorf("--profile must be rfc9309, google or aipref, not %q", cfg.profile)
+	}
+	var err error
+	if cfg.shard, err = cases.ParseShard(cfg.shardFlag); err != nil {
+		return fmt.Errorf("--%w", err)
+	}
+	if cfg.levels, err = parseLevels(cfg.levelFlags); err != nil {
+		return err
+	}
+	if cfg.expectFile != "" {
+		if cfg.expect, err = readExpectations(cfg.expectFile); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseLevels reads a comma-separated list of levels; "" is none.
+func parseLevels(s string) ([]cases.Level, error) {
+	var out []cases.Level
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		lv, err := cases.ParseLevel(f)
+		if err != nil {
+			return nil, fmt.Errorf("--level: %w", err)
+		}
+		out = append(out, lv)
+	}
+	return out, nil
+}
+
+// readExpectations reads an expected-failure file.
+func readExpectations(name string) (*report.Expectations, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return report.ReadExpectations(f, name)
+}
+
+// selectCases loads the corpus and selects the cases to run, and the
+// shard of them. A selection or shard with no case is a usage error (a
+// mistyped glob, a profile or level without cases), not a vacuous pass.
+func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Selection, code int) {
+	stderr := cfg.stderr
+	all, err := cfg.corpus.load(stderr)
 	if err != nil {
 		printLoadError(stderr, err)
-		return 2
+		return nil, nil, nil, exitUsage
 	}
-	selected := cases.Select(all, *profile, runGlobs, skipGlobs)
-	if !*quiet {
+	selected = cases.SelectLevels(cases.Select(all, cfg.profile, cfg.runGlobs, cfg.skipGlobs), cfg.levels)
+	if !cfg.quiet {
 		warnInvalid(stderr, selected)
 	}
 	if len(selected) == 0 {
-		// Nothing to run is a mistake (a glob or a profile), not a pass.
-		fmt.Fprintf(stderr, "reptest run: no case of profile %s matches the selection", *profile)
-		for _, other := range otherProfiles(*profile) {
-			if cs := cases.Select(all, other, runGlobs, skipGlobs); len(cs) > 0 {
-				fmt.Fprintf(stderr, "; some cases of profile %s do (run them with --profile %s)", other, other)
-				break
-			}
+		fmt.Fprintf(stderr, "reptest run: %s\n", emptySelection(all, cfg.profile, cfg.runGlobs, cfg.skipGlobs, cfg.levels))
+		return nil, nil, nil, exitUsage
+	}
+	sel = &report.Selection{Cases: len(selected), Shard: "1/1", ShardCases: len(selected)}
+	if cfg.shard.N > 0 {
+		n := len(selected)
+		if selected = cfg.shard.Cases(selected); len(selected) == 0 {
+			fmt.Fprintf(stderr, "reptest run: shard %s holds none of the %d cases selected; use fewer shards\n", cfg.shard, n)
+			return nil, nil, nil, exitUsage
 		}
-		fmt.Fprintln(stderr)
-		return 2
+		sel.Shard, sel.ShardCases = cfg.shard.String(), len(selected)
 	}
-	selected = sh.Cases(selected)
+	return all, selected, sel, exitOK
+}
 
-	if len(names) == 0 && progs.none() {
-		names = multi{"reference"}
+// emptySelection says why no case was selected, pointing to another
+// profile when its cases match.
+func emptySelection(all []cases.Case, profile string, runGlobs, skipGlobs []string, levels []cases.Level) string {
+	msg := fmt.Sprintf("no case of profile %s matches the selection", profile)
+	if len(levels) > 0 {
+		msg = fmt.Sprintf("no case of profile %s and level %s matches the selection", profile, joinLevels(levels))
 	}
-	ps, unavailable, err := openParsers(ctx, names, progs, *timeout)
+	for _, other := range otherProfiles(profile) {
+		if len(cases.SelectLevels(cases.Select(all, other, runGlobs, skipGlobs), levels)) > 0 {
+			return msg + fmt.Sprintf("; some cases of profile %s do (run them with --profile %s)", other, other)
+		}
+	}
+	return msg
+}
+
+func joinLevels(levels []cases.Level) string {
+	s := make([]string, len(levels))
+	for i, lv := range levels {
+		s[i] = string(lv)
+	}
+	return strings.Join(s, ",")
+}
+
+// execute starts the parsers and runs the cases. interrupted, when not
+// empty, says why the run stopped early (a signal); the results so far
+// are kept.
+func (cfg *runConfig) execute(ctx context.Context, selected []cases.Case) (rep cases.Report, interrupted string, code int) {
+	stderr := cfg.stderr
+	names := cfg.names
+	if len(names) == 0 && cfg.progs.none() {
+		names = []string{"reference"}
+	}
+	ps, unavailable, err := openParsers(ctx, names, cfg.progs, cfg.timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
-		return 2
+		return rep, "", exitUsage
 	}
 	defer closeParsers(ps)
 	for _, u := range unavailable {
-		switch {
-		case u.prog != nil:
+		// A parser asked for that cannot run fails the run (it did not
+		// run, or its checks are errors); this says why, whatever
+		// --quiet says.
+		if u.prog != nil {
 			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.name, u.err)
-		case !*quiet:
-			fmt.Fprintf(stderr, "reptest run: %s is skipped: %v\n", u.name, u.err)
+		} else {
+			fmt.Fprintf(stderr, "reptest run: %s did not run: %v\n", u.name, u.err)
 		}
 	}
-
-	opts := cases.RunOptions{Strict: *strict, Timeout: *timeout, Explain: parsers.NewReference()}
+	opts := cases.RunOptions{Strict: cfg.strict, Timeout: cfg.timeout, Explain: parsers.NewReference()}
 	var progress *report.Progress
-	if !*quiet && report.IsTerminal(stderr) {
+	if !cfg.quiet {
 		progress = report.NewProgress(stderr)
 		progress.Start(len(selected))
 		opts.Progress = func(done, total int) { progress.Step() }
 	}
-	rep, err := cases.Run(ctx, selected, ps, opts)
-	if progress != nil {
-		progress.Done()
-	}
+	rep, err = cases.Run(ctx, selected, ps, opts)
+	progress.Done()
 	if err != nil {
-		fmt.Fprintln(stderr, "reptest run: interrupted:", err)
+		interrupted = interruption(ctx, err)
+		fmt.Fprintln(stderr, "reptest run: interrupted:", interrupted)
 	}
-	rep = markUnavailable(rep, unavailable)
+	return markUnavailable(rep, unavailable), interrupted, exitOK
+}
 
-	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict, Drafts: reference.ProfileDrafts(*profile)}, rep.Summaries, rep.Results, selected)
-	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = cases.Coverage(reqs, all)
+// interruption says why a run stopped: the signal, or ctx's error.
+func interruption(ctx context.Context, err error) string {
+	if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+		return cause.Error()
 	}
-	if expect != nil {
-		doc.ApplyExpectations(expect)
+	return err.Error()
+}
+
+// corpusFlags are the flags that choose the case sources of a command.
+type corpusFlags struct {
+	dirs         multi
+	withEmbedded bool
+}
+
+func (c *corpusFlags) register(fs *flag.FlagSet) {
+	fs.Var(&c.dirs, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
+	fs.BoolVar(&c.withEmbedded, "with-embedded", false, "with --corpus: load the embedded corpus too (ids must be unique across all)")
+}
+
+// load loads the chosen sources: the embedded corpus without --corpus,
+// the directories given, or both with --with-embedded. Files skipped
+// with a warning are reported on stderr.
+func (c *corpusFlags) load(stderr io.Writer) ([]cases.Case, error) {
+	var srcs []cases.Source
+	if len(c.dirs) == 0 || c.withEmbedded {
+		srcs = append(srcs, cases.EmbeddedSource())
 	}
-	if code := writeOutputs(doc, *jsonOut, *junitOut, *htmlOut, *badgeDir, stderr); code != 0 {
-		return code
-	}
-	if !*quiet {
-		report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: report.IsTerminal(stdout)})
-	}
-	if err != nil {
-		return 1
-	}
-	if expect != nil {
-		if doc.ShouldFail() {
-			return 1
+	for _, d := range c.dirs {
+		src, err := cases.DirSource(d)
+		if err != nil {
+			return nil, err
 		}
-		return 0
+		srcs = append(srcs, src)
 	}
-	for _, s := range doc.Parsers {
-		if !s.Conforms && !isUnavailable(s.Name, unavailable) {
-			return 1
-		}
-	}
-	return 0
+	ld := cases.Loader{Warn: func(e *cases.LoadError) { fmt.Fprintln(stderr, "warning:", e) }}
+	return ld.Load(srcs...)
 }
 
 // loadCorpus loads the given directories, or the embedded corpus.

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reptest/reptest/diff/parsers"
+)
+
+// TestMain lets a test run the command itself, as a child process: the
+// test binary acts as reptest when REPTEST_TEST_MAIN is set. Otherwise it
+// serves as a worker of the isolated Go libraries when asked, as the
+// reptest binary does.
+func TestMain(m *testing.M) {
+	if os.Getenv("REPTEST_TEST_MAIN") == "1" {
+		os.Args = append([]string{"reptest"}, os.Args[1:]...)
+		main()
+		return
+	}
+	parsers.ServeWorkerIfAsked()
+	os.Exit(m.Run())
+}
+
+// reptestCmd returns the command running reptest with args.
+func reptestCmd(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "REPTEST_TEST_MAIN=1")
+	return cmd
+}
+
+// SIGTERM stops a run as SIGINT does: the results so far are written,
+// marked interrupted with the signal, and the status is 1.
+func TestRunSIGTERM(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			var body strings.Builder
+			body.WriteString("cases:\n")
+			for _, id := range []string{"a", "b", "c"} {
+				body.WriteString(strings.Replace(strings.TrimPrefix(goodCase, "cases:\n"), "t/one", "t/"+id, 1))
+			}
+			if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(body.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out.json")
+			cmd := reptestCmd(t, "run", "--corpus", dir, "--quiet", "--json", out, "--timeout", "20s",
+				"--command", "sh -c 'sleep 30' %robots% %url% %user-agent%")
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second) // the first check is running
+			cmd.Process.Signal(sig)
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(15 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("reptest did not stop within 15s of %s; stderr:\n%s", sig, stderr.String())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 1 {
+				t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("no JSON written after %s: %v; stderr:\n%s", sig, err, stderr.String())
+			}
+			var doc struct {
+				Interrupted bool   `json:"interrupted"`
+				Reason      string `json:"interrupt_reason"`
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if !doc.Interrupted || !strings.Contains(doc.Reason, "signal") {
+				t.Errorf("document: interrupted %v, reason %q; want it marked with the signal", doc.Interrupted, doc.Reason)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Makes the README's screenshots of the two HTML pages, the diff
+# dashboard and the conformance run report, with headless Chromium, at a
+# desktop width and at 400 px:
+#
+#	bash scripts/screenshots.sh            # generated inputs
+#	INPUTS=../shared/realworld bash scripts/screenshots.sh
+#
+# The PNGs go to docs/screenshots (or $OUT). Parsers that cannot run here
+# are left out of the pages. Needs Go and Chromium (Debian package
+# chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=${OUT:-docs/screenshots}
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ]; then
+	echo "screenshots: no Chromium (install the Debian package chromium)" >&2
+	exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+go build -o "$work/reptest" ./cmd/reptest
+
+parsers=""
+for p in reference grobotstxt temoto python-urllib protego perl-robotrules webrobots robots-parser; do
+	parsers="$parsers --parser $p"
+done
+if [ -n "${INPUTS:-}" ]; then
+	inputs="--inputs $(cd "$INPUTS" && pwd)"
+else
+	inputs="--generate 150 --seed 1"
+fi
+echo "screenshots: reptest diff$parsers $inputs" >&2
+# Run in the work folder, so that the page's command line names no
+# temporary path. The lists are words on purpose (shellcheck SC2086).
+(
+	cd "$work"
+	./reptest diff $parsers $inputs --html diff.html --quiet
+	# The run report of the same parsers; failing checks are its content,
+	# so exit status 1 is expected.
+	./reptest run $parsers --quiet --json run.json || [ $? -eq 1 ]
+	./reptest report run.json --html run.html --quiet || [ $? -eq 1 ]
+)
+
+shot() { # page width height png
+	profile=$(mktemp -d -p "$work")
+	"$chrome" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --hide-scrollbars --window-size="$2,$3" \
+		--screenshot="$4" "file://$work/$1" >/dev/null 2>&1
+	test -s "$4" || { echo "screenshots: no $4" >&2; exit 1; }
+	echo "screenshots: wrote $4" >&2
+}
+shot diff.html 1280 1400 "$out/diff.png"
+shot diff.html 400 1400 "$out/diff-400.png"
+shot run.html 1280 1400 "$out/run.png"
+shot run.html 400 1400 "$out/run-400.png"
