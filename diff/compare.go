@@ -306,9 +306,11 @@ func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v c
 	return verdictOf(v)
 }
 
-// askBatch asks a batch of questions, bounded by the check timeout as one
-// check is: the batch is one parse. A panic or a reply of the wrong length
-// is an error on every question.
+// askBatch asks a batch of questions, bounded by the check timeout plus
+// a 64th of it for each question after the first (what an --exec program
+// is allowed for a batch request): the batch is one parse and many
+// lookups. A panic or a reply of the wrong length is an error on every
+// question.
 func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []cases.Verdict) {
 	out = make([]cases.Verdict, len(qs))
 	if !p.acquire(ctx) {
@@ -327,7 +329,7 @@ func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Reques
 	}()
 	if p.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.timeout)
+		ctx, cancel = context.WithTimeout(ctx, p.timeout+time.Duration(len(qs)-1)*(p.timeout/64))
 		defer cancel()
 	}
 	vs, errs := bt.CheckBatch(ctx, req, qs)
