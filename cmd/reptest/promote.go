@@ -13,9 +13,6 @@ import (
 	"github.com/reptest/reptest/diff"
 )
 
-// maxPromoteInput bounds one findings or fuzz corpus file.
-const maxPromoteInput = 64 << 20
-
 // cmdPromote turns differential findings (JSON lines) and Go fuzz corpus
 // files into YAML case drafts whose expectation is the reference's verdict.
 // It exits 1 when some inputs could not be promoted (each is named on
@@ -100,7 +97,7 @@ func promoteDrafts(o promoteOptions, stderr io.Writer) (drafts []diff.Draft, ski
 // readPromoteInput reads one findings or fuzz corpus file and says where
 // its inputs come from (the draft's origin text and tag).
 func readPromoteInput(name, profile string) (found []diff.Finding, from, tag string, err error) {
-	data, err := readLimited(name)
+	data, err := readInput(name)
 	if err != nil {
 		return nil, "", "", err
 	}
@@ -164,21 +161,4 @@ func status(skipped int) int {
 		return exitFail
 	}
 	return exitOK
-}
-
-// readLimited reads a file of at most maxPromoteInput bytes.
-func readLimited(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPromoteInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxPromoteInput {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxPromoteInput)
-	}
-	return data, nil
 }
