@@ -86,13 +86,8 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-check timeout")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no summary, only errors")
 	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
+	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return nil, code, false
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", pos[0])
-		return nil, 2, false
 	}
 	if !checkProfile("diff", o.profile, stderr) {
 		return nil, 2, false
