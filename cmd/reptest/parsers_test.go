@@ -125,7 +125,7 @@ func TestRunParserDetail(t *testing.T) {
 // error of those checks, within the timeout.
 func TestDiffTimeoutBoundsLibraries(t *testing.T) {
 	dir := t.TempDir()
-	body := "User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", 40000)
+	body := "User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", 120000)
 	if err := os.WriteFile(filepath.Join(dir, "robots.txt"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
