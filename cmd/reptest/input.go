@@ -32,3 +32,29 @@ func readInput(name string) ([]byte, error) {
 	}
 	return body, nil
 }
+
+// readFile opens the file name and decodes it with read, which is given
+// the name for its messages (file:line). Every structured input of a
+// command (results, findings, expected failures, diff reports) is read
+// here.
+func readFile[T any](name string, read func(r io.Reader, name string) (T, error)) (T, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	return read(f, name)
+}
+
+// named adapts a decoder that does not know the file's name: its errors
+// are prefixed with the name.
+func named[T any](read func(io.Reader) (T, error)) func(io.Reader, string) (T, error) {
+	return func(r io.Reader, name string) (T, error) {
+		v, err := read(r)
+		if err != nil {
+			return v, fmt.Errorf("%s: %w", name, err)
+		}
+		return v, nil
+	}
+}

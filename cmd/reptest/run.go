@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -168,12 +167,7 @@ func parseLevels(s string) ([]cases.Level, error) {
 
 // readExpectations reads an expected-failure file.
 func readExpectations(name string) (*report.Expectations, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return report.ReadExpectations(f, name)
+	return readFile(name, report.ReadExpectations)
 }
 
 // selectCases loads the corpus and selects the cases to run, and the
