@@ -22,6 +22,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 go build -o "$work/reptest" ./cmd/reptest
+# The peers of this checkout, whose Node libraries install.sh installed
+# (the binary's embedded copies have none of their own).
+export REPTEST_PEERS="$PWD/diff/peers"
 
 parsers=""
 for p in reference grobotstxt temoto python-urllib protego perl-robotrules webrobots robots-parser; do
