@@ -23,17 +23,9 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")
 	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309, google or aipref")
 	asJSON := fs.Bool("json", false, "print the matrix as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest matrix FILE [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input.")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseOperands(fs, args, "usage: reptest matrix FILE [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input.", 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
 	}
 	if *failOn != "warn" && *failOn != "never" {
 		fmt.Fprintf(stderr, "reptest matrix: --fail-on must be warn or never, not %q\n", *failOn)

@@ -46,19 +46,11 @@ func parsePromote(args []string, stderr io.Writer) (o promoteOptions, code int, 
 	fs := newFlags("promote", stderr)
 	fs.StringVar(&o.out, "out", "", "write one YAML file per draft into `DIR` (default: all drafts to stdout)")
 	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of fuzz corpus inputs: rfc9309 or google")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest promote [--out DIR] [--profile P] FINDING-FILE...")
-		fmt.Fprintln(stderr, "\nA FINDING-FILE holds JSON lines from 'reptest diff --json', or is a Go fuzz")
-		fmt.Fprintln(stderr, "corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).")
-		fs.PrintDefaults()
-	}
-	o.files, code, ok = parseArgs(fs, args)
+	o.files, code, ok = parseOperands(fs, args, "usage: reptest promote [--out DIR] [--profile P] FINDING-FILE...\n\n"+
+		"A FINDING-FILE holds JSON lines from 'reptest diff --json', or is a Go fuzz\n"+
+		"corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).", 1, -1)
 	if !ok {
 		return o, code, false
-	}
-	if len(o.files) == 0 {
-		fs.Usage()
-		return o, exitUsage, false
 	}
 	if !checkProfile("promote", o.profile, stderr) {
 		return o, exitUsage, false

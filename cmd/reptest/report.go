@@ -33,17 +33,9 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		findings multi
 	)
 	fs.Var(&findings, "findings", "add differential findings (JSON lines) from `FILE`; repeatable")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]")
-		fs.PrintDefaults()
-	}
-	files, code, ok := parseArgs(fs, args)
+	files, code, ok := parseOperands(fs, args, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]", 1, -1)
 	if !ok {
 		return code
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
 	}
 	if isDiffReport(files[0]) { // the shards of reptest diff --report
 		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
