@@ -42,6 +42,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return code
 	}
 	if len(files) == 0 {
+		fmt.Fprintln(stderr, "reptest report: no results file given: name the FILE.json that reptest run --json (or diff --report) wrote; --findings adds a diff's findings to a run's report")
 		fs.Usage()
 		return exitUsage
 	}
