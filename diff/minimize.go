@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -141,13 +142,7 @@ func (s *shrinker) run(in Input) Input {
 // test reports whether keep holds on in; it makes in the current input
 // when it does.
 func (s *shrinker) test(in Input) bool {
-	key := in.Agent + "\x00" + in.URL + "\x00" + string(in.Robots)
-	small := len(in.Robots) <= memoBytes
-	if !small {
-		// Remember large candidates by a digest, not by their text.
-		sum := sha256.Sum256([]byte(key))
-		key = string(sum[:])
-	}
+	key, small := candidateKey(in)
 	if ok, done := s.seen[key]; done {
 		return ok
 	}
@@ -173,6 +168,23 @@ func (s *shrinker) test(in Input) bool {
 		s.cur = in
 	}
 	return ok
+}
+
+// candidateKey returns the key a candidate is remembered by: its text
+// when its body is small, else a digest of it, computed without copying
+// the body (a minimisation of a large file tries thousands of
+// candidates).
+func candidateKey(in Input) (key string, small bool) {
+	if len(in.Robots) <= memoBytes {
+		return in.Agent + "\x00" + in.URL + "\x00" + string(in.Robots), true
+	}
+	h := sha256.New()
+	io.WriteString(h, in.Agent)
+	h.Write([]byte{0})
+	io.WriteString(h, in.URL)
+	h.Write([]byte{0})
+	h.Write(in.Robots)
+	return string(h.Sum(nil)), false
 }
 
 func (s *shrinker) withBody(lines []string) Input {

@@ -60,6 +60,18 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 	return pos, 0, true
 }
 
+// parseNoArgs parses the flags of a command that takes no positional
+// argument: one is a usage error. When ok is false the command returns
+// code, as after parseArgs.
+func parseNoArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	pos, code, ok := parseArgs(fs, args)
+	if ok && len(pos) > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), pos[0])
+		return exitUsage, false
+	}
+	return code, ok
+}
+
 // checkProfile reports whether p names a case profile, and otherwise says
 // so on stderr as the command cmd.
 func checkProfile(cmd, p string, stderr io.Writer) bool {

@@ -5,15 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
-
-// maxMatrixInput bounds the robots.txt file matrix reads.
-const maxMatrixInput = 64 << 20
 
 // cmdMatrix prints the verdict table of a robots.txt file, agents ×
 // paths, with warnings: reptest matrix FILE [--agent A]... [--path P]...
@@ -84,26 +80,4 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFail
 	}
 	return exitOK
-}
-
-// readInput reads a file, or standard input for "-", up to
-// maxMatrixInput bytes.
-func readInput(name string) ([]byte, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	body, err := io.ReadAll(io.LimitReader(r, maxMatrixInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	if len(body) > maxMatrixInput {
-		return nil, fmt.Errorf("%s is larger than %d bytes", name, maxMatrixInput)
-	}
-	return body, nil
 }

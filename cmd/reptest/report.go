@@ -113,27 +113,9 @@ func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Docu
 }
 
 func readDocument(name string) (*report.Document, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	d, err := report.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return d, nil
+	return readFile(name, named(report.ReadJSON))
 }
 
 func readFindings(name string) ([]diff.Finding, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fs, err := diff.ReadFindings(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return fs, nil
+	return readFile(name, named(diff.ReadFindings))
 }
