@@ -211,6 +211,9 @@ func checkMessage(d *Document, r cases.Result) string {
 	if r.Detail != "" {
 		fmt.Fprintf(&b, "detail: %s\n", clip(r.Detail, 4000))
 	}
+	if r.ParserDetail != "" {
+		fmt.Fprintf(&b, "the parser says: %s\n", clip(r.ParserDetail, 4000))
+	}
 	if ci != nil && ci.Robots != nil {
 		b.WriteString("robots.txt:\n")
 		for n, l := range reference.SplitLines(string(ci.Robots.Bytes())) {

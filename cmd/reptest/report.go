@@ -33,9 +33,14 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		findings multi
 	)
 	fs.Var(&findings, "findings", "add differential findings (JSON lines) from `FILE`; repeatable")
-	files, code, ok := parseOperands(fs, args, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]", 1, -1)
+	files, code, ok := parseOperands(fs, args, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]", 0, -1)
 	if !ok {
 		return code
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "reptest report: no results file given: name the FILE.json that reptest run --json (or diff --report) wrote; --findings adds a diff's findings to a run's report")
+		fs.Usage()
+		return exitUsage
 	}
 	if isDiffReport(files[0]) { // the shards of reptest diff --report
 		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
