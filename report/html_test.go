@@ -448,3 +448,16 @@ func consoleLines(log string) string {
 	}
 	return b.String()
 }
+
+// The parser's own detail of a reject (the protocol's "detail") is shown
+// beside the runner's, as JUnit and -v show it.
+func TestHTMLParserDetail(t *testing.T) {
+	rs := []cases.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+		Expect: cases.Allow, Verdict: cases.Reject, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"SYN-1"},
+		ParserDetail: "line 1: no colon"}}
+	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
+	got := renderHTML(t, d, HTMLOptions{})
+	if !strings.Contains(got, "the parser says: line 1: no colon") {
+		t.Error("the HTML report does not show the parser's detail")
+	}
+}
