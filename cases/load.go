@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/reptest/reptest/corpus"
 	"github.com/reptest/reptest/visible"
@@ -223,6 +224,15 @@ func (l *loader) source(src Source) {
 			return nil
 		}
 		name := d.Name()
+		if !utf8.ValidString(name) {
+			// io/fs paths are UTF-8: such a file cannot be opened by its
+			// name here, so say why instead of "invalid argument".
+			l.errs = append(l.errs, &LoadError{File: display(p), Msg: "the file name is not valid UTF-8; rename it"})
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 			if d.IsDir() {
 				return fs.SkipDir

@@ -68,3 +68,29 @@ func ExampleGlob() {
 	// true
 	// false
 }
+
+func ExampleParseShard() {
+	sh, err := cases.ParseShard("2/3")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cs := []cases.Case{{ID: "a/one"}, {ID: "a/two"}, {ID: "a/three"}, {ID: "a/four"}}
+	n := 0
+	for k := 1; k <= 3; k++ {
+		n += len(cases.Shard{K: k, N: 3}.Cases(cs))
+	}
+	fmt.Println(sh, "of", len(cs), "cases; the three shards hold", n)
+	// Output: 2/3 of 4 cases; the three shards hold 4
+}
+
+func ExampleCoverage() {
+	reqs := []cases.Requirement{{ID: "MATCH-4"}, {ID: "MATCH-5"}}
+	cs := []cases.Case{{ID: "m/longest", Req: []string{"MATCH-4"}, Checks: make([]cases.Check, 3)}}
+	for _, r := range cases.Coverage(reqs, cs) {
+		fmt.Println(r.ID, r.Cases, r.Checks)
+	}
+	// Output:
+	// MATCH-4 1 3
+	// MATCH-5 0 0
+}

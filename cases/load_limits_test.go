@@ -59,6 +59,23 @@ func TestLoadSkipsNonRegularFiles(t *testing.T) {
 	}
 }
 
+// A file whose name is not UTF-8 (io/fs cannot open it) is a load error
+// that says so, not "invalid argument".
+func TestLoadNonUTF8FileName(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad\xff.yaml"), []byte(caseText), 0o644); err != nil {
+		t.Skip("no such file name here:", err)
+	}
+	src, err := DirSource(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Loader{}.Load(src)
+	if err == nil || !strings.Contains(err.Error(), "not valid UTF-8") || !strings.Contains(err.Error(), `bad\xff.yaml`) {
+		t.Errorf("Load: %v; want an error naming the escaped file and saying its name is not UTF-8", err)
+	}
+}
+
 // Load errors escape what would drive a terminal, and only that: a
 // message quoting a value with %q keeps its one level of backslashes.
 func TestLoadErrorShown(t *testing.T) {

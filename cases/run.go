@@ -657,15 +657,9 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 // ask calls the parser with the per-check timeout, recovering from a
 // panic. The explanation is nil when the parser is not a Tracer; said is
 // the parser's own detail when it is a Detailer.
-func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdict, ex *Explanation, said string, err error) {
-	ctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+func (r *runner) ask(run context.Context, p *parserState, req Request) (v Verdict, ex *Explanation, said string, err error) {
+	ctx, cancel := context.WithTimeout(run, r.opts.Timeout)
 	defer cancel()
-	type answer struct {
-		v    Verdict
-		ex   *Explanation
-		said string
-		err  error
-	}
 	ch := make(chan answer, 1)
 	go func() {
 		defer func() {
@@ -690,9 +684,38 @@ func (r *runner) ask(ctx context.Context, p *parserState, req Request) (v Verdic
 	case a := <-ch:
 		return a.v, a.ex, a.said, a.err
 	case <-ctx.Done():
+		if run.Err() != nil {
+			return r.interrupted(run, p, ch)
+		}
 		p.dead = fmt.Sprintf("the parser did not answer within %s on an earlier check and was not called again", r.opts.Timeout)
 		return "", nil, "", fmt.Errorf("no answer within %s", r.opts.Timeout)
 	}
+}
+
+// answer is what a parser said to one request.
+type answer struct {
+	v    Verdict
+	ex   *Explanation
+	said string
+	err  error
+}
+
+// interruptWait bounds how long an interrupted check may take to end (a
+// --command kills its processes and removes its temporary file).
+const interruptWait = 2 * time.Second
+
+// interrupted records a check that the run's end cut short: it was not
+// timed out, so it says so, and the parser is not asked again in this run.
+// The parser gets a moment to end its work, so that nothing it would clean
+// up is left behind when the process exits.
+func (r *runner) interrupted(run context.Context, p *parserState, answered <-chan answer) (Verdict, *Explanation, string, error) {
+	select {
+	case <-answered:
+	case <-time.After(interruptWait):
+	}
+	why := fmt.Sprintf("the run was interrupted (%v)", context.Cause(run))
+	p.dead = "not asked: " + why
+	return "", nil, "", errors.New(why)
 }
 
 func firstLines(s string, n int) string {

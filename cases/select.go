@@ -9,8 +9,9 @@ import (
 
 // Select returns the cases of the given profile ("" for every profile)
 // that match a run pattern and no skip pattern (see Glob). A case matches
-// a pattern when its id or any of its requirement IDs does: "http/*"
-// selects "http/redirect/five", "MATCH-*" selects "MATCH-10". With no run
+// a pattern when its id or any of its requirement IDs does: "access/*"
+// selects "access/redirect-302-relative-root", "MATCH-*" selects the cases
+// that name MATCH-10. With no run
 // patterns every case of the profile is a candidate. The order of cs is
 // kept.
 func Select(cs []Case, profile string, run, skip []string) []Case {

@@ -270,7 +270,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		// when the request ends (finishing a chunked body, or answering
 		// an empty 200 for a handler that wrote nothing) can reach the
 		// client: it gets the status line and headers when the case gives
-		// a status, then silence until it gives up.
+		// a status, then silence until it gives up. The headers promise
+		// at least one byte, so that a case without a body is no complete
+		// empty response.
 		conn := s.hijack(w)
 		if conn == nil {
 			return
@@ -279,7 +281,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		if resp.Status != 0 {
 			h := s.headers(resp, external)
 			if h.Get("Content-Length") == "" {
-				h.Set("Content-Length", strconv.Itoa(resp.bodySize()))
+				h.Set("Content-Length", strconv.Itoa(max(resp.bodySize(), 1)))
 			}
 			bw := bufio.NewWriter(conn)
 			writeHead(bw, resp.Status, h)

@@ -200,6 +200,11 @@ func (g *Grader) Judge(r Request) Judgement {
 	j := Judgement{Request: r, Agent: agent, Origin: origin}
 	if from, ok := g.pendingFor(agent, r.URL); ok {
 		delete(g.pending[agent], routeOf(r.URL))
+		if IsRobotsTxt(r.URL) {
+			// Also a fetch of this origin's own robots.txt.
+			var own Judgement
+			g.robotsFetch(st, r, cur, known, &own)
+		}
 		j.Tier = TierRobots
 		j.Why = "a redirect of the robots.txt fetch of " + from
 		g.redirect(agent, from, r)

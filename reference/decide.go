@@ -276,7 +276,11 @@ func (r *Robots) ties(b *best, groups []int32, path []byte) []int {
 	for _, gi := range groups {
 		g := r.groups[gi].rules
 		for _, ru := range r.rules[g[0]:g[1]] {
-			cs, n := r.opts.candidates(r.candidate(ru))
+			cs := [2]candidate{r.candidate(ru)}
+			n := 1
+			if d, ok := cs[0].derived(&r.opts); ok {
+				cs[1], n = d, 2
+			}
 			for _, c := range cs[:n] {
 				if c.allow != b.allow || c.line == b.line && c.dir == b.dir {
 					continue
@@ -305,17 +309,17 @@ type candidate struct {
 	pre, preDir *compiledRule
 }
 
-// candidates returns the rule c and, with Options.IndexHTML, the rule
-// Google derives from it.
-func (o *Options) candidates(c candidate) (cs [2]candidate, n int) {
-	cs[0], n = c, 1
-	if o.IndexHTML && c.allow {
-		if _, ok := indexDir(c.raw); ok {
-			cs[1], n = c, 2
-			cs[1].dir, cs[1].pre = true, c.preDir
-		}
+// derived returns, with Options.IndexHTML, the rule Google derives from
+// the allow rule c, and whether there is one.
+func (c candidate) derived(o *Options) (candidate, bool) {
+	if !o.IndexHTML || !c.allow || c.dir {
+		return candidate{}, false
 	}
-	return cs, n
+	if _, ok := indexDir(c.raw); !ok {
+		return candidate{}, false
+	}
+	c.dir, c.pre = true, c.preDir
+	return c, true
 }
 
 // compile compiles the candidate's path into a pattern (see compileTo);
@@ -381,12 +385,15 @@ type best struct {
 // consider matches the rule c (and with IndexHTML the rule Google derives
 // from it) against path and keeps it if it decides over the best so far.
 func (b *best) consider(o *Options, c candidate, path, scratch []byte) {
-	cs, n := o.candidates(c)
-	for _, c := range cs[:n] {
-		length, ok := matchRule(o, c, path, scratch)
-		if ok && (!b.found || o.beats(length, c, b)) {
-			b.candidate, b.length, b.found = c, length, true
-		}
+	b.try(o, c, path, scratch)
+	if d, ok := c.derived(o); ok {
+		b.try(o, d, path, scratch)
+	}
+}
+
+func (b *best) try(o *Options, c candidate, path, scratch []byte) {
+	if length, ok := matchRule(o, c, path, scratch); ok && (!b.found || o.beats(length, c, b)) {
+		b.candidate, b.length, b.found = c, length, true
 	}
 }
 

@@ -7,7 +7,8 @@
 //   - syntax.go: lines, records and comments (§2.1, §2.2; SYN-*).
 //   - groups.go: Parse, groups, merging and other records (§2.1,
 //     §2.2.1, §2.2.4); Groups exports the group structure as plain data.
-//   - decide.go: group selection and longest match (§2.2.1–§2.2.2).
+//   - decide.go: group selection and longest match (§2.2.1–§2.2.2): the
+//     one search for the deciding rule, which both ways of deciding use.
 //   - once.go: AllowedOnce, one decision in one pass over the body that
 //     keeps nothing, for callers that ask one question per file.
 //   - pattern.go: percent-encoding normalisation, "*" and "$" (§2.2.2,

@@ -141,10 +141,10 @@ func (r *Robots) build() {
 		case Allow, Disallow:
 			ru := rule{line: int32(n), allow: kind == Allow, raw: value}
 			if ve-vs > scratchLen/3 {
-				cs, k := o.candidates(r.candidate(ru))
-				ru.long = r.keepLong(cs[0])
-				if k > 1 {
-					ru.longDir = r.keepLong(cs[1])
+				c := r.candidate(ru)
+				ru.long = r.keepLong(c)
+				if d, ok := c.derived(o); ok {
+					ru.longDir = r.keepLong(d)
 				}
 			}
 			if len(r.groups) == 0 {
@@ -165,12 +165,14 @@ func (r *Robots) build() {
 	r.indexNames(pairs)
 }
 
-// maxRules bounds the number of rules in body, so that parsing allocates
-// the list once: a rule takes a line, and at least 7 bytes with its line
-// end ("Allow:" and CR or LF). Counting line ends is a vectorised search;
-// reading each line's first letter would cost a pass of its own.
+// maxRules estimates the number of rules in body, so that parsing
+// allocates the list once: a rule takes a line, and at least 7 bytes with
+// its line end ("Allow:" and CR or LF). Counting line ends is a vectorised
+// search; reading each line's first letter would cost a pass of its own.
+// The count is exact for LF, CRLF and CR files alike; a file that mixes
+// them may have more lines, and the list then grows.
 func maxRules(body string) int {
-	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
+	lines := max(strings.Count(body, "\n"), strings.Count(body, "\r")) + 1
 	return min(lines, len(body)/7+1)
 }
 

@@ -173,16 +173,16 @@ var decideTests = []decideTest{
 	{req: "G-INDEX", name: "index-html", google: true, robots: "User-agent: *\nDisallow: /\nAllow: /dir/index.html\n", checks: []check{
 		{"a", "/dir/", true, 3}, {"a", "/dir/index.html", true, 3}, {"a", "/dir/x", false, 2},
 	}},
-	{req: "SYN-3", name: "nul-ends-line-google", google: true, robots: "User-agent: *\x00x\nDisallow: /\x00\nUser-agent: a\nDisallow: /a\x00b\n", checks: []check{
+	{req: "G-NUL", name: "nul-ends-line-google", google: true, robots: "User-agent: *\x00x\nDisallow: /\x00\nUser-agent: a\nDisallow: /a\x00b\n", checks: []check{
 		{"b", "/x", false, 2}, {"a", "/a", false, 4}, {"a", "/ab", false, 4}, {"a", "/b", true, -1}, {"a", "/b\x00/a", true, -1},
 	}},
-	{req: "SYN-3", name: "nul-is-an-octet-rfc", robots: "User-agent: *\nDisallow: /\x00\nUser-agent: *\x00x\nDisallow: /\n", checks: []check{
+	{req: "G-NUL", name: "nul-is-an-octet-rfc", robots: "User-agent: *\nDisallow: /\x00\nUser-agent: *\x00x\nDisallow: /\n", checks: []check{
 		{"b", "/x", true, -1}, {"b", "/%00x", false, 2}, {"b", "/\x00", false, 2},
 	}},
-	{req: "G-UA", name: "any-agent-google", google: true, robots: "User-agent: Foo\nDisallow: /f\nUser-agent: Foo Bar\nDisallow: /fb\nUser-agent: /x\nDisallow: /e\n", checks: []check{
+	{req: "G-API", name: "any-agent-google", google: true, robots: "User-agent: Foo\nDisallow: /f\nUser-agent: Foo Bar\nDisallow: /fb\nUser-agent: /x\nDisallow: /e\n", checks: []check{
 		{"Foo Bar", "/f", true, 0}, {"Foo Bar", "/fb", true, 0}, {"foo", "/fb", false, 4}, {"", "/e", false, 6}, {"Foo/1.0", "/e", true, 0},
 	}},
-	{req: "G-UA", name: "empty-url-google", google: true, robots: "User-agent: *\nDisallow: /$\n", checks: []check{
+	{req: "G-API", name: "empty-url-google", google: true, robots: "User-agent: *\nDisallow: /$\n", checks: []check{
 		{"a", "", false, 2}, {"a", "/x", true, -1}, {"a", "/\x00x", false, 2},
 	}},
 	{req: "G-LEN", name: "google-no-uri-normalisation", google: true, robots: "User-agent: *\nDisallow: /foo/bar/baz\nDisallow: /ツ\n", checks: []check{

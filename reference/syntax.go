@@ -97,11 +97,13 @@ type lineScanner struct {
 	nulEnds bool
 	pos     int // the offset of the next line; past len(body) at the end
 	n       int // the number of the line last returned
-	cr, lf  int // the next CR and LF at or after pos, or len(body); -1: not searched
+	// cr, lf and nul are the next CR, LF and NUL at or after pos, or
+	// len(body); -1: not searched yet.
+	cr, lf, nul int
 }
 
 func newLineScanner(body string, o *Options) lineScanner {
-	return lineScanner{body: body, maxLine: o.MaxLineBytes, nulEnds: o.NULEndsLine, pos: bomLength(body, o), cr: -1, lf: -1}
+	return lineScanner{body: body, maxLine: o.MaxLineBytes, nulEnds: o.NULEndsLine, pos: bomLength(body, o), cr: -1, lf: -1, nul: -1}
 }
 
 // next returns the next line: its number, the offset of its first byte in
@@ -132,7 +134,12 @@ func (s *lineScanner) next() (n, start int, text string, ok bool) {
 		text = text[:s.maxLine]
 	}
 	if s.nulEnds {
-		text = cutNUL(text)
+		if s.nul < i {
+			s.nul = indexFrom(s.body, i, 0)
+		}
+		if s.nul < i+len(text) {
+			text = text[:s.nul-i]
+		}
 	}
 	s.n++
 	return s.n, i, text, true

@@ -672,13 +672,22 @@ func buildCards(d *Document, exp map[resultKey]*ExpectedFailure, fk *filterKeys)
 		if verdict == "" {
 			verdict = "—"
 		}
-		curCheck.Rows = append(curCheck.Rows, verdictRow{Key: fk.parsers.key(r.Parser), Parser: r.Parser, Verdict: verdict, Outcome: r.Outcome, Detail: r.Detail, Known: exp[keyOf(r)]})
+		curCheck.Rows = append(curCheck.Rows, verdictRow{Key: fk.parsers.key(r.Parser), Parser: r.Parser, Verdict: verdict, Outcome: r.Outcome, Detail: rowDetail(r), Known: exp[keyOf(r)]})
 		counts[r.Parser]++
 	}
 	for i := range cards {
 		markLines(d, &cards[i])
 	}
 	return cards, counts
+}
+
+// rowDetail is the runner's detail of a result, followed by the parser's
+// own (the protocol's "detail"), as JUnit and -v show them.
+func rowDetail(r cases.Result) string {
+	if r.ParserDetail == "" {
+		return r.Detail
+	}
+	return strings.TrimSpace(r.Detail + "\nthe parser says: " + r.ParserDetail)
 }
 
 func newCard(d *Document, r cases.Result) caseCard {

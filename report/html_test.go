@@ -110,29 +110,8 @@ func scanTags(t *testing.T, s string) []tag {
 				k++
 				break
 			}
-			a := k
-			for k < len(s) && !strings.ContainsRune("= \n\t>/", rune(s[k])) {
-				k++
-			}
-			name := strings.ToLower(s[a:k])
-			val := ""
-			if k < len(s) && s[k] == '=' {
-				k++
-				if s[k] == '"' {
-					e := strings.IndexByte(s[k+1:], '"')
-					if e < 0 {
-						t.Fatalf("unterminated attribute %s of %s", name, tg.name)
-					}
-					val = s[k+1 : k+1+e]
-					k += e + 2
-				} else {
-					b := k
-					for k < len(s) && !strings.ContainsRune(" \n\t>", rune(s[k])) {
-						k++
-					}
-					val = s[b:k]
-				}
-			}
+			var name, val string
+			name, val, k = scanAttr(t, s, k, tg.name)
 			if name == "" {
 				t.Fatalf("empty attribute name in %s at %d: %q", tg.name, k, s[i:min(k+20, len(s))])
 			}
@@ -151,6 +130,33 @@ func scanTags(t *testing.T, s string) []tag {
 		tags = append(tags, tg)
 	}
 	return tags
+}
+
+// scanAttr reads the attribute at s[k:] of the element named elem and
+// returns its name, its raw value and the index after it.
+func scanAttr(t *testing.T, s string, k int, elem string) (name, val string, next int) {
+	t.Helper()
+	a := k
+	for k < len(s) && !strings.ContainsRune("= \n\t>/", rune(s[k])) {
+		k++
+	}
+	name = strings.ToLower(s[a:k])
+	if k < len(s) && s[k] == '=' {
+		k++
+		if s[k] == '"' {
+			e := strings.IndexByte(s[k+1:], '"')
+			if e < 0 {
+				t.Fatalf("unterminated attribute %s of %s", name, elem)
+			}
+			return name, s[k+1 : k+1+e], k + e + 2
+		}
+		b := k
+		for k < len(s) && !strings.ContainsRune(" \n\t>", rune(s[k])) {
+			k++
+		}
+		val = s[b:k]
+	}
+	return name, val, k
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
@@ -238,20 +244,7 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 	tags := scanTags(t, out)
 	var scripts, styles []tag
 	for _, tg := range tags {
-		if !allowedTags[tg.name] {
-			t.Errorf("unexpected element <%s>", tg.name)
-		}
-		for name, val := range tg.attrs {
-			if strings.HasPrefix(name, "on") || name == "style" || name == "src" || name == "srcdoc" {
-				t.Errorf("<%s> has attribute %s=%q", tg.name, name, val)
-			}
-			if strings.Contains(val, "alert(") {
-				t.Errorf("<%s %s> holds input: %q", tg.name, name, clip(val, 200))
-			}
-			if name == "href" && !strings.HasPrefix(val, "https://") && !strings.HasPrefix(val, "#") {
-				t.Errorf("<a> links to %q", val)
-			}
-		}
+		checkHostileTag(t, tg)
 		if !tg.end && tg.name == "script" {
 			scripts = append(scripts, tg)
 		}
@@ -292,8 +285,34 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 		}
 	}
 
-	// No character that is invisible or reorders text reaches the page;
-	// it is shown as an escape instead.
+	checkVisibleEscapes(t, out)
+}
+
+// checkHostileTag checks that an element of the page rendered from hostile
+// input is one WriteHTML writes, with no handler, style or source
+// attribute, no input in its attributes and no link off https.
+func checkHostileTag(t *testing.T, tg tag) {
+	t.Helper()
+	if !allowedTags[tg.name] {
+		t.Errorf("unexpected element <%s>", tg.name)
+	}
+	for name, val := range tg.attrs {
+		if strings.HasPrefix(name, "on") || name == "style" || name == "src" || name == "srcdoc" {
+			t.Errorf("<%s> has attribute %s=%q", tg.name, name, val)
+		}
+		if strings.Contains(val, "alert(") {
+			t.Errorf("<%s %s> holds input: %q", tg.name, name, clip(val, 200))
+		}
+		if name == "href" && !strings.HasPrefix(val, "https://") && !strings.HasPrefix(val, "#") {
+			t.Errorf("<a> links to %q", val)
+		}
+	}
+}
+
+// checkVisibleEscapes checks that no character that is invisible or
+// reorders text reaches the page: it is shown as an escape instead.
+func checkVisibleEscapes(t *testing.T, out string) {
+	t.Helper()
 	for i, r := range out {
 		if r != '\n' && (unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029') {
 			t.Fatalf("raw %U at byte %d: %q", r, i, out[max(0, i-40):min(len(out), i+40)])
@@ -428,4 +447,17 @@ func consoleLines(log string) string {
 		}
 	}
 	return b.String()
+}
+
+// The parser's own detail of a reject (the protocol's "detail") is shown
+// beside the runner's, as JUnit and -v show it.
+func TestHTMLParserDetail(t *testing.T) {
+	rs := []cases.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+		Expect: cases.Allow, Verdict: cases.Reject, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"SYN-1"},
+		ParserDetail: "line 1: no colon"}}
+	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
+	got := renderHTML(t, d, HTMLOptions{})
+	if !strings.Contains(got, "the parser says: line 1: no colon") {
+		t.Error("the HTML report does not show the parser's detail")
+	}
 }

@@ -73,6 +73,23 @@ type junitSkipped struct {
 // expected-failure file lists, are skipped. Notes and non-strict
 // deviations pass with the explanation in system-out.
 func JUnit(w io.Writer, d *Document) error {
+	root := junitRoot(d)
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return fmt.Errorf("report: writing JUnit: %w", err)
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(root); err != nil {
+		return fmt.Errorf("report: writing JUnit: %w", err)
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return fmt.Errorf("report: writing JUnit: %w", err)
+	}
+	return nil
+}
+
+// junitRoot builds the suites of the document, with their totals.
+func junitRoot(d *Document) junitSuites {
 	exp := d.expectedIndex()
 	root := junitSuites{Name: "reptest " + visible(d.Profile, 40), Time: "0"}
 	idx := map[string]int{}
@@ -95,37 +112,7 @@ func JUnit(w io.Writer, d *Document) error {
 			idx[r.Parser] = i
 			root.Suites = append(root.Suites, junitSuite{Name: visible(r.Parser, 200), Time: "0"})
 		}
-		s := &root.Suites[i]
-		tc := junitTestCase{
-			Name:      fmt.Sprintf("check %d: %s %s", r.Check, visible(r.Agent, 200), visible(r.URL, 500)),
-			Classname: visible(r.Parser, 200) + "." + visible(r.Case, 300),
-			Time:      "0",
-		}
-		msg := checkMessage(d, r)
-		switch {
-		case r.Outcome == cases.Skipped:
-			tc.Skipped = &junitSkipped{Message: visible(r.Detail, 1000)}
-			s.Skipped++
-		case r.Outcome.Fails(true) && exp[keyOf(r)] != nil:
-			m := exp[keyOf(r)]
-			text := "expected failure: " + m.Reason
-			if m.Link != "" {
-				text += " " + m.Link
-			}
-			tc.Skipped = &junitSkipped{Message: visible(text, 1000)}
-			tc.SystemOut = msg
-			s.Skipped++
-		case r.Outcome == cases.Error:
-			tc.Error = &junitProblem{Message: headline(r), Type: "error", Text: msg}
-			s.Errors++
-		case r.Outcome.Fails(d.Strict):
-			tc.Failure = &junitProblem{Message: headline(r), Type: string(r.Outcome), Text: msg}
-			s.Failures++
-		case r.Outcome != cases.Pass:
-			tc.SystemOut = msg
-		}
-		s.Tests++
-		s.Cases = append(s.Cases, tc)
+		root.Suites[i].add(junitCase(d, r, exp[keyOf(r)]))
 	}
 	for _, p := range d.Parsers {
 		if p.NotRun == "" {
@@ -133,11 +120,8 @@ func JUnit(w io.Writer, d *Document) error {
 		}
 		// A parser that did not run must not read as a suite of skips,
 		// which JUnit consumers count as green.
-		s := &root.Suites[idx[p.Name]]
-		s.Cases = append(s.Cases, junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
+		root.Suites[idx[p.Name]].add(junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
 			Error: &junitProblem{Message: visible("not run: "+p.NotRun, 1000), Type: "not-run"}})
-		s.Tests++
-		s.Errors++
 	}
 	for _, s := range root.Suites {
 		root.Tests += s.Tests
@@ -145,18 +129,50 @@ func JUnit(w io.Writer, d *Document) error {
 		root.Errors += s.Errors
 		root.Skipped += s.Skipped
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return fmt.Errorf("report: writing JUnit: %w", err)
+	return root
+}
+
+// add appends a test case and counts it by what it carries.
+func (s *junitSuite) add(tc junitTestCase) {
+	switch {
+	case tc.Skipped != nil:
+		s.Skipped++
+	case tc.Error != nil:
+		s.Errors++
+	case tc.Failure != nil:
+		s.Failures++
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(root); err != nil {
-		return fmt.Errorf("report: writing JUnit: %w", err)
+	s.Tests++
+	s.Cases = append(s.Cases, tc)
+}
+
+// junitCase is the test case of one result; m is its expected-failure
+// mark, if any.
+func junitCase(d *Document, r cases.Result, m *ExpectedFailure) junitTestCase {
+	tc := junitTestCase{
+		Name:      fmt.Sprintf("check %d: %s %s", r.Check, visible(r.Agent, 200), visible(r.URL, 500)),
+		Classname: visible(r.Parser, 200) + "." + visible(r.Case, 300),
+		Time:      "0",
 	}
-	if _, err := io.WriteString(w, "\n"); err != nil {
-		return fmt.Errorf("report: writing JUnit: %w", err)
+	msg := checkMessage(d, r)
+	switch {
+	case r.Outcome == cases.Skipped:
+		tc.Skipped = &junitSkipped{Message: visible(r.Detail, 1000)}
+	case r.Outcome.Fails(true) && m != nil:
+		text := "expected failure: " + m.Reason
+		if m.Link != "" {
+			text += " " + m.Link
+		}
+		tc.Skipped = &junitSkipped{Message: visible(text, 1000)}
+		tc.SystemOut = msg
+	case r.Outcome == cases.Error:
+		tc.Error = &junitProblem{Message: headline(r), Type: "error", Text: msg}
+	case r.Outcome.Fails(d.Strict):
+		tc.Failure = &junitProblem{Message: headline(r), Type: string(r.Outcome), Text: msg}
+	case r.Outcome != cases.Pass:
+		tc.SystemOut = msg
 	}
-	return nil
+	return tc
 }
 
 // headline is the one-line message of a failing check.
@@ -194,6 +210,9 @@ func checkMessage(d *Document, r cases.Result) string {
 	}
 	if r.Detail != "" {
 		fmt.Fprintf(&b, "detail: %s\n", clip(r.Detail, 4000))
+	}
+	if r.ParserDetail != "" {
+		fmt.Fprintf(&b, "the parser says: %s\n", clip(r.ParserDetail, 4000))
 	}
 	if ci != nil && ci.Robots != nil {
 		b.WriteString("robots.txt:\n")

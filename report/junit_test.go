@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
 )
 
 func TestJUnit(t *testing.T) {
@@ -112,6 +114,27 @@ func TestJUnitExpectedAndStrict(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `message="expected failure: known"`) {
 		t.Errorf("expected failure not marked")
+	}
+}
+
+// TestJUnitParserDetail checks that a parser's own reason for a reject
+// reaches the failure's text.
+func TestJUnitParserDetail(t *testing.T) {
+	rs := []cases.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+		Expect: cases.Allow, Verdict: cases.Reject, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"SYN-1"},
+		ParserDetail: "line 1: no colon"}}
+	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
+	var buf bytes.Buffer
+	if err := JUnit(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	var got junitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	f := got.Suites[0].Cases[0].Failure
+	if f == nil || !strings.Contains(f.Text, "the parser says: line 1: no colon") {
+		t.Errorf("failure %+v does not carry the parser's detail", f)
 	}
 }
 

@@ -663,7 +663,11 @@ func (m *Matrix) writeFixes(w io.Writer, n int) {
 		if len(f.Agents) > n {
 			to += fmt.Sprintf(" and %d more", len(f.Agents)-n)
 		}
-		fmt.Fprintf(w, "    add %s to the %s that lack %s: %s\n", what, plural(len(f.Agents), "group"), them, to)
+		target := plural(len(f.Agents), "group") + " that lack"
+		if len(f.Agents) == 1 {
+			target = "group that lacks"
+		}
+		fmt.Fprintf(w, "    add %s to the %s %s: %s\n", what, target, them, to)
 	}
 	if len(m.Fixes) > n {
 		fmt.Fprintf(w, "    … and %d more sets of groups\n", len(m.Fixes)-n)

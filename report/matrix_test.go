@@ -83,6 +83,24 @@ func TestMatrixNamedGroupsReplaceStar(t *testing.T) {
 	}
 }
 
+// TestMatrixFixOneGroup checks the suggested fix for a single group that
+// lacks the * group's rules; a group blocking everything is left out.
+func TestMatrixFixOneGroup(t *testing.T) {
+	body := "User-agent: *\nDisallow: /go/\n\nUser-agent: A\nDisallow: /\n\nUser-agent: B\nDisallow: /y\n"
+	m, err := BuildMatrix([]byte(body), MatrixOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := m.WriteText(&out, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "    add \"Disallow: /go/\" (the * group's line 2) to the group that lacks it: B (line 7)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("text lacks %q:\n%s", want, out.String())
+	}
+}
+
 func TestMatrixNoWarningWhenVerdictsAgree(t *testing.T) {
 	// BadBot's own group blocks everything, so lacking "Disallow: /go/"
 	// changes nothing; GoodBot repeats the rule.

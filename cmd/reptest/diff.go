@@ -17,69 +17,112 @@ import (
 	"github.com/reptest/reptest/report"
 )
 
+// diffOptions is what the flags of `reptest diff` ask for.
+type diffOptions struct {
+	names, inputs, corpora                  multi
+	progs                                   *programs
+	generate                                int
+	seed                                    uint64
+	jsonOut, htmlOut, summaryOut, reportOut string
+	printShard, noMin, quiet                bool
+	shardFlag, profile                      string
+	shard                                   cases.Shard
+	maxProbes, workers, top                 int
+	timeout                                 time.Duration
+}
+
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
-// (docs/FORMAT.md §4, §5).
+// (docs/FORMAT.md §4, §5): it reads the flags, gathers the inputs, finds
+// the parsers that run here, compares them and writes the findings.
 func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("diff", stderr)
-	var names, inputs, corpora multi
-	fs.Var(&names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
-	progs := addProgramFlags(fs)
-	fs.Var(&inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
-	fs.Var(&corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
-	generate := fs.Int("generate", 0, "also compare `N` generated files")
-	seed := fs.Uint64("seed", 1, "the seed of --generate")
-	jsonOut := fs.String("json", "", "write the findings as JSON lines to `FILE`")
-	htmlOut := fs.String("html", "", "write an HTML report of the findings to `FILE`")
-	summaryOut := fs.String("summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
-	reportOut := fs.String("report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
-	printShard := fs.Bool("print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
-	shard := fs.String("shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
-	maxProbes := fs.Int("max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
-	workers := fs.Int("workers", 0, "files compared at once (default: the number of CPUs)")
-	top := fs.Int("top", 15, "groups shown in the summary (0: all)")
-	noMin := fs.Bool("no-minimize", false, "report disagreements as found, without minimising them")
-	timeout := fs.Duration("timeout", 10*time.Second, "per-check timeout")
-	quiet := fs.Bool("quiet", false, "no progress and no summary, only errors")
-	profile := fs.String("profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
-	pos, code, ok := parseArgs(fs, args)
+	o, code, ok := parseDiffFlags(args, stderr)
 	if !ok {
 		return code
 	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "reptest diff: unexpected argument %q\n", pos[0])
+	run := &report.DiffRun{Command: commandLine("diff", args), Profile: o.profile}
+	in, ok := o.gatherInputs(run, stderr)
+	if !ok {
 		return 2
 	}
-	if !checkProfile("diff", *profile, stderr) {
+	files, warcs := in.Select(o.shard)
+	if o.printShard {
+		for _, w := range warcs {
+			fmt.Fprintln(stdout, w.Name)
+		}
+		return 0
+	}
+	factory, ok := o.parserFactory(ctx, run, stderr)
+	if !ok {
 		return 2
 	}
-	if *generate < 0 {
-		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
-		return 2
+	rep, code := o.compare(ctx, in, len(files), factory, stderr)
+	if code != 0 {
+		return code
 	}
-	sh, err := cases.ParseShardEnv(*shard, os.Getenv)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest diff:", err)
-		return 2
-	}
+	return o.writeOutputs(rep, run, stdout, stderr)
+}
 
-	// Inputs: corpus cases, then directories and files, then generated
-	// files; WARC files are streamed after them.
+// parseDiffFlags reads the flags of `reptest diff` and checks them. When
+// ok is false the command returns code.
+func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, ok bool) {
+	o = &diffOptions{}
+	fs := newFlags("diff", stderr)
+	fs.Var(&o.names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
+	o.progs = addProgramFlags(fs)
+	fs.Var(&o.inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
+	fs.Var(&o.corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
+	fs.IntVar(&o.generate, "generate", 0, "also compare `N` generated files")
+	fs.Uint64Var(&o.seed, "seed", 1, "the seed of --generate")
+	fs.StringVar(&o.jsonOut, "json", "", "write the findings as JSON lines to `FILE`")
+	fs.StringVar(&o.htmlOut, "html", "", "write an HTML report of the findings to `FILE`")
+	fs.StringVar(&o.summaryOut, "summary", "", "write the summary (pairs, groups) as JSON to `FILE`")
+	fs.StringVar(&o.reportOut, "report", "", "write findings and summary as one JSON document to `FILE`, for reptest report to merge shards")
+	fs.BoolVar(&o.printShard, "print-shard", false, "print the names of the shard's WARC files (as the listing gives them) and exit: a job downloads those")
+	fs.StringVar(&o.shardFlag, "shard", "", "compare only shard `K/N` of the inputs (\"/N\": K from $JOB_COMPLETION_INDEX+1)")
+	fs.IntVar(&o.maxProbes, "max-probes", diff.DefaultMaxProbes, "probes derived per file at most")
+	fs.IntVar(&o.workers, "workers", 0, "files compared at once (default: the number of CPUs)")
+	fs.IntVar(&o.top, "top", 15, "groups shown in the summary (0: all)")
+	fs.BoolVar(&o.noMin, "no-minimize", false, "report disagreements as found, without minimising them")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-check timeout")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no summary, only errors")
+	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
+	if code, ok := parseNoArgs(fs, args, stderr); !ok {
+		return nil, code, false
+	}
+	if !checkProfile("diff", o.profile, stderr) {
+		return nil, 2, false
+	}
+	if o.generate < 0 {
+		fmt.Fprintln(stderr, "reptest diff: --generate must not be negative")
+		return nil, 2, false
+	}
+	var err error
+	if o.shard, err = cases.ParseShardEnv(o.shardFlag, os.Getenv); err != nil {
+		fmt.Fprintln(stderr, "reptest diff:", err)
+		return nil, 2, false
+	}
+	return o, 0, true
+}
+
+// gatherInputs collects corpus cases, then directories and files, then
+// generated files; WARC files are streamed after them. It describes each
+// source in run.
+func (o *diffOptions) gatherInputs(run *report.DiffRun, stderr io.Writer) (*diff.Inputs, bool) {
 	var in diff.Inputs
-	run := &report.DiffRun{Command: commandLine("diff", args), Profile: *profile}
-	if len(corpora) > 0 || len(inputs) == 0 && *generate == 0 {
-		cs, err := loadCorpus(corpora)
+	if len(o.corpora) > 0 || len(o.inputs) == 0 && o.generate == 0 {
+		cs, err := loadCorpus(o.corpora)
 		if err != nil {
 			printLoadError(stderr, err)
-			return 2
+			return nil, false
 		}
 		in.Files = append(in.Files, diff.FromCases(cs)...)
-		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", strings.Join(corpora, ", "), len(cs)))
+		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", strings.Join(o.corpora, ", "), len(cs)))
 	}
-	for _, path := range inputs {
+	for _, path := range o.inputs {
 		files, warcs := len(in.Files), len(in.WARC)
 		if err := in.AddPath(path); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
+			return nil, false
 		}
 		desc := fmt.Sprintf("%s: %d files", path, len(in.Files)-files)
 		if n := len(in.WARC) - warcs; n > 0 {
@@ -87,33 +130,32 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		run.Inputs = append(run.Inputs, desc)
 	}
-	in.Files = append(in.Files, diff.Generate(*seed, *generate)...)
-	if *generate > 0 {
-		run.Inputs = append(run.Inputs, fmt.Sprintf("%d generated files (seed %d)", *generate, *seed))
+	in.Files = append(in.Files, diff.Generate(o.seed, o.generate)...)
+	if o.generate > 0 {
+		run.Inputs = append(run.Inputs, fmt.Sprintf("%d generated files (seed %d)", o.generate, o.seed))
 	}
-	if *shard != "" {
-		run.Inputs = append(run.Inputs, "shard "+*shard)
+	if o.shardFlag != "" {
+		run.Inputs = append(run.Inputs, "shard "+o.shardFlag)
 	}
-	files, warcs := in.Select(sh)
-	if *printShard {
-		for _, w := range warcs {
-			fmt.Fprintln(stdout, w.Name)
-		}
-		return 0
-	}
+	return &in, true
+}
 
+// parserFactory finds the parsers that cannot run here once, says so and
+// leaves them out, records the others in run, and returns how each worker
+// opens its own set.
+func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, stderr io.Writer) (diff.Factory, bool) {
+	names := o.names
 	switch {
-	case len(names) == 0 && progs.none():
+	case len(names) == 0 && o.progs.none():
 		names = multi{"reference", "grobotstxt", "temoto"}
 	case len(names) == 0:
 		// Your own programs are compared with the reference.
 		names = multi{"reference"}
 	}
-	// Find the parsers that cannot run here once, and leave them out.
-	ps, missing, err := openParsers(ctx, names, progs, *timeout)
+	ps, missing, err := openParsers(ctx, names, o.progs, o.timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
-		return 2
+		return nil, false
 	}
 	for _, p := range ps {
 		run.Parsers = append(run.Parsers, p.Info())
@@ -122,7 +164,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var usable multi
 	for _, n := range names {
 		if isUnavailable(n, missing) {
-			if !*quiet {
+			if !o.quiet {
 				fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", n, isMissing(n, missing))
 			}
 			continue
@@ -130,26 +172,31 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usable = append(usable, n)
 	}
 	for _, u := range missing {
-		if u.prog != nil && !*quiet {
+		if u.prog != nil && !o.quiet {
 			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
 		}
 	}
-	progs = progs.without(missing)
-	factory := func(ctx context.Context) ([]cases.Parser, error) {
-		ps, _, err := openParsers(ctx, usable, progs, *timeout)
+	progs := o.progs.without(missing)
+	return func(ctx context.Context) ([]cases.Parser, error) {
+		ps, _, err := openParsers(ctx, usable, progs, o.timeout)
 		return ps, err
-	}
+	}, true
+}
 
-	opts := diff.Options{Workers: *workers, MaxProbes: *maxProbes, CheckTimeout: *timeout, NoMinimize: *noMin, Profile: *profile}
+// compare runs the comparison over the shard's inputs (files of them held
+// in memory), with progress on stderr. A failure returns a non-zero code:
+// 1 when the run was interrupted, 2 otherwise.
+func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, factory diff.Factory, stderr io.Writer) (*diff.Report, int) {
+	opts := diff.Options{Workers: o.workers, MaxProbes: o.maxProbes, CheckTimeout: o.timeout, NoMinimize: o.noMin, Profile: o.profile}
 	var progress *report.Progress
-	if !*quiet {
+	if !o.quiet {
 		progress = report.NewProgress(stderr)
-		progress.Start(len(files))
+		progress.Start(files)
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
 	}
-	rep, err := in.Run(ctx, sh, factory, opts)
+	rep, err := in.Run(ctx, o.shard, factory, opts)
 	progress.Done()
-	if len(in.WARC) > 0 && !*quiet {
+	if len(in.WARC) > 0 && !o.quiet {
 		st := in.Stats
 		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
 			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
@@ -157,29 +204,34 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		if ctx.Err() != nil {
-			return 1
+			return nil, 1
 		}
-		return 2
+		return nil, 2
 	}
+	return rep, 0
+}
 
+// writeOutputs writes the requested files and, unless quiet, the summary
+// on stdout; it returns the command's exit status.
+func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout, stderr io.Writer) int {
 	write := writer("diff", stderr)
-	ok = write(*jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
-		write(*summaryOut, func(w io.Writer) error {
+	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
+		write(o.summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(&rep.Summary)
 		}) &&
-		write(*htmlOut, func(w io.Writer) error {
+		write(o.htmlOut, func(w io.Writer) error {
 			run.Summary = &rep.Summary
 			run.Date = time.Now().UTC().Format(time.RFC3339)
 			return writeDiffHTML(w, rep, run)
 		}) &&
-		write(*reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
+		write(o.reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
 	if !ok {
 		return 2
 	}
-	if !*quiet {
-		if err := diff.WriteText(stdout, &rep.Summary, *top); err != nil {
+	if !o.quiet {
+		if err := diff.WriteText(stdout, &rep.Summary, o.top); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
 		}

@@ -30,13 +30,7 @@ func isDiffReport(name string) bool {
 func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, stderr io.Writer) int {
 	var parts []*diff.Report
 	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return 2
-		}
-		rep, err := diff.ReadReport(f, name)
-		f.Close()
+		rep, err := readFile(name, diff.ReadReport)
 		if err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
 			return 2

@@ -60,6 +60,35 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 	return pos, 0, true
 }
 
+// parseOperands parses the flags of a command that takes between min and
+// max positional arguments (max < 0: no limit). -h, and a wrong number of
+// arguments, print usage and then the flags; the wrong number is a usage
+// error. When ok is false the command returns code, as after parseArgs.
+func parseOperands(fs *flag.FlagSet, args []string, usage string, min, max int) (pos []string, code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	pos, code, ok = parseArgs(fs, args)
+	if ok && (len(pos) < min || max >= 0 && len(pos) > max) {
+		fs.Usage()
+		return nil, exitUsage, false
+	}
+	return pos, code, ok
+}
+
+// parseNoArgs parses the flags of a command that takes no positional
+// argument: one is a usage error. When ok is false the command returns
+// code, as after parseArgs.
+func parseNoArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	pos, code, ok := parseArgs(fs, args)
+	if ok && len(pos) > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), pos[0])
+		return exitUsage, false
+	}
+	return code, ok
+}
+
 // checkProfile reports whether p names a case profile, and otherwise says
 // so on stderr as the command cmd.
 func checkProfile(cmd, p string, stderr io.Writer) bool {

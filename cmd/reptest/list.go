@@ -38,26 +38,18 @@ type listedCase struct {
 func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("list", stderr)
 	var corpus corpusFlags
-	var runGlobs, skipGlobs multi
+	var sf selectFlags
 	corpus.register(fs)
-	fs.Var(&runGlobs, "run", "list only cases whose id or requirement ID matches the glob (repeatable)")
-	fs.Var(&skipGlobs, "skip", "leave out cases whose id or requirement ID matches the glob (repeatable)")
+	sf.register(fs, "list")
 	profile := fs.String("profile", "", "list only the cases of this profile (rfc9309, google or aipref; default: all)")
-	levelFlags := fs.String("level", "", "list only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
 	asJSON := fs.Bool("json", false, "print the listing as JSON")
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
+	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "reptest list: unexpected argument %q\n", pos[0])
-		return exitUsage
 	}
 	if *profile != "" && !checkProfile("list", *profile, stderr) {
 		return exitUsage
 	}
-	levels, err := parseLevels(*levelFlags)
-	if err != nil {
+	if err := sf.parseLevels(); err != nil {
 		fmt.Fprintln(stderr, "reptest list:", err)
 		return exitUsage
 	}
@@ -66,12 +58,12 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		printLoadError(stderr, err)
 		return exitUsage
 	}
-	sel := cases.SelectLevels(cases.Select(all, *profile, runGlobs, skipGlobs), levels)
+	sel := sf.of(all, *profile)
 	if len(sel) == 0 {
 		if *profile == "" {
 			fmt.Fprintln(stderr, "reptest list: no case matches the selection")
 		} else {
-			fmt.Fprintf(stderr, "reptest list: %s\n", emptySelection(all, *profile, runGlobs, skipGlobs, levels))
+			fmt.Fprintf(stderr, "reptest list: %s\n", emptySelection(all, *profile, &sf))
 		}
 		return exitUsage
 	}

@@ -105,13 +105,8 @@ func usage(w io.Writer, cmds map[string]command) {
 
 func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("version", stderr)
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
+	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return code
-	}
-	if len(pos) > 0 {
-		fmt.Fprintf(stderr, "reptest version: unexpected argument %q\n", pos[0])
-		return exitUsage
 	}
 	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
 	return exitOK

@@ -5,15 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
-
-// maxMatrixInput bounds the robots.txt file matrix reads.
-const maxMatrixInput = 64 << 20
 
 // cmdMatrix prints the verdict table of a robots.txt file, agents ×
 // paths, with warnings: reptest matrix FILE [--agent A]... [--path P]...
@@ -27,17 +23,9 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")
 	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309, google or aipref")
 	asJSON := fs.Bool("json", false, "print the matrix as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest matrix FILE [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input.")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := parseArgs(fs, args)
+	pos, code, ok := parseOperands(fs, args, "usage: reptest matrix FILE [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input.", 1, 1)
 	if !ok {
 		return code
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
 	}
 	if *failOn != "warn" && *failOn != "never" {
 		fmt.Fprintf(stderr, "reptest matrix: --fail-on must be warn or never, not %q\n", *failOn)
@@ -84,26 +72,4 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitFail
 	}
 	return exitOK
-}
-
-// readInput reads a file, or standard input for "-", up to
-// maxMatrixInput bytes.
-func readInput(name string) ([]byte, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	body, err := io.ReadAll(io.LimitReader(r, maxMatrixInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	if len(body) > maxMatrixInput {
-		return nil, fmt.Errorf("%s is larger than %d bytes", name, maxMatrixInput)
-	}
-	return body, nil
 }

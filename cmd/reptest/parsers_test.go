@@ -120,19 +120,21 @@ func TestRunParserDetail(t *testing.T) {
 	}
 }
 
-// diff --timeout bounds the Go libraries too: temoto stuck on a file (its
-// time grows with the square of the rules holding a "*") is recorded as an
-// error of those checks, within the timeout.
+// diff --timeout bounds the Go libraries too: temoto stuck on a check
+// (its time grows with the cube of the "*" of a rule that fails to match a
+// long path) is recorded as an error of that check, within the timeout.
 func TestDiffTimeoutBoundsLibraries(t *testing.T) {
 	dir := t.TempDir()
-	body := "User-agent: *\nDisallow: /\n" + strings.Repeat("Disallow: /*a\n", 40000)
-	if err := os.WriteFile(filepath.Join(dir, "robots.txt"), []byte(body), 0o644); err != nil {
+	body := "User-agent: *\\nDisallow: /" + strings.Repeat("*a", 3000) + "b\\n"
+	yaml := "cases:\n  - id: t/slow\n    req: [MATCH-1]\n    robots: \"" + body + "\"\n    checks:\n" +
+		"      - {agent: FooBot, url: /" + strings.Repeat("a", 12000) + ", expect: allow}\n"
+	if err := os.WriteFile(filepath.Join(dir, "slow.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "findings.jsonl")
 	var stdout, stderr bytes.Buffer
-	code := dispatch(context.Background(), []string{"diff", "--parser", "reference", "--parser", "temoto", "--inputs", dir,
-		"--timeout", "1s", "--max-probes", "3", "--no-minimize", "--quiet", "--json", out}, &stdout, &stderr)
+	code := dispatch(context.Background(), []string{"diff", "--parser", "reference", "--parser", "temoto", "--corpus", dir,
+		"--timeout", "1s", "--no-minimize", "--quiet", "--json", out}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit status %d\n%s", code, stderr.String())
 	}

@@ -13,64 +13,60 @@ import (
 	"github.com/reptest/reptest/diff"
 )
 
-// maxPromoteInput bounds one findings or fuzz corpus file.
-const maxPromoteInput = 64 << 20
-
 // cmdPromote turns differential findings (JSON lines) and Go fuzz corpus
 // files into YAML case drafts whose expectation is the reference's verdict.
 // It exits 1 when some inputs could not be promoted (each is named on
 // stderr), 2 for a usage error or an unreadable file.
 func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("promote", stderr)
-	out := fs.String("out", "", "write one YAML file per draft into `DIR` (default: all drafts to stdout)")
-	profile := fs.String("profile", cases.ProfileRFC, "the profile of fuzz corpus inputs: rfc9309 or google")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest promote [--out DIR] [--profile P] FINDING-FILE...")
-		fmt.Fprintln(stderr, "\nA FINDING-FILE holds JSON lines from 'reptest diff --json', or is a Go fuzz")
-		fmt.Fprintln(stderr, "corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := parseArgs(fs, args)
+	o, code, ok := parsePromote(args, stderr)
 	if !ok {
 		return code
 	}
-	if len(pos) == 0 {
-		fs.Usage()
+	drafts, skipped, err := promoteDrafts(o, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest promote:", err)
 		return exitUsage
 	}
-	if !checkProfile("promote", *profile, stderr) {
+	if !writeDrafts(o.out, drafts, stdout, stderr) {
 		return exitUsage
 	}
+	return status(skipped)
+}
 
-	var drafts []diff.Draft
+// promoteOptions are the flags and inputs of reptest promote.
+type promoteOptions struct {
+	out     string   // folder for one YAML file per draft; "" for stdout
+	profile string   // profile of fuzz corpus inputs
+	files   []string // finding and fuzz corpus files
+}
+
+// parsePromote parses the command line; when ok is false the command
+// returns code.
+func parsePromote(args []string, stderr io.Writer) (o promoteOptions, code int, ok bool) {
+	fs := newFlags("promote", stderr)
+	fs.StringVar(&o.out, "out", "", "write one YAML file per draft into `DIR` (default: all drafts to stdout)")
+	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of fuzz corpus inputs: rfc9309 or google")
+	o.files, code, ok = parseOperands(fs, args, "usage: reptest promote [--out DIR] [--profile P] FINDING-FILE...\n\n"+
+		"A FINDING-FILE holds JSON lines from 'reptest diff --json', or is a Go fuzz\n"+
+		"corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).", 1, -1)
+	if !ok {
+		return o, code, false
+	}
+	if !checkProfile("promote", o.profile, stderr) {
+		return o, exitUsage, false
+	}
+	return o, 0, true
+}
+
+// promoteDrafts reads the input files and turns each input into a draft,
+// once per draft ID. Inputs the case format cannot hold are named on
+// stderr and counted in skipped; an unreadable file is an error.
+func promoteDrafts(o promoteOptions, stderr io.Writer) (drafts []diff.Draft, skipped int, err error) {
 	seen := make(map[string]bool)
-	skipped := 0
-	for _, name := range pos {
-		data, err := readLimited(name)
+	for _, name := range o.files {
+		found, from, tag, err := readPromoteInput(name, o.profile)
 		if err != nil {
-			fmt.Fprintln(stderr, "reptest promote:", err)
-			return exitUsage
-		}
-		var found []diff.Finding
-		from, tag := "a differential finding", "from-diff"
-		if diff.IsFuzzFile(data) {
-			in, err := diff.ReadFuzzFile(data)
-			if err != nil {
-				fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
-				return exitUsage
-			}
-			if *profile == cases.ProfileGoogle {
-				in.Profile = *profile
-			}
-			// The fuzz targets feed any agent and URL; a case needs a
-			// product token and an absolute URL, so they are brought to
-			// the form the targets themselves decide with.
-			in = diff.CaseableInput(in)
-			found = []diff.Finding{{Input: in}}
-			from, tag = "fuzz corpus file "+filepath.Base(name), "from-fuzz"
-		} else if found, err = diff.ReadFindings(bytes.NewReader(data)); err != nil {
-			fmt.Fprintf(stderr, "reptest promote: %s: %v\n", name, err)
-			return exitUsage
+			return nil, 0, err
 		}
 		for i, f := range found {
 			d, err := diff.NewDraft(f, from, tag)
@@ -87,36 +83,68 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			}
 		}
 	}
+	return drafts, skipped, nil
+}
 
-	if *out == "" {
+// readPromoteInput reads one findings or fuzz corpus file and says where
+// its inputs come from (the draft's origin text and tag).
+func readPromoteInput(name, profile string) (found []diff.Finding, from, tag string, err error) {
+	data, err := readInput(name)
+	if err != nil {
+		return nil, "", "", err
+	}
+	if !diff.IsFuzzFile(data) {
+		found, err := diff.ReadFindings(bytes.NewReader(data))
+		if err != nil {
+			return nil, "", "", fmt.Errorf("%s: %w", name, err)
+		}
+		return found, "a differential finding", "from-diff", nil
+	}
+	in, err := diff.ReadFuzzFile(data)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("%s: %w", name, err)
+	}
+	if profile == cases.ProfileGoogle {
+		in.Profile = profile
+	}
+	// The fuzz targets feed any agent and URL; a case needs a product
+	// token and an absolute URL, so they are brought to the form the
+	// targets themselves decide with.
+	in = diff.CaseableInput(in)
+	return []diff.Finding{{Input: in}}, "fuzz corpus file " + filepath.Base(name), "from-fuzz", nil
+}
+
+// writeDrafts writes the drafts to stdout, or one file each into the
+// folder out, naming each file on stdout.
+func writeDrafts(out string, drafts []diff.Draft, stdout, stderr io.Writer) bool {
+	if out == "" {
 		b, err := diff.MarshalDrafts(drafts)
+		if err == nil {
+			_, err = stdout.Write(b)
+		}
 		if err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)
-			return exitUsage
+			return false
 		}
-		if _, err := stdout.Write(b); err != nil {
-			fmt.Fprintln(stderr, "reptest promote:", err)
-			return exitUsage
-		}
-		return status(skipped)
+		return true
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		fmt.Fprintln(stderr, "reptest promote:", err)
-		return exitUsage
+		return false
 	}
 	for _, d := range drafts {
 		b, err := diff.MarshalDrafts([]diff.Draft{d})
 		if err != nil {
 			fmt.Fprintln(stderr, "reptest promote:", err)
-			return exitUsage
+			return false
 		}
-		path := filepath.Join(*out, strings.ReplaceAll(strings.TrimPrefix(d.ID, "draft/"), "/", "-")+".yaml")
+		path := filepath.Join(out, strings.ReplaceAll(strings.TrimPrefix(d.ID, "draft/"), "/", "-")+".yaml")
 		if !writeOutput("promote", nil, stderr, path, func(w io.Writer) error { _, err := w.Write(b); return err }) {
-			return exitUsage
+			return false
 		}
 		fmt.Fprintln(stdout, path)
 	}
-	return status(skipped)
+	return true
 }
 
 // status is 1 when some inputs could not be promoted.
@@ -125,21 +153,4 @@ func status(skipped int) int {
 		return exitFail
 	}
 	return exitOK
-}
-
-// readLimited reads a file of at most maxPromoteInput bytes.
-func readLimited(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPromoteInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(data) > maxPromoteInput {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxPromoteInput)
-	}
-	return data, nil
 }

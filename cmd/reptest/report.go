@@ -33,15 +33,12 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		findings multi
 	)
 	fs.Var(&findings, "findings", "add differential findings (JSON lines) from `FILE`; repeatable")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]")
-		fs.PrintDefaults()
-	}
-	files, code, ok := parseArgs(fs, args)
+	files, code, ok := parseOperands(fs, args, "usage: reptest report FILE.json... [--html F] [--junit F] [--badge DIR] [--expect F] [--merge-out F] [--findings F]... [--partial] [-v] [--quiet]", 0, -1)
 	if !ok {
 		return code
 	}
 	if len(files) == 0 {
+		fmt.Fprintln(stderr, "reptest report: no results file given: name the FILE.json that reptest run --json (or diff --report) wrote; --findings adds a diff's findings to a run's report")
 		fs.Usage()
 		return exitUsage
 	}
@@ -112,27 +109,9 @@ func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Docu
 }
 
 func readDocument(name string) (*report.Document, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	d, err := report.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return d, nil
+	return readFile(name, named(report.ReadJSON))
 }
 
 func readFindings(name string) ([]diff.Finding, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fs, err := diff.ReadFindings(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return fs, nil
+	return readFile(name, named(diff.ReadFindings))
 }

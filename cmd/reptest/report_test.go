@@ -98,6 +98,9 @@ func TestReportCommand(t *testing.T) {
 	if code, _, _ := run(); code != 2 {
 		t.Errorf("no files: exit %d, want 2", code)
 	}
+	if code, _, errs := run("--findings", filepath.Join(dir, "f.jsonl"), "--html", html); code != 2 || !strings.HasPrefix(errs, "reptest report: no results file given") {
+		t.Errorf("findings without results: exit %d, stderr %q, want a reason before the usage", code, errs)
+	}
 	bad := writeTemp(t, "bad.json", `{"tool":"other"}`)
 	if code, _, errs := run(bad); code != 2 || !strings.Contains(errs, "not a reptest results document") {
 		t.Errorf("bad file: exit %d, stderr %q", code, errs)

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -23,9 +22,7 @@ type runConfig struct {
 	corpus                 corpusFlags
 	profile                string
 	strict, verbose, quiet bool
-	runGlobs, skipGlobs    []string
-	levelFlags             string
-	levels                 []cases.Level
+	sel                    selectFlags
 	out                    docOutputs
 	expectFile, shardFlag  string
 	shard                  cases.Shard
@@ -77,9 +74,7 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	cfg.corpus.register(fs)
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
-	fs.Var((*multi)(&cfg.runGlobs), "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
-	fs.Var((*multi)(&cfg.skipGlobs), "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
-	fs.StringVar(&cfg.levelFlags, "level", "", "run only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
+	cfg.sel.register(fs, "run")
 	fs.StringVar(&cfg.out.json, "json", "", "write the results as JSON to `FILE`")
 	fs.StringVar(&cfg.out.junit, "junit", "", "write JUnit XML to `FILE`")
 	fs.StringVar(&cfg.out.html, "html", "", "write a self-contained HTML report to `FILE`")
@@ -116,7 +111,7 @@ func (cfg *runConfig) check(pos []string) error {
 	if cfg.shard, err = cases.ParseShard(cfg.shardFlag); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
-	if cfg.levels, err = parseLevels(cfg.levelFlags); err != nil {
+	if err = cfg.sel.parseLevels(); err != nil {
 		return err
 	}
 	if cfg.expectFile != "" {
@@ -125,6 +120,33 @@ func (cfg *runConfig) check(pos []string) error {
 		}
 	}
 	return nil
+}
+
+// selectFlags are the flags that select cases by id, requirement and
+// level: --run, --skip and --level, shared by run and list.
+type selectFlags struct {
+	runGlobs, skipGlobs multi
+	levelFlag           string
+	levels              []cases.Level // from levelFlag, by parseLevels
+}
+
+// register adds the flags; verb ("run", "list") is what the command does
+// with the cases selected.
+func (s *selectFlags) register(fs *flag.FlagSet, verb string) {
+	fs.Var(&s.runGlobs, "run", verb+" only cases whose id or requirement ID matches the glob (repeatable)")
+	fs.Var(&s.skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
+	fs.StringVar(&s.levelFlag, "level", "", verb+" only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
+}
+
+// parseLevels reads --level after the flags are parsed.
+func (s *selectFlags) parseLevels() (err error) {
+	s.levels, err = parseLevels(s.levelFlag)
+	return err
+}
+
+// of selects the cases of profile ("" for all) the flags ask for.
+func (s *selectFlags) of(all []cases.Case, profile string) []cases.Case {
+	return cases.SelectLevels(cases.Select(all, profile, s.runGlobs, s.skipGlobs), s.levels)
 }
 
 // parseLevels reads a comma-separated list of levels; "" is none.
@@ -145,12 +167,7 @@ func parseLevels(s string) ([]cases.Level, error) {
 
 // readExpectations reads an expected-failure file.
 func readExpectations(name string) (*report.Expectations, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return report.ReadExpectations(f, name)
+	return readFile(name, report.ReadExpectations)
 }
 
 // selectCases loads the corpus and selects the cases to run, and the
@@ -163,12 +180,12 @@ func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Sel
 		printLoadError(stderr, err)
 		return nil, nil, nil, exitUsage
 	}
-	selected = cases.SelectLevels(cases.Select(all, cfg.profile, cfg.runGlobs, cfg.skipGlobs), cfg.levels)
+	selected = cfg.sel.of(all, cfg.profile)
 	if !cfg.quiet {
 		warnInvalid(stderr, selected)
 	}
 	if len(selected) == 0 {
-		fmt.Fprintf(stderr, "reptest run: %s\n", emptySelection(all, cfg.profile, cfg.runGlobs, cfg.skipGlobs, cfg.levels))
+		fmt.Fprintf(stderr, "reptest run: %s\n", emptySelection(all, cfg.profile, &cfg.sel))
 		return nil, nil, nil, exitUsage
 	}
 	sel = &report.Selection{Cases: len(selected), Shard: "1/1", ShardCases: len(selected)}
@@ -185,13 +202,13 @@ func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Sel
 
 // emptySelection says why no case was selected, pointing to another
 // profile when its cases match.
-func emptySelection(all []cases.Case, profile string, runGlobs, skipGlobs []string, levels []cases.Level) string {
+func emptySelection(all []cases.Case, profile string, sel *selectFlags) string {
 	msg := fmt.Sprintf("no case of profile %s matches the selection", profile)
-	if len(levels) > 0 {
-		msg = fmt.Sprintf("no case of profile %s and level %s matches the selection", profile, joinLevels(levels))
+	if len(sel.levels) > 0 {
+		msg = fmt.Sprintf("no case of profile %s and level %s matches the selection", profile, joinLevels(sel.levels))
 	}
 	for _, other := range otherProfiles(profile) {
-		if len(cases.SelectLevels(cases.Select(all, other, runGlobs, skipGlobs), levels)) > 0 {
+		if len(sel.of(all, other)) > 0 {
 			return msg + fmt.Sprintf("; some cases of profile %s do (run them with --profile %s)", other, other)
 		}
 	}

@@ -237,15 +237,15 @@ func TestPeersOutsideCheckout(t *testing.T) {
 }
 
 // TestPeersBatch checks that every peer answers a batch as it answers the
-// same checks one by one, and that every shipped peer announces the batch
-// capability.
+// same checks one by one, and that the peers whose library parses a body
+// once for every agent (Python, Node) announce the batch capability.
 func TestPeersBatch(t *testing.T) {
 	bodies := []string{allowInside, "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", ""}
 	qs := []cases.Question{
 		{Agent: "FooBot", URL: "https://example.com/docs/public/a"}, {Agent: "FooBot", URL: "https://example.com/foo/1"},
 		{Agent: "BarBot", URL: "https://example.com/bar"}, {Agent: "FooBot", URL: "https://example.com/docs"},
 	}
-	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true, "perl-robotrules": true, "webrobots": true}
+	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true}
 	for _, pr := range peers() {
 		t.Run(pr.name, func(t *testing.T) {
 			e := newPeer(t, pr.name).(*Exec)

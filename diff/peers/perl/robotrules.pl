@@ -51,31 +51,15 @@ sub check {
     die "allowed() returned $ok\n";
 }
 
-sub one {
-    my ($robots, $q) = @_;
-    my $verdict = eval { check($robots, $q->{agent}, $q->{url}) };
-    return { verdict => $verdict } if defined $verdict;
-    my $err = $@ || 'unknown error';
-    chomp $err;
-    return { error => $err };
-}
-
 sub answer {
     my ($msg) = @_;
     my $id = defined $msg->{id} ? $msg->{id} : '';
-    my $answers;
     my $verdict = eval {
         die "this peer does not fetch (no capability fetch)\n" if $msg->{robots_url};
         die "this peer takes no status (no capability status)\n" if $msg->{status};
         my $robots = MIME::Base64::decode_base64(defined $msg->{robots_b64} ? $msg->{robots_b64} : '');
-        # A batch: one body, many questions, answered in order.
-        if (ref $msg->{questions} eq 'ARRAY') {
-            $answers = [map { one($robots, $_) } @{ $msg->{questions} }];
-            return 'batch';
-        }
         check($robots, $msg->{agent}, $msg->{url});
     };
-    return { id => $id, answers => $answers } if $answers;
     if (!defined $verdict) {
         my $err = $@ || 'unknown error';
         chomp $err;
@@ -95,7 +79,7 @@ while (my $line = <STDIN>) {
             name         => 'perl-robotrules',
             version      => "$WWW::RobotRules::VERSION",
             runtime      => sprintf('Perl %vd', $^V),
-            capabilities => ['parse', 'batch'],
+            capabilities => ['parse'],
         };
     } else {
         $reply = answer($msg);

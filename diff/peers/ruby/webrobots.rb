@@ -23,7 +23,7 @@ end
 $stdout.binmode
 $stdout.sync = true
 
-CAPABILITIES = %w[parse status batch].freeze
+CAPABILITIES = %w[parse status].freeze
 # RUNTIME names the interpreter for the hello, so that results say which
 # Ruby ran the library.
 RUNTIME = "#{RUBY_ENGINE == 'ruby' ? 'Ruby' : RUBY_ENGINE} #{RUBY_VERSION}".freeze
@@ -50,12 +50,6 @@ def check(robots, agent, url, status)
   allowed ? 'allow' : 'disallow'
 end
 
-def one(robots, question, status)
-  { 'verdict' => check(robots, question['agent'], question['url'], status) }
-rescue StandardError => e
-  { 'error' => "#{e.class}: #{e.message}" }
-end
-
 def answer(msg)
   id = msg['id'] || ''
   raise 'this peer does not fetch (no capability fetch)' if msg['robots_url']
@@ -63,9 +57,6 @@ def answer(msg)
   status = msg['status']
   status = nil if status == 0
   robots = (msg['robots_b64'] || '').unpack1('m')
-  # A batch: one body, many questions, answered in order.
-  return { 'id' => id, 'answers' => msg['questions'].map { |q| one(robots, q, status) } } if msg['questions'].is_a?(Array)
-
   { 'id' => id, 'verdict' => check(robots, msg['agent'], msg['url'], status) }
 rescue StandardError => e
   { 'id' => id, 'error' => "#{e.class}: #{e.message}" }
