@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -108,7 +109,7 @@ func (cfg *runConfig) check(pos []string) error {
 		return fmt.Errorf("--profile must be rfc9309, google or aipref, not %q", cfg.profile)
 	}
 	var err error
-	if cfg.shard, err = cases.ParseShard(cfg.shardFlag); err != nil {
+	if cfg.shard, err = cases.ParseShardEnv(cfg.shardFlag, os.Getenv); err != nil {
 		return fmt.Errorf("--%w", err)
 	}
 	if err = cfg.sel.parseLevels(); err != nil {
