@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"syscall"
 	"time"
@@ -59,9 +58,13 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest crawl: --crawler %q: %v\n", *template, err)
 		return 2
 	}
-	expect, ok := readExpect("crawl", *expectFile, stderr)
-	if !ok {
-		return 2
+	var expect *report.Expectations
+	if *expectFile != "" {
+		var err error
+		if expect, err = readExpectations(*expectFile); err != nil {
+			fmt.Fprintln(stderr, "reptest crawl:", err)
+			return exitUsage
+		}
 	}
 	all, err := loadCorpus(corpora)
 	if err != nil {
@@ -99,18 +102,10 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !*quiet {
 		report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: report.IsTerminal(stdout)})
 	}
-	switch {
-	case ctx.Err() != nil:
-		return 1
-	case expect != nil:
-		if doc.ShouldFail() {
-			return 1
-		}
-		return 0
-	case !doc.Parsers[0].Conforms:
-		return 1
+	if ctx.Err() != nil {
+		return exitFail
 	}
-	return 0
+	return resultStatus(doc)
 }
 
 // crawlProgress draws the progress bar on a terminal, and otherwise
@@ -138,23 +133,4 @@ func crawlProgress(stderr io.Writer, quiet bool) func(done, total int, run *craw
 			fmt.Fprintf(stderr, "reptest crawl: %d/%d scenarios (%s)\n", done, total, time.Since(start).Round(time.Second))
 		}
 	}
-}
-
-// readExpect reads an expected-failure file; "" means none.
-func readExpect(cmd, path string, stderr io.Writer) (*report.Expectations, bool) {
-	if path == "" {
-		return nil, true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "reptest %s: %v\n", cmd, err)
-		return nil, false
-	}
-	defer f.Close()
-	e, err := report.ReadExpectations(f, path)
-	if err != nil {
-		fmt.Fprintf(stderr, "reptest %s: %v\n", cmd, err)
-		return nil, false
-	}
-	return e, true
 }
