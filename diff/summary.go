@@ -30,6 +30,9 @@ type Summary struct {
 	// Groups holds the findings grouped by signature and requirement IDs,
 	// the most widespread first.
 	Groups []Group `json:"groups"`
+	// Areas holds one entry per requirement area that has probes, in the
+	// order of corpus/requirements.yaml.
+	Areas []AreaStat `json:"areas,omitempty"`
 }
 
 // PairStat says how often two parsers disagree.
@@ -51,6 +54,20 @@ func (p *PairStat) share() {
 	if p.Files > 0 {
 		p.FileShare = float64(p.FileDisagreements) / float64(p.Files)
 	}
+}
+
+// AreaStat says how often the parsers agree on the probes of one
+// requirement area (the area of the requirement a probe exercises).
+type AreaStat struct {
+	// Area is the area's name in corpus/requirements.yaml.
+	Area string `json:"area"`
+	// Probes counts the probes of the area, Agreed those on which every
+	// parser gave the same verdict.
+	Probes int `json:"probes"`
+	Agreed int `json:"agreed"`
+	// Apart counts, per parser, the probes of the area on which its
+	// verdict is not the majority's (a tie goes to the reference's side).
+	Apart map[string]int `json:"apart,omitempty"`
 }
 
 // Group is the findings that share a signature and a primary requirement
