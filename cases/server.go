@@ -255,79 +255,70 @@ func (s *Server) handler(origin string) http.Handler {
 	})
 }
 
+// respond serves resp: one of the faults (a reset, a timeout, a truncated
+// body), a final 1xx, or a response with its status, headers and body.
 func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, external bool) {
-	switch resp.Fault {
-	case "reset":
+	switch {
+	case resp.Fault == "reset":
 		if conn := s.hijack(w); conn != nil {
 			if tc, ok := conn.(*net.TCPConn); ok {
 				tc.SetLinger(0) // an RST rather than an orderly close
 			}
 			conn.Close()
 		}
-		return
-	case "timeout":
-		// The connection is taken over, so that nothing net/http does
-		// when the request ends (finishing a chunked body, or answering
-		// an empty 200 for a handler that wrote nothing) can reach the
-		// client: it gets the status line and headers when the case gives
-		// a status, then silence until it gives up. The headers promise
-		// at least one byte, so that a case without a body is no complete
-		// empty response.
-		conn := s.hijack(w)
-		if conn == nil {
-			return
-		}
-		defer conn.Close()
-		if resp.Status != 0 {
-			h := s.headers(resp, external)
-			if h.Get("Content-Length") == "" {
-				h.Set("Content-Length", strconv.Itoa(max(resp.bodySize(), 1)))
-			}
-			bw := bufio.NewWriter(conn)
-			writeHead(bw, resp.Status, h)
-			bw.Flush()
-		}
-		s.holdConn(conn)
-		return
-	case "truncated":
-		conn := s.hijack(w)
-		if conn == nil {
-			return
-		}
-		defer conn.Close()
-		status := resp.Status
-		if status == 0 {
-			status = http.StatusOK
-		}
-		// Promise twice the body (at least 1 KiB more), send all of it,
-		// then close. The body is streamed: it may be large.
-		size := resp.bodySize()
-		h := s.headers(resp, external)
-		h.Set("Content-Length", strconv.Itoa(2*size+1024))
-		s.writeRaw(conn, status, h, resp)
-		return
-	}
-	if resp.Status >= 100 && resp.Status < 200 {
+	case resp.Fault == "timeout":
+		s.takeOver(w, func(conn net.Conn) { s.stall(conn, resp, external) })
+	case resp.Fault == "truncated":
+		s.takeOver(w, func(conn net.Conn) { s.truncate(conn, resp, external) })
+	case resp.Status >= 100 && resp.Status < 200:
 		// net/http sends a 1xx as an interim response and a 200 after
 		// it; the case wants a final 1xx, which no client can take as a
 		// response. Send the status line and headers alone, then close.
-		conn := s.hijack(w)
-		if conn == nil {
-			return
-		}
-		defer conn.Close()
-		bw := bufio.NewWriter(conn)
-		writeHead(bw, resp.Status, s.headers(resp, external))
-		bw.Flush()
-		return
+		s.takeOver(w, func(conn net.Conn) { sendHead(conn, resp.Status, s.headers(resp, external)) })
+	default:
+		s.serve(w, r, resp, external)
 	}
+}
+
+// stall answers a timeout fault on a taken-over connection, so that
+// nothing net/http does when the request ends (finishing a chunked body,
+// or answering an empty 200 for a handler that wrote nothing) can reach
+// the client: it gets the status line and headers when the case gives a
+// status, then silence until it gives up. The headers promise at least
+// one byte, so that a case without a body is no complete empty response.
+func (s *Server) stall(conn net.Conn, resp Response, external bool) {
+	if resp.Status != 0 {
+		h := s.headers(resp, external)
+		if h.Get("Content-Length") == "" {
+			h.Set("Content-Length", strconv.Itoa(max(resp.bodySize(), 1)))
+		}
+		sendHead(conn, resp.Status, h)
+	}
+	s.holdConn(conn)
+}
+
+// truncate answers a truncated fault on a taken-over connection: it
+// promises twice the body (at least 1 KiB more), sends all of it, then
+// closes. The body is streamed: it may be large.
+func (s *Server) truncate(conn net.Conn, resp Response, external bool) {
+	status := resp.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	h := s.headers(resp, external)
+	h.Set("Content-Length", strconv.Itoa(2*resp.bodySize()+1024))
+	s.writeRaw(conn, status, h, resp)
+}
+
+// serve answers with the case's status, headers and body, after its
+// delay. A Content-Length the case gives is sent as it is, even when it
+// does not match the body: a longer one makes the body end early, a
+// shorter one sends that many bytes of the body.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, resp Response, external bool) {
 	h := w.Header()
 	for k, v := range s.headers(resp, external) {
 		h[k] = v
 	}
-	// A Content-Length the case gives is sent as it is, even when it
-	// does not match the body: a longer one makes the body end early, a
-	// shorter one sends that many bytes of the body.
 	size := resp.bodySize()
 	if cl := h.Get("Content-Length"); cl == "" {
 		h.Set("Content-Length", strconv.Itoa(size))
@@ -335,10 +326,7 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, resp Response, 
 		// net/http would drop a Content-Length that is no length and
 		// send the body chunked: send it as given, the body whole, and
 		// close the connection to end it.
-		if conn := s.hijack(w); conn != nil {
-			defer conn.Close()
-			s.writeRaw(conn, resp.Status, h, resp)
-		}
+		s.takeOver(w, func(conn net.Conn) { s.writeRaw(conn, resp.Status, h, resp) })
 		return
 	} else if n < size {
 		size = n
@@ -365,6 +353,14 @@ func writeHead(w *bufio.Writer, status int, h http.Header) {
 	fmt.Fprintf(w, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
 	h.Write(w)
 	w.WriteString("\r\n")
+}
+
+// sendHead writes a status line and header fields alone on a taken-over
+// connection.
+func sendHead(conn net.Conn, status int, h http.Header) {
+	bw := bufio.NewWriter(conn)
+	writeHead(bw, status, h)
+	bw.Flush()
 }
 
 // writeRaw writes a whole response on a hijacked connection: status line,
@@ -468,6 +464,17 @@ func (s *Server) rewriteLocation(loc string) string {
 		return loc
 	}
 	return ext
+}
+
+// takeOver hijacks the connection of w for f, and closes it when f
+// returns; nothing is done when the connection cannot be taken.
+func (s *Server) takeOver(w http.ResponseWriter, f func(conn net.Conn)) {
+	conn := s.hijack(w)
+	if conn == nil {
+		return
+	}
+	defer conn.Close()
+	f(conn)
 }
 
 // hijack takes over the connection of w. Server.Close does not close
