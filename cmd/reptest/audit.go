@@ -27,9 +27,8 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.Var(&agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
 	grace := fs.Duration("grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
 	profile := fs.String("profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
-	jsonOut := fs.String("json", "", "write the results as JSON to `FILE`")
-	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE`")
-	junitOut := fs.String("junit", "", "write JUnit XML to `FILE`")
+	var out outputFlags
+	out.register(fs, flagJSON|flagHTML|flagJUnit)
 	quiet := fs.Bool("quiet", false, "print nothing but errors")
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
@@ -80,21 +79,13 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	rep := a.Report(scanners...)
 	sums, results := accesslog.Results(rep)
 	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile}, sums, results, nil)
-	write := writer("audit", stderr)
-	if !write(*jsonOut, doc.WriteJSON) ||
-		!write(*junitOut, func(w io.Writer) error { return report.JUnit(w, doc) }) ||
-		!write(*htmlOut, func(w io.Writer) error { return report.WriteHTML(w, doc, report.HTMLOptions{}) }) {
-		return 2
+	if !out.write("audit", doc, nil, stderr) {
+		return exitUsage
 	}
 	if !*quiet {
 		accesslog.WriteText(stdout, rep)
 	}
-	for _, s := range doc.Parsers {
-		if !s.Conforms {
-			return 1
-		}
-	}
-	return 0
+	return resultStatus(doc)
 }
 
 // logFormat builds the log format of the flags.

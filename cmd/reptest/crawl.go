@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/signal"
@@ -15,97 +16,109 @@ import (
 	"github.com/reptest/reptest/report"
 )
 
+// crawlConfig is what the flags of `reptest crawl` ask for.
+type crawlConfig struct {
+	crawler                crawl.Crawler
+	version                string // the crawler's, for reports
+	corpora                multi
+	sel                    selectFlags // --run and --skip; crawl has no --level
+	profile                string
+	strict, verbose, quiet bool
+	out                    outputFlags
+}
+
 // cmdCrawl judges a whole crawler by the requests it makes on scenario
 // sites built from the corpus.
 func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("crawl", stderr)
-	var corpora, runGlobs, skipGlobs multi
-	template := fs.String("crawler", "", "the crawler command, with {url} {agent} {ua} {dir} {proxy}")
-	name := fs.String("name", "crawler", "the crawler's name in reports")
-	version := fs.String("crawler-version", "", "the crawler's version, for reports")
-	fs.Var(&corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
-	fs.Var(&runGlobs, "run", "run only cases whose id or requirement ID matches the glob (repeatable)")
-	fs.Var(&skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
-	profile := fs.String("profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
-	strict := fs.Bool("strict", false, "deviations (failed SHOULD checks) count against conformance")
-	timeout := fs.Duration("timeout", 30*time.Second, "stop a crawler run (its whole process group) after this long")
-	budget := fs.Int("budget", 200, "stop a crawler run after this many requests")
-	jsonOut := fs.String("json", "", "write the results as JSON to `FILE`")
-	junitOut := fs.String("junit", "", "write JUnit XML to `FILE`")
-	htmlOut := fs.String("html", "", "write a self-contained HTML report to `FILE`")
-	badgeDir := fs.String("badge", "", "write a shields.io endpoint JSON into `DIR`")
-	expectFile := fs.String("expect", "", "a YAML file of expected failures; only new failures fail the run")
-	verbose := fs.Bool("v", false, "list every failing check with the crawler's requests")
-	quiet := fs.Bool("quiet", false, "print nothing but errors")
-	pos, code, ok := parseArgs(fs, args)
+	cfg, code, ok := parseCrawlFlags(args, stderr)
 	if !ok {
 		return code
 	}
-	switch {
-	case len(pos) > 0:
-		fmt.Fprintf(stderr, "reptest crawl: unexpected argument %q\n", pos[0])
-		return 2
-	case *template == "":
-		fmt.Fprintln(stderr, "reptest crawl: --crawler is required, e.g. --crawler 'wget -r -l 1 -e robots=on -U {ua} -P {dir} {url}'")
-		return 2
-	case *timeout <= 0 || *budget <= 0:
-		fmt.Fprintln(stderr, "reptest crawl: --timeout and --budget must be positive")
-		return 2
-	case !checkProfile("crawl", *profile, stderr):
-		return 2
-	}
-	if _, err := parsers.SplitWords(*template); err != nil {
-		fmt.Fprintf(stderr, "reptest crawl: --crawler %q: %v\n", *template, err)
-		return 2
-	}
-	var expect *report.Expectations
-	if *expectFile != "" {
-		var err error
-		if expect, err = readExpectations(*expectFile); err != nil {
-			fmt.Fprintln(stderr, "reptest crawl:", err)
-			return exitUsage
-		}
-	}
-	all, err := loadCorpus(corpora)
+	all, err := loadCorpus(cfg.corpora)
 	if err != nil {
 		printLoadError(stderr, err)
-		return 2
+		return exitUsage
 	}
-	selected := cases.Select(all, *profile, runGlobs, skipGlobs)
+	selected := cfg.sel.of(all, cfg.profile)
 	if len(selected) == 0 {
-		fmt.Fprintf(stderr, "reptest crawl: no case of profile %s matches the selection\n", *profile)
-		return 2
+		fmt.Fprintf(stderr, "reptest crawl: no case of profile %s matches the selection\n", cfg.profile)
+		return exitUsage
 	}
 
 	// A stop by SIGTERM (CI cancelling a job) ends the run as an interrupt
 	// does, so that the crawler's process group is killed, not orphaned.
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
-	c := &crawl.Crawler{Name: *name, Template: *template, Timeout: *timeout, Budget: *budget}
-	results, runs := crawl.RunAll(ctx, selected, c, crawlProgress(stderr, *quiet))
+	results, runs := crawl.RunAll(ctx, selected, &cfg.crawler, crawlProgress(stderr, cfg.quiet))
 	if ctx.Err() != nil {
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
-	sum := crawl.Summarize(*name, *version, results, *strict)
-	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile, Strict: *strict}, []cases.Summary{sum}, results, selected)
-	doc.Crawls = crawl.Timelines(runs, results, *name)
+	sum := crawl.Summarize(cfg.crawler.Name, cfg.version, results, cfg.strict)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}, []cases.Summary{sum}, results, selected)
+	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}
-	if expect != nil {
-		doc.ApplyExpectations(expect)
-	}
-	out := docOutputs{json: *jsonOut, junit: *junitOut, html: *htmlOut, badges: *badgeDir, title: "reptest crawl: " + *name}
-	if !out.write("crawl", doc, stdout, stderr) {
+	if !cfg.out.write("crawl", doc, stdout, stderr) {
 		return exitUsage
 	}
-	if !*quiet {
-		report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: report.IsTerminal(stdout)})
+	if !cfg.quiet {
+		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: report.IsTerminal(stdout)})
 	}
 	if ctx.Err() != nil {
 		return exitFail
 	}
 	return resultStatus(doc)
+}
+
+// parseCrawlFlags reads the flags of `reptest crawl` and checks them, and
+// the expected-failure file. When ok is false the command returns code.
+func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code int, ok bool) {
+	cfg = &crawlConfig{}
+	c := &cfg.crawler
+	fs := newFlags("crawl", stderr)
+	fs.StringVar(&c.Template, "crawler", "", "the crawler command, with {url} {agent} {ua} {dir} {proxy}")
+	fs.StringVar(&c.Name, "name", "crawler", "the crawler's name in reports")
+	fs.StringVar(&cfg.version, "crawler-version", "", "the crawler's version, for reports")
+	fs.Var(&cfg.corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
+	cfg.sel.registerGlobs(fs, "run")
+	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
+	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
+	fs.DurationVar(&c.Timeout, "timeout", 30*time.Second, "stop a crawler run (its whole process group) after this long")
+	fs.IntVar(&c.Budget, "budget", 200, "stop a crawler run after this many requests")
+	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect)
+	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with the crawler's requests")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return nil, code, false
+	}
+	cfg.out.title = "reptest crawl: " + c.Name
+	if err := cfg.check(pos); err != nil {
+		fmt.Fprintln(stderr, "reptest crawl:", err)
+		return nil, exitUsage, false
+	}
+	return cfg, exitOK, true
+}
+
+// check checks the flags' values and reads the expected-failure file.
+func (cfg *crawlConfig) check(pos []string) error {
+	c := &cfg.crawler
+	switch {
+	case len(pos) > 0:
+		return fmt.Errorf("unexpected argument %q", pos[0])
+	case c.Template == "":
+		return errors.New("--crawler is required, e.g. --crawler 'wget -r -l 1 -e robots=on -U {ua} -P {dir} {url}'")
+	case c.Timeout <= 0 || c.Budget <= 0:
+		return errors.New("--timeout and --budget must be positive")
+	}
+	if err := profileError(cfg.profile); err != nil {
+		return err
+	}
+	if _, err := parsers.SplitWords(c.Template); err != nil {
+		return fmt.Errorf("--crawler %q: %w", c.Template, err)
+	}
+	return cfg.out.readExpect()
 }
 
 // crawlProgress draws the progress bar on a terminal, and otherwise

@@ -92,9 +92,17 @@ func parseNoArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, o
 // checkProfile reports whether p names a case profile, and otherwise says
 // so on stderr as the command cmd.
 func checkProfile(cmd, p string, stderr io.Writer) bool {
-	if _, ok := reference.OptionsFor(p); !ok {
-		fmt.Fprintf(stderr, "reptest %s: --profile must be rfc9309, google or aipref, not %q\n", cmd, p)
+	if err := profileError(p); err != nil {
+		fmt.Fprintf(stderr, "reptest %s: %v\n", cmd, err)
 		return false
 	}
 	return true
+}
+
+// profileError says why p names no case profile, or returns nil.
+func profileError(p string) error {
+	if _, ok := reference.OptionsFor(p); !ok {
+		return fmt.Errorf("--profile must be rfc9309, google or aipref, not %q", p)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
@@ -52,21 +53,67 @@ func writer(cmd string, stderr io.Writer) func(path string, render func(io.Write
 	}
 }
 
-// docOutputs are the files a document is rendered into.
-type docOutputs struct {
-	json, junit, html, badges, expect string
-	title                             string // of the HTML report
+// outputSet is a set of output flags: the commands that judge a results document
+// (run, crawl, audit, report) each register the ones they have from
+// outputFlags.register, so that a flag reads and means the same in all.
+type outputSet int
+
+const (
+	flagJSON        outputSet = 1 << iota // --json FILE
+	flagJUnit                             // --junit FILE
+	flagHTML                              // --html FILE
+	flagBadge                             // --badge DIR
+	flagExpect                            // --expect FILE, read
+	flagWriteExpect                       // --write-expect FILE, written
+)
+
+// outputFlags are the files a document is rendered into, and the
+// expected-failure file it is judged against.
+type outputFlags struct {
+	json, junit, html, badges, writeExpect string
+	title                                  string // of the HTML report
+	expectFile                             string
+	expected                               *report.Expectations // read from expectFile
 }
 
-// write writes every requested rendering of doc, stopping at the first
-// that fails; it reports whether all were written.
-func (o docOutputs) write(cmd string, doc *report.Document, stdout, stderr io.Writer) bool {
+// register adds the output flags of the set has to fs.
+func (o *outputFlags) register(fs *flag.FlagSet, has outputSet) {
+	add := func(f outputSet, p *string, name, usage string) {
+		if has&f != 0 {
+			fs.StringVar(p, name, "", usage)
+		}
+	}
+	add(flagJSON, &o.json, "json", "write the results as JSON to `FILE`")
+	add(flagJUnit, &o.junit, "junit", "write JUnit XML to `FILE`")
+	add(flagHTML, &o.html, "html", "write a self-contained HTML report to `FILE`")
+	add(flagBadge, &o.badges, "badge", "write a shields.io endpoint JSON per parser into `DIR`")
+	add(flagExpect, &o.expectFile, "expect", "a YAML `FILE` of expected failures; only new failures fail the run")
+	add(flagWriteExpect, &o.writeExpect, "write-expect", "write the run's failures as an expected-failure `FILE` to start one (see --expect)")
+}
+
+// readExpect reads the expected-failure file of --expect, if one is given.
+func (o *outputFlags) readExpect() error {
+	if o.expectFile == "" {
+		return nil
+	}
+	var err error
+	o.expected, err = readFile(o.expectFile, report.ReadExpectations)
+	return err
+}
+
+// write applies the expected failures to doc, then writes every requested
+// rendering of it, stopping at the first that fails; it reports whether
+// all were written. A path "-" is stdout when stdout is not nil.
+func (o *outputFlags) write(cmd string, doc *report.Document, stdout, stderr io.Writer) bool {
+	if o.expected != nil {
+		doc.ApplyExpectations(o.expected)
+	}
 	ok := writeOutput(cmd, stdout, stderr, o.json, doc.WriteJSON) &&
 		writeOutput(cmd, stdout, stderr, o.junit, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
 		writeOutput(cmd, stdout, stderr, o.html, func(w io.Writer) error {
 			return report.WriteHTML(w, doc, report.HTMLOptions{Title: o.title})
 		}) &&
-		writeOutput(cmd, stdout, stderr, o.expect, report.ExpectationsFor(doc).WriteYAML)
+		writeOutput(cmd, stdout, stderr, o.writeExpect, report.ExpectationsFor(doc).WriteYAML)
 	if ok && o.badges != "" {
 		if _, err := report.WriteBadges(o.badges, doc); err != nil {
 			fmt.Fprintf(stderr, "reptest %s: %v\n", cmd, err)

@@ -20,13 +20,11 @@ func colorFor(w io.Writer) bool {
 // Several files (the shards of one run) are merged first.
 func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("report", stderr)
+	var out outputFlags
+	out.register(fs, flagHTML|flagJUnit|flagBadge|flagExpect)
+	fs.StringVar(&out.json, "merge-out", "", "write the merged results JSON to `FILE` (- for stdout)")
+	fs.StringVar(&out.title, "title", "", "title of the HTML report")
 	var (
-		htmlOut  = fs.String("html", "", "write the HTML report to `FILE`")
-		junitOut = fs.String("junit", "", "write JUnit XML to `FILE`")
-		badgeDir = fs.String("badge", "", "write a shields.io endpoint badge per parser into `DIR`")
-		expect   = fs.String("expect", "", "expected-failure `FILE` (YAML): known failures do not fail the run")
-		mergeOut = fs.String("merge-out", "", "write the merged results JSON to `FILE` (- for stdout)")
-		title    = fs.String("title", "", "title of the HTML report")
 		verbose  = fs.Bool("v", false, "list every failing check")
 		quiet    = fs.Bool("quiet", false, "print no summary")
 		partial  = fs.Bool("partial", false, "render documents that are not every shard of a run (flagged as partial) instead of refusing them")
@@ -43,7 +41,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	if isDiffReport(files[0]) { // the shards of reptest diff --report
-		return reportDiff(files, *mergeOut, *htmlOut, *quiet, stdout, stderr)
+		return reportDiff(files, out.json, out.html, *quiet, stdout, stderr)
 	}
 	doc, err := readDocuments(files, *partial, stderr)
 	if err != nil {
@@ -58,19 +56,14 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		doc.Findings = append(doc.Findings, fsf...)
 	}
-	if *expect != "" {
-		e, err := readExpectations(*expect)
-		if err != nil {
-			fmt.Fprintf(stderr, "reptest report: %v\n", err)
-			return exitUsage
-		}
-		doc.ApplyExpectations(e)
+	if err := out.readExpect(); err != nil {
+		fmt.Fprintf(stderr, "reptest report: %v\n", err)
+		return exitUsage
 	}
-	out := docOutputs{json: *mergeOut, html: *htmlOut, junit: *junitOut, badges: *badgeDir, title: *title}
 	if !out.write("report", doc, stdout, stderr) {
 		return exitUsage
 	}
-	if !*quiet && *mergeOut != "-" {
+	if !*quiet && out.json != "-" {
 		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout)}); err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
 			return exitUsage

@@ -24,11 +24,10 @@ type runConfig struct {
 	profile                string
 	strict, verbose, quiet bool
 	sel                    selectFlags
-	out                    docOutputs
-	expectFile, shardFlag  string
+	out                    outputFlags
+	shardFlag              string
 	shard                  cases.Shard
 	timeout                time.Duration
-	expect                 *report.Expectations
 	stderr                 io.Writer
 }
 
@@ -53,9 +52,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}
-	if cfg.expect != nil {
-		doc.ApplyExpectations(cfg.expect)
-	}
 	if !cfg.out.write("run", doc, nil, stderr) {
 		return exitUsage
 	}
@@ -76,12 +72,7 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
 	cfg.sel.register(fs, "run")
-	fs.StringVar(&cfg.out.json, "json", "", "write the results as JSON to `FILE`")
-	fs.StringVar(&cfg.out.junit, "junit", "", "write JUnit XML to `FILE`")
-	fs.StringVar(&cfg.out.html, "html", "", "write a self-contained HTML report to `FILE`")
-	fs.StringVar(&cfg.out.badges, "badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
-	fs.StringVar(&cfg.out.expect, "write-expect", "", "write the run's failures as an expected-failure `FILE` to start one (see --expect)")
-	fs.StringVar(&cfg.expectFile, "expect", "", "a YAML file of expected failures; only new failures fail the run")
+	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect|flagWriteExpect)
 	fs.StringVar(&cfg.shardFlag, "shard", "", "run only shard `K/N` of the cases")
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
@@ -105,8 +96,8 @@ func (cfg *runConfig) check(pos []string) error {
 	if cfg.timeout <= 0 {
 		return fmt.Errorf("--timeout must be positive, not %s", cfg.timeout)
 	}
-	if _, ok := reference.OptionsFor(cfg.profile); !ok {
-		return fmt.Errorf("--profile must be rfc9309, google or aipref, not %q", cfg.profile)
+	if err := profileError(cfg.profile); err != nil {
+		return err
 	}
 	var err error
 	if cfg.shard, err = cases.ParseShardEnv(cfg.shardFlag, os.Getenv); err != nil {
@@ -115,12 +106,7 @@ func (cfg *runConfig) check(pos []string) error {
 	if err = cfg.sel.parseLevels(); err != nil {
 		return err
 	}
-	if cfg.expectFile != "" {
-		if cfg.expect, err = readExpectations(cfg.expectFile); err != nil {
-			return err
-		}
-	}
-	return nil
+	return cfg.out.readExpect()
 }
 
 // selectFlags are the flags that select cases by id, requirement and
@@ -134,9 +120,14 @@ type selectFlags struct {
 // register adds the flags; verb ("run", "list") is what the command does
 // with the cases selected.
 func (s *selectFlags) register(fs *flag.FlagSet, verb string) {
+	s.registerGlobs(fs, verb)
+	fs.StringVar(&s.levelFlag, "level", "", verb+" only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
+}
+
+// registerGlobs adds --run and --skip alone.
+func (s *selectFlags) registerGlobs(fs *flag.FlagSet, verb string) {
 	fs.Var(&s.runGlobs, "run", verb+" only cases whose id or requirement ID matches the glob (repeatable)")
 	fs.Var(&s.skipGlobs, "skip", "skip cases whose id or requirement ID matches the glob (repeatable)")
-	fs.StringVar(&s.levelFlag, "level", "", verb+" only cases of these `LEVELS` (comma-separated: MUST, SHOULD, MAY, interpretation)")
 }
 
 // parseLevels reads --level after the flags are parsed.
@@ -164,11 +155,6 @@ func parseLevels(s string) ([]cases.Level, error) {
 		out = append(out, lv)
 	}
 	return out, nil
-}
-
-// readExpectations reads an expected-failure file.
-func readExpectations(name string) (*report.Expectations, error) {
-	return readFile(name, report.ReadExpectations)
 }
 
 // selectCases loads the corpus and selects the cases to run, and the
