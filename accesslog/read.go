@@ -45,6 +45,8 @@ var CloudflareFields = Fields{Time: "EdgeStartTimestamp", Method: "ClientRequest
 // ParseFields changes fields by a list "key=name,...", the keys being
 // time, method, url, user_agent, status and verified.
 func ParseFields(spec string, fields Fields) (Fields, error) {
+	names := map[string]*string{"time": &fields.Time, "method": &fields.Method, "url": &fields.URL,
+		"user_agent": &fields.UserAgent, "status": &fields.Status, "verified": &fields.Verified}
 	for _, kv := range strings.Split(spec, ",") {
 		if strings.TrimSpace(kv) == "" {
 			continue
@@ -53,22 +55,11 @@ func ParseFields(spec string, fields Fields) (Fields, error) {
 		if !ok || v == "" {
 			return fields, fmt.Errorf("field %q: want key=name", kv)
 		}
-		switch strings.TrimSpace(k) {
-		case "time":
-			fields.Time = v
-		case "method":
-			fields.Method = v
-		case "url":
-			fields.URL = v
-		case "user_agent":
-			fields.UserAgent = v
-		case "status":
-			fields.Status = v
-		case "verified":
-			fields.Verified = v
-		default:
+		name, ok := names[strings.TrimSpace(k)]
+		if !ok {
 			return fields, fmt.Errorf("field %q: the keys are time, method, url, user_agent, status and verified", kv)
 		}
+		*name = v
 	}
 	return fields, nil
 }

@@ -317,12 +317,8 @@ func resolveURL(host, s string) (string, error) {
 // says which agents and URLs a check may give; body says the case tests a
 // body rather than fetches.
 func (r *reader) checks(n *yaml.Node, host, profile string, body bool) []Check {
-	items, ok := r.list(n, "checks")
+	items, ok := r.nonEmpty(n, "checks", "a case needs at least one check")
 	if !ok {
-		return nil
-	}
-	if len(items) == 0 {
-		r.errorf(n, "checks is empty; a case needs at least one check")
 		return nil
 	}
 	out := make([]Check, 0, len(items))
@@ -441,12 +437,8 @@ func (r *reader) generator(n *yaml.Node, what string, limit int) (*Generator, bo
 
 // fetch reads the responses of an HTTP case.
 func (r *reader) fetch(n *yaml.Node, host string) []Response {
-	items, ok := r.list(n, "fetch")
+	items, ok := r.nonEmpty(n, "fetch", "list at least one response")
 	if !ok {
-		return nil
-	}
-	if len(items) == 0 {
-		r.errorf(n, "fetch is empty; list at least one response")
 		return nil
 	}
 	out := make([]Response, 0, len(items))
@@ -514,12 +506,8 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 }
 
 func (r *reader) timeline(n *yaml.Node, host, profile string) []Step {
-	items, ok := r.list(n, "timeline")
+	items, ok := r.nonEmpty(n, "timeline", "list at least one step")
 	if !ok {
-		return nil
-	}
-	if len(items) == 0 {
-		r.errorf(n, "timeline is empty; list at least one step")
 		return nil
 	}
 	out := make([]Step, 0, len(items))

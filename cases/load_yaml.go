@@ -154,6 +154,17 @@ func (r *reader) list(n *yaml.Node, what string) ([]*yaml.Node, bool) {
 	return n.Content, true
 }
 
+// nonEmpty returns the items of n, which must be a list of at least one;
+// need says what to give when it is empty ("list at least one step").
+func (r *reader) nonEmpty(n *yaml.Node, what, need string) ([]*yaml.Node, bool) {
+	items, ok := r.list(n, what)
+	if ok && len(items) == 0 {
+		r.errorf(n, "%s is empty; %s", what, need)
+		return nil, false
+	}
+	return items, ok
+}
+
 // strings returns the items of n, which must be a sequence of non-empty
 // strings; a repeated item is kept once.
 func (r *reader) strings(n *yaml.Node, what string) ([]string, bool) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/reptest/reptest/accesslog"
@@ -129,19 +128,15 @@ func readVersions(ctx context.Context, robots []string, git string) ([]crawl.Ver
 	return vs, nil
 }
 
-// scanLog feeds one log to the auditor; it reports progress every
-// million lines on stderr-less runs through the returned scanner's
-// counts only.
+// scanLog feeds one log ("-": standard input) to the auditor. When ctx
+// is cancelled (looked at every 65536 lines) it stops, and the scanner
+// returned holds what was read.
 func scanLog(ctx context.Context, a *accesslog.Auditor, name string, f accesslog.Format) (*accesslog.Scanner, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		file, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer file.Close()
-		r = file
+	r, err := openInput(name)
+	if err != nil {
+		return nil, err
 	}
+	defer r.Close()
 	sc := accesslog.NewScanner(r, name, f)
 	for sc.Scan() {
 		a.Add(sc.Request())

@@ -14,15 +14,11 @@ const maxInput = 64 << 20
 // readInput reads a file, or standard input for "-", up to maxInput
 // bytes.
 func readInput(name string) ([]byte, error) {
-	var r io.Reader = os.Stdin
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
+	r, err := openInput(name)
+	if err != nil {
+		return nil, err
 	}
+	defer r.Close()
 	body, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
@@ -31,6 +27,14 @@ func readInput(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d bytes", name, maxInput)
 	}
 	return body, nil
+}
+
+// openInput opens a file, or standard input for "-".
+func openInput(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(os.Stdin), nil
+	}
+	return os.Open(name)
 }
 
 // readFile opens the file name and decodes it with read, which is given
