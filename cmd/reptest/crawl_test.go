@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/reptest/reptest/report"
 )
 
 func TestCrawlUsage(t *testing.T) {
@@ -44,15 +42,7 @@ func TestCrawlNoRequest(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := report.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := readDoc(t, out)
 	if len(doc.Parsers) != 1 || doc.Parsers[0].Errors != len(doc.Results) || len(doc.Results) == 0 {
 		t.Errorf("summary %+v of %d results; want every result an error", doc.Parsers, len(doc.Results))
 	}

@@ -73,14 +73,8 @@ func TestReportCommand(t *testing.T) {
 	if err := xml.Unmarshal(xmlBytes, &js); err != nil || js.Tests != 3 || js.Failures != 1 {
 		t.Errorf("JUnit: %+v, %v", js, err)
 	}
-	f, err := os.Open(merged)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := report.ReadJSON(f)
-	f.Close()
-	if err != nil || len(d.Results) != 3 {
-		t.Fatalf("merged JSON: %v, %d results", err, len(d.Results))
+	if d := readDoc(t, merged); len(d.Results) != 3 {
+		t.Fatalf("merged JSON: %d results, want 3", len(d.Results))
 	}
 
 	// The known failure is forgiven: exit 0.
