@@ -50,11 +50,13 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	results, runs := crawl.RunAll(ctx, selected, &cfg.crawler, crawlProgress(stderr, cfg.quiet))
-	if ctx.Err() != nil {
+	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}
+	if err := ctx.Err(); err != nil {
+		meta.Interrupted = interruption(ctx, err)
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
 	sum := crawl.Summarize(cfg.crawler.Name, cfg.version, results, cfg.strict)
-	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}, []cases.Summary{sum}, results, selected)
+	doc := report.FromResults(meta, []cases.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
@@ -64,9 +66,6 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if !cfg.quiet {
 		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: report.IsTerminal(stdout)})
-	}
-	if ctx.Err() != nil {
-		return exitFail
 	}
 	return resultStatus(doc)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +85,22 @@ not a log line
 	}
 	if err := json.Unmarshal(data, &doc); err != nil || len(doc.Results) != 3 || doc.Results[0].Outcome != "violation" {
 		t.Errorf("results %+v, %v", doc.Results, err)
+	}
+}
+
+// An interrupted crawl is written and judged as an interrupted run is:
+// the document is marked with the reason, and the status is 1.
+func TestCrawlInterrupted(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("stopped by the test"))
+	var stdout, stderr bytes.Buffer
+	code := dispatch(ctx, []string{"crawl", "--crawler", "sh -c 'exit 0'", "--run", "access/status-200-rules-apply", "--json", out, "--quiet"}, &stdout, &stderr)
+	if code != exitFail || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q; want 1 and the interruption said", code, stderr.String())
+	}
+	doc := readDoc(t, out)
+	if !doc.Interrupted || doc.InterruptReason != "stopped by the test" {
+		t.Errorf("document: interrupted %v, reason %q; want it marked with the cause", doc.Interrupted, doc.InterruptReason)
 	}
 }
