@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -13,78 +14,107 @@ import (
 	"github.com/reptest/reptest/report"
 )
 
+// auditConfig is what the flags of `reptest audit` ask for.
+type auditConfig struct {
+	robots, logs, agents multi
+	git                  string // --robots-git REPO:PATH
+	formatName, fields   string
+	format               accesslog.Format // of formatName and fields, by check
+	grace                time.Duration
+	profile              string
+	quiet                bool
+	out                  outputFlags
+}
+
 // cmdAudit judges the bots of a site's access logs against its robots.txt
 // versions.
 func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("audit", stderr)
-	var robots, logs, agents multi
-	fs.Var(&robots, "robots", "a robots.txt `FILE`, or FILE@TIME (RFC 3339) in force from TIME on (repeatable)")
-	git := fs.String("robots-git", "", "robots.txt versions from a git history: `REPO:PATH` (commit times)")
-	fs.Var(&logs, "log", "an access log `FILE` (repeatable; - for stdin)")
-	format := fs.String("log-format", "combined", "combined, json or cloudflare (JSON lines with Cloudflare's field names)")
-	fields := fs.String("fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified)")
-	fs.Var(&agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
-	grace := fs.Duration("grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
-	profile := fs.String("profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
-	var out outputFlags
-	out.register(fs, flagJSON|flagHTML|flagJUnit)
-	quiet := fs.Bool("quiet", false, "print nothing but errors")
-	pos, code, ok := parseArgs(fs, args)
+	cfg, code, ok := parseAuditFlags(args, stderr)
 	if !ok {
 		return code
 	}
-	switch {
-	case len(pos) > 0:
-		fmt.Fprintf(stderr, "reptest audit: unexpected argument %q\n", pos[0])
-		return 2
-	case len(logs) == 0:
-		fmt.Fprintln(stderr, "reptest audit: give at least one --log")
-		return 2
-	case len(robots) == 0 && *git == "":
-		fmt.Fprintln(stderr, "reptest audit: give --robots FILE[@TIME]... or --robots-git REPO:PATH")
-		return 2
-	case !checkProfile("audit", *profile, stderr):
-		return 2
-	}
-	for _, a := range agents {
-		if !reference.IsProductToken(a) {
-			fmt.Fprintf(stderr, "reptest audit: --agent %q is not a product token ([a-zA-Z_-]+)\n", a)
-			return 2
-		}
-	}
-	f, err := logFormat(*format, *fields)
+	rep, err := cfg.audit(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest audit:", err)
-		return 2
-	}
-	versions, err := readVersions(ctx, robots, *git)
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest audit:", err)
-		return 2
-	}
-	opts, _ := reference.OptionsFor(*profile)
-	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: agents, Grace: *grace, Reference: opts})
-	var scanners []*accesslog.Scanner
-	for _, name := range logs {
-		sc, err := scanLog(ctx, a, name, f)
-		if sc != nil {
-			scanners = append(scanners, sc)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "reptest audit:", err)
-			return 2
-		}
-	}
-	rep := a.Report(scanners...)
-	sums, results := accesslog.Results(rep)
-	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: *profile}, sums, results, nil)
-	if !out.write("audit", doc, nil, stderr) {
 		return exitUsage
 	}
-	if !*quiet {
+	sums, results := accesslog.Results(rep)
+	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: cfg.profile}, sums, results, nil)
+	if !cfg.out.write("audit", doc, nil, stderr) {
+		return exitUsage
+	}
+	if !cfg.quiet {
 		accesslog.WriteText(stdout, rep)
 	}
 	return resultStatus(doc)
+}
+
+// parseAuditFlags reads the flags of `reptest audit` and checks them.
+// When ok is false the command returns code.
+func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code int, ok bool) {
+	cfg = &auditConfig{}
+	fs := newFlags("audit", stderr)
+	fs.Var(&cfg.robots, "robots", "a robots.txt `FILE`, or FILE@TIME (RFC 3339) in force from TIME on (repeatable)")
+	fs.StringVar(&cfg.git, "robots-git", "", "robots.txt versions from a git history: `REPO:PATH` (commit times)")
+	fs.Var(&cfg.logs, "log", "an access log `FILE` (repeatable; - for stdin)")
+	fs.StringVar(&cfg.formatName, "log-format", "combined", "combined, json or cloudflare (JSON lines with Cloudflare's field names)")
+	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified)")
+	fs.Var(&cfg.agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
+	fs.DurationVar(&cfg.grace, "grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
+	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
+	cfg.out.register(fs, flagJSON|flagHTML|flagJUnit)
+	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return nil, code, false
+	}
+	if err := cfg.check(pos); err != nil {
+		fmt.Fprintln(stderr, "reptest audit:", err)
+		return nil, exitUsage, false
+	}
+	return cfg, exitOK, true
+}
+
+// check checks the flags' values and builds the log format.
+func (cfg *auditConfig) check(pos []string) error {
+	switch {
+	case len(pos) > 0:
+		return fmt.Errorf("unexpected argument %q", pos[0])
+	case len(cfg.logs) == 0:
+		return errors.New("give at least one --log")
+	case len(cfg.robots) == 0 && cfg.git == "":
+		return errors.New("give --robots FILE[@TIME]... or --robots-git REPO:PATH")
+	}
+	if err := profileError(cfg.profile); err != nil {
+		return err
+	}
+	for _, a := range cfg.agents {
+		if !reference.IsProductToken(a) {
+			return fmt.Errorf("--agent %q is not a product token ([a-zA-Z_-]+)", a)
+		}
+	}
+	var err error
+	cfg.format, err = logFormat(cfg.formatName, cfg.fields)
+	return err
+}
+
+// audit reads the robots.txt versions and feeds every log to an auditor.
+func (cfg *auditConfig) audit(ctx context.Context) (*accesslog.Report, error) {
+	versions, err := readVersions(ctx, cfg.robots, cfg.git)
+	if err != nil {
+		return nil, err
+	}
+	opts, _ := reference.OptionsFor(cfg.profile)
+	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts})
+	var scanners []*accesslog.Scanner
+	for _, name := range cfg.logs {
+		sc, err := scanLog(ctx, a, name, cfg.format)
+		if err != nil {
+			return nil, err
+		}
+		scanners = append(scanners, sc)
+	}
+	return a.Report(scanners...), nil
 }
 
 // logFormat builds the log format of the flags.
