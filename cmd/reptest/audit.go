@@ -64,13 +64,8 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
 	cfg.out.register(fs, flagJSON|flagHTML|flagJUnit)
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
+	if code, ok := parseChecked(fs, args, cfg.check); !ok {
 		return nil, code, false
-	}
-	if err := cfg.check(pos); err != nil {
-		fmt.Fprintln(stderr, "reptest audit:", err)
-		return nil, exitUsage, false
 	}
 	return cfg, exitOK, true
 }

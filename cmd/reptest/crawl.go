@@ -88,14 +88,8 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect)
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with the crawler's requests")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
+	if code, ok := parseChecked(fs, args, cfg.check); !ok {
 		return nil, code, false
-	}
-	cfg.out.title = "reptest crawl: " + c.Name
-	if err := cfg.check(pos); err != nil {
-		fmt.Fprintln(stderr, "reptest crawl:", err)
-		return nil, exitUsage, false
 	}
 	return cfg, exitOK, true
 }
@@ -117,6 +111,7 @@ func (cfg *crawlConfig) check(pos []string) error {
 	if _, err := parsers.SplitWords(c.Template); err != nil {
 		return fmt.Errorf("--crawler %q: %w", c.Template, err)
 	}
+	cfg.out.title = "reptest crawl: " + c.Name
 	return cfg.out.readExpect()
 }
 

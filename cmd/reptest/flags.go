@@ -60,6 +60,22 @@ func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool
 	return pos, 0, true
 }
 
+// parseChecked parses the flags of a command, then checks them with
+// check, which is given the positional arguments; its error is printed
+// as the command's, and is a usage error. When ok is false the command
+// returns code, as after parseArgs.
+func parseChecked(fs *flag.FlagSet, args []string, check func(pos []string) error) (code int, ok bool) {
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code, false
+	}
+	if err := check(pos); err != nil {
+		fmt.Fprintf(fs.Output(), "%s: %v\n", fs.Name(), err)
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
 // parseOperands parses the flags of a command that takes between min and
 // max positional arguments (max < 0: no limit). -h, and a wrong number of
 // arguments, print usage and then the flags; the wrong number is a usage

@@ -77,13 +77,8 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with its robots.txt, verdicts and the reference's trace")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, or it is restarted")
-	pos, code, ok := parseArgs(fs, args)
-	if !ok {
+	if code, ok := parseChecked(fs, args, cfg.check); !ok {
 		return nil, code, false
-	}
-	if err := cfg.check(pos); err != nil {
-		fmt.Fprintln(stderr, "reptest run:", err)
-		return nil, exitUsage, false
 	}
 	return cfg, exitOK, true
 }
