@@ -25,8 +25,9 @@ type Input struct {
 // a derived probe came from: the rule's line (0 for none) and the variant
 // of it ("prefix", "past", "star", ...; "check" for a corpus check). Req
 // is the requirement ID (corpus/requirements.yaml) the probe exercises:
-// the one its kind tests (ProbeKinds), or a corpus check's case's first;
-// its area is where the run's Summary.Areas counts the probe.
+// the one its kind tests (see DeriveProbes), or the first requirement of
+// a corpus check's case. Summary.Areas counts the probe in that
+// requirement's area; a probe without one is counted in none.
 type Probe struct {
 	Agent string
 	URL   string
