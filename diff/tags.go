@@ -322,9 +322,15 @@ func isRecord(k reference.LineKind) bool {
 // are in one group, or in groups that name a token in common or are both
 // "*" groups (merged, UA-3).
 func (t *tagInput) conflict(equal bool) bool {
-	for i, a := range t.rules {
-		for _, b := range t.rules[i+1:] {
-			if a.matches && b.matches && a.Allow != b.Allow && t.together(a.group, b.group) && (a.length == b.length) == equal {
+	var matched []tagRuleRef // few: the rules that match the URL
+	for _, r := range t.rules {
+		if r.matches {
+			matched = append(matched, r)
+		}
+	}
+	for i, a := range matched {
+		for _, b := range matched[i+1:] {
+			if a.Allow != b.Allow && t.together(a.group, b.group) && (a.length == b.length) == equal {
 				return true
 			}
 		}
