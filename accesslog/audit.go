@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/matrix"
 	"github.com/reptest/reptest/reference"
-	"github.com/reptest/reptest/report"
 )
 
 // Options configure an audit.
@@ -42,7 +42,7 @@ type AgentReport struct {
 	// Violating and InGrace quote the first requests of those tiers.
 	Violating []crawl.Judgement `json:"violating,omitempty"`
 	InGrace   []crawl.Judgement `json:"in_grace,omitempty"`
-	// Warnings are report.BuildMatrix's warnings about the agent's group,
+	// Warnings are matrix.Build's warnings about the agent's group,
 	// each with the requests that show it.
 	Warnings   []string `json:"warnings,omitempty"`
 	UserAgents []string `json:"user_agents,omitempty"`
@@ -232,7 +232,7 @@ func (a *Auditor) Report(scanners ...*Scanner) *Report {
 	return &rep
 }
 
-// warnings ties report.BuildMatrix's star-rules-not-inherited warning for
+// warnings ties matrix.Build's star-rules-not-inherited warning for
 // the agent to the requests that show it.
 func (a *Auditor) warnings(ar *AgentReport) []string {
 	var out []string
@@ -265,12 +265,12 @@ func (a *Auditor) matrixWarning(label, agent string) string {
 	if v == nil {
 		return ""
 	}
-	m, err := report.BuildMatrix(v.Body, report.MatrixOptions{Agents: []string{agent}, Options: a.opts.Reference})
+	m, err := matrix.Build(v.Body, matrix.Options{Agents: []string{agent}, Options: a.opts.Reference})
 	if err != nil {
 		return ""
 	}
 	for _, w := range m.Warnings {
-		if w.Kind == report.WarnStarNotInherited && strings.EqualFold(w.Agent, agent) {
+		if w.Kind == matrix.WarnStarNotInherited && strings.EqualFold(w.Agent, agent) {
 			return w.Message
 		}
 	}

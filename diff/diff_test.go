@@ -181,36 +181,39 @@ func TestDeriveProbes(t *testing.T) {
 	body := "User-agent: FooBot/2.1\nDisallow: /a*b$\nUser-agent: *\nAllow: /%7Ec\n"
 	const f, r = "FooBot", "ReptestBot"
 	u := func(p string) string { return ProbeHost + p }
+	pr := func(agent, url string, line int, kind string) Probe {
+		return Probe{Agent: agent, URL: url, Line: line, Kind: kind, Req: probeKinds[kind]}
+	}
 	want := []Probe{
-		{f, u("/"), 0, "root"},
-		{f, u("/a"), 2, "prefix"},
-		{r, u("/"), 0, "root"},
-		{r, u("/%7Ec"), 4, "prefix"},
+		pr(f, u("/"), 0, "root"),
+		pr(f, u("/a"), 2, "prefix"),
+		pr(r, u("/"), 0, "root"),
+		pr(r, u("/%7Ec"), 4, "prefix"),
 
-		{f, u("/ax"), 2, "past"},
-		{f, u("/ab"), 2, "star"},
-		{f, u("/aab/cb"), 2, "star"},
-		{f, u("/abx"), 2, "dollar"},
-		{f, u("/ab?q=1"), 2, "dollar"},
-		{f, u("/x/ab"), 2, "nested"},
-		{r, u("/%7Ecx"), 4, "past"},
+		pr(f, u("/ax"), 2, "past"),
+		pr(f, u("/ab"), 2, "star"),
+		pr(f, u("/aab/cb"), 2, "star"),
+		pr(f, u("/abx"), 2, "dollar"),
+		pr(f, u("/ab?q=1"), 2, "dollar"),
+		pr(f, u("/x/ab"), 2, "nested"),
+		pr(r, u("/%7Ecx"), 4, "past"),
 
-		{f, u("/a*b"), 2, "star-literal"},
-		{f, u("/A"), 2, "case"},
-		{f, u("/%61"), 2, "pct-enc"},
-		{f, u("/a?q=1"), 2, "query"},
-		{f, u("/robots.txt"), 0, "robots"},
-		{"fOObOT", u("/a"), 2, "agent-case"},
-		{r, u("/x/%7Ec"), 4, "nested"},
-		{r, u("/%7eC"), 4, "case"},
-		{r, u("/%7E%63"), 4, "pct-enc"},
-		{r, u("/~c"), 4, "pct-dec"},
-		{r, u("/%7ec"), 4, "pct-case"},
-		{r, u("/%7Ec?q=1"), 4, "query"},
-		{r, u("/robots.txt"), 0, "robots"},
+		pr(f, u("/a*b"), 2, "star-literal"),
+		pr(f, u("/A"), 2, "case"),
+		pr(f, u("/%61"), 2, "pct-enc"),
+		pr(f, u("/a?q=1"), 2, "query"),
+		pr(f, u("/robots.txt"), 0, "robots"),
+		pr("fOObOT", u("/a"), 2, "agent-case"),
+		pr(r, u("/x/%7Ec"), 4, "nested"),
+		pr(r, u("/%7eC"), 4, "case"),
+		pr(r, u("/%7E%63"), 4, "pct-enc"),
+		pr(r, u("/~c"), 4, "pct-dec"),
+		pr(r, u("/%7ec"), 4, "pct-case"),
+		pr(r, u("/%7Ec?q=1"), 4, "query"),
+		pr(r, u("/robots.txt"), 0, "robots"),
 
-		{f, u("/%7Ec"), 4, "cross"},
-		{r, u("/a"), 2, "cross"},
+		pr(f, u("/%7Ec"), 4, "cross"),
+		pr(r, u("/a"), 2, "cross"),
 	}
 	got := DeriveProbes([]byte(body), 0)
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -429,12 +432,12 @@ func TestRunCancelled(t *testing.T) {
 
 func TestFromCases(t *testing.T) {
 	cs := []cases.Case{
-		{ID: "a", Robots: []byte("User-agent: *\n"), Checks: []cases.Check{{Agent: "X", URL: "https://h/a"}}},
+		{ID: "a", Req: []string{"SYN-1", "UA-4"}, Robots: []byte("User-agent: *\n"), Checks: []cases.Check{{Agent: "X", URL: "https://h/a"}}},
 		{ID: "http", Fetch: []cases.Response{{URL: "http://a.test/robots.txt"}}, Checks: []cases.Check{{Agent: "X", URL: "/"}}},
 		{ID: "g", Profile: cases.ProfileGoogle, Robots: []byte(""), Checks: []cases.Check{{Agent: "Y", URL: "/b"}}},
 	}
 	want := []File{
-		{Name: "case:a", Robots: []byte("User-agent: *\n"), Probes: []Probe{{Agent: "X", URL: "https://h/a", Kind: "check"}}},
+		{Name: "case:a", Robots: []byte("User-agent: *\n"), Probes: []Probe{{Agent: "X", URL: "https://h/a", Kind: "check", Req: "SYN-1"}}},
 		{Name: "case:g", Robots: []byte(""), Profile: cases.ProfileGoogle, Probes: []Probe{{Agent: "Y", URL: "/b", Kind: "check"}}},
 	}
 	if diff := cmp.Diff(want, FromCases(cs)); diff != "" {

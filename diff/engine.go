@@ -78,6 +78,7 @@ type fileResult struct {
 	name                  string
 	probes, disagreements int
 	pairs                 []int // disagreeing probes per pair
+	areas                 areaCounts
 	findings              []Finding
 }
 
@@ -291,6 +292,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		}
 		vs := all[at]
 		res.probes++
+		res.areas.add(pr, vs, f)
 		differs := false
 		k := 0
 		for i := 0; i < n; i++ {
@@ -460,6 +462,7 @@ func collect(names []string, results []*fileResult) *Report {
 	for k := range s.Pairs {
 		s.Pairs[k].share()
 	}
+	s.Areas = areaStats(names, results)
 	s.Groups = GroupFindings(rep.Findings)
 	s.Findings = len(rep.Findings)
 	return rep

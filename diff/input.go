@@ -23,12 +23,17 @@ type Input struct {
 
 // Probe is an (agent, URL) pair asked of one file. Line and Kind say where
 // a derived probe came from: the rule's line (0 for none) and the variant
-// of it ("prefix", "past", "star", ...; "check" for a corpus check).
+// of it ("prefix", "past", "star", ...; "check" for a corpus check). Req
+// is the requirement ID (corpus/requirements.yaml) the probe exercises:
+// the one its kind tests (see DeriveProbes), or the first requirement of
+// a corpus check's case. Summary.Areas counts the probe in that
+// requirement's area; a probe without one is counted in none.
 type Probe struct {
 	Agent string
 	URL   string
 	Line  int
 	Kind  string
+	Req   string
 }
 
 // File is one robots.txt body and the probes to ask of it. Probes nil
@@ -122,9 +127,13 @@ func FromCases(cs []cases.Case) []File {
 		if c.Profile == cases.ProfileGoogle {
 			f.Profile = c.Profile
 		}
+		req := ""
+		if len(c.Req) > 0 {
+			req = c.Req[0]
+		}
 		for _, ch := range c.Checks {
 			if ch.Invalid == "" {
-				f.Probes = append(f.Probes, Probe{Agent: ch.Agent, URL: ch.URL, Kind: "check"})
+				f.Probes = append(f.Probes, Probe{Agent: ch.Agent, URL: ch.URL, Kind: "check", Req: req})
 			}
 		}
 		if len(f.Probes) == 0 {

@@ -48,6 +48,7 @@ func Merge(parts ...*Report) (*Report, error) {
 			q.Files += p.Files
 			q.FileDisagreements += p.FileDisagreements
 		}
+		s.Areas = addAreas(s.Areas, ps.Areas)
 		for _, f := range part.Findings {
 			id := inputID(&f.Input)
 			if at, ok := byInput[id]; ok {

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -18,17 +19,28 @@ const ProbeHost = "http://example.com"
 // does not name.
 var unnamedAgents = [...]string{"ReptestBot", "UnlistedCrawler", "ZzzProbeBot"}
 
-// derivedRule is an allow or disallow line and the group it belongs to.
-type derivedRule struct {
-	line    int
-	pattern string
-	allow   bool
-	group   int // index into groups; -1 before the first user-agent line
-}
-
-type derivedGroup struct {
-	agents []string // product tokens the group's user-agent lines give
-	star   bool
+// probeKinds are the kinds of derived probe and the requirement
+// (corpus/requirements.yaml) each exercises, which is the probe's Req and
+// so the area it is counted in.
+var probeKinds = map[string]string{
+	"root":          "UA-4",    // which group applies to the agent at all
+	"robots":        "MATCH-7", // /robots.txt is always allowed
+	"prefix":        "MATCH-1", // a rule decides the path it writes
+	"past":          "MATCH-9", // and the paths that go on past it
+	"star":          "SPC-1",
+	"star-literal":  "SPC-4", // a literal "*" in the URI
+	"dollar":        "SPC-2",
+	"nested":        "MATCH-3", // matching starts at the path's first octet
+	"case":          "MATCH-2",
+	"pct-enc":       "PCT-2",
+	"pct-enc-lower": "PCT-3",
+	"pct-dec":       "PCT-2",
+	"pct-case":      "PCT-3",
+	"query":         "MATCH-11",
+	"no-query":      "MATCH-11",
+	"agent-case":    "UA-2",
+	"tie":           "MATCH-5",
+	"cross":         "UA-6", // a named group replaces the others
 }
 
 // DeriveProbes returns probes for a robots.txt body that comes without
@@ -41,144 +53,174 @@ type derivedGroup struct {
 // ("case"), percent-encoded with upper- and lower-case hex ("pct-enc",
 // "pct-enc-lower"), with its escapes decoded or their hex case flipped
 // ("pct-dec", "pct-case"), with and without a query ("query",
-// "no-query"), and below a further segment "/x" ("nested"). Every agent is also asked about "/" ("root") and
-// "/robots.txt" ("robots"), and a named agent about its group's first rule
-// in flipped case ("agent-case"). An agent whose groups are those of an
-// agent named before it gets only "root", "robots" and the "prefix" of its
-// first two rules: the rest would repeat the other agent's questions. Named agents are asked about the rules of
-// their own groups, the unnamed agent about the "*" group's rules and the
-// rules before any group; then each agent about the first probe of the
-// groups it does not own ("cross").
+// "no-query"), and below a further segment "/x" ("nested"). Every agent
+// is also asked about "/" ("root") and "/robots.txt" ("robots"), and a
+// named agent about its group's first rule in flipped case
+// ("agent-case"). An agent whose groups are those of an agent named before
+// it gets only "root", "robots" and the "prefix" of its first two rules:
+// the rest would repeat the other agent's questions. Named agents are
+// asked about the rules of their own groups, the unnamed agent about the
+// "*" group's rules and the rules before any group; then each agent about
+// the first probe of the groups it does not own ("cross"). Each probe's
+// Req is the requirement its kind exercises.
 //
 // URLs are ProbeHost followed by the path; paths holding control
 // characters or "#" are left out. When there are more than max probes
 // (DefaultMaxProbes when max ≤ 0), the kinds are kept in the order of
 // importance above and the last kind that does not fit whole is sampled at
-// even intervals, so the result is deterministic. Lines are read under the
-// RFC options, and under Google's where those find a record the RFC does
-// not (misspelt names, a missing colon).
+// even intervals, so the result is deterministic. The file is read as the
+// reference reads it under Google's options, which find every record the
+// RFC's do and more (misspelt names, a missing colon, leading tokens).
 func DeriveProbes(body []byte, max int) []Probe {
 	if max <= 0 {
 		max = DefaultMaxProbes
 	}
-	groups, rules := readGroups(body)
-
-	// The agents, in file order, without case-insensitive duplicates.
-	var agents []string
-	owned := make(map[string][]int) // lower-case agent → rule indices
-	seen := make(map[string]bool)
-	byGroup := make([][]int, len(groups))
-	for ri, r := range rules {
-		if r.group >= 0 {
-			byGroup[r.group] = append(byGroup[r.group], ri)
+	r := reference.Parse(body, reference.Google())
+	d := &deriver{groups: r.Groups()}
+	d.readAgents()
+	// An agent whose groups are those of an agent before it gets only a
+	// few probes of its own: the parsers treat the rules the same way.
+	sets := make(map[string]bool)
+	for _, a := range d.agents {
+		rules := d.rulesOf(d.owned[strings.ToLower(a)])
+		set := ruleSet(rules)
+		full := !sets[set]
+		d.own(a, rules, full)
+		sets[set] = true
+		if f := flipCase(a); full && len(rules) > 0 && f != a {
+			d.add(2, f, literalPath(rules[0].Pattern), rules[0].Line, "agent-case")
 		}
 	}
-	for gi, g := range groups {
-		for _, a := range g.agents {
-			la := strings.ToLower(a)
+	starRules := r.OrphanRules()
+	for _, g := range d.groups {
+		if isStar(g) {
+			starRules = append(starRules, g.Rules...)
+		}
+	}
+	d.own(d.unnamed, starRules, !sets[ruleSet(starRules)])
+	// Ties: paths that match an allow and a disallow rule of the same
+	// group and the same length.
+	for _, p := range tieProbes(d.groups) {
+		for _, a := range d.agentsOf(d.groups[p.group]) {
+			d.add(1, a, p.path, p.line, "tie")
+		}
+	}
+	d.cross()
+	return keepTiers(d.tiers, max)
+}
+
+// deriver collects the probes DeriveProbes derives from a file's groups,
+// by tier of importance.
+type deriver struct {
+	groups  []reference.Group
+	agents  []string         // the named agents, in file order
+	owned   map[string][]int // lower-case agent → its groups that have rules
+	unnamed string
+	tiers   [4][]Probe
+}
+
+// readAgents finds the agents the file names, in file order and without
+// case-insensitive duplicates, their groups, and a token it does not name.
+func (d *deriver) readAgents() {
+	d.owned = make(map[string][]int)
+	seen := make(map[string]bool)
+	for gi, g := range d.groups {
+		for _, a := range g.Agents {
+			if a.Token == "" {
+				continue
+			}
+			la := strings.ToLower(a.Token)
 			if !seen[la] {
 				seen[la] = true
-				agents = append(agents, a)
+				d.agents = append(d.agents, a.Token)
 			}
-			if len(byGroup[gi]) > 0 && !containsInt(owned[la], byGroup[gi][0]) {
-				owned[la] = append(owned[la], byGroup[gi]...)
+			if own := d.owned[la]; len(g.Rules) > 0 && (len(own) == 0 || own[len(own)-1] != gi) {
+				d.owned[la] = append(own, gi)
 			}
 		}
 	}
-	unnamed := unnamedAgents[0]
+	d.unnamed = unnamedAgents[0]
 	for _, a := range unnamedAgents {
 		if !seen[strings.ToLower(a)] {
-			unnamed = a
+			d.unnamed = a
 			break
 		}
 	}
-	var starRules []int
-	for ri, r := range rules {
-		if r.group < 0 || groups[r.group].star {
-			starRules = append(starRules, ri)
-		}
-	}
+}
 
-	var tiers [4][]Probe
-	add := func(t int, agent, path string, line int, kind string) {
-		if strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
-			return
-		}
-		tiers[t] = append(tiers[t], Probe{Agent: agent, URL: ProbeHost + path, Line: line, Kind: kind})
+// rulesOf returns the rules of the groups, in order.
+func (d *deriver) rulesOf(groups []int) []reference.RuleRef {
+	var rules []reference.RuleRef
+	for _, gi := range groups {
+		rules = append(rules, d.groups[gi].Rules...)
 	}
-	own := func(agent string, ris []int, full bool) {
-		add(0, agent, "/", 0, "root")
-		for k, ri := range ris {
-			r := rules[ri]
-			for _, v := range pathVariants(r.pattern) {
-				if full || k < 2 && v.tier == 0 {
-					add(v.tier, agent, v.path, r.line, v.kind)
-				}
+	return rules
+}
+
+// ruleSet identifies a list of rules by their lines.
+func ruleSet(rules []reference.RuleRef) string {
+	lines := make([]int, len(rules))
+	for i, r := range rules {
+		lines[i] = r.Line
+	}
+	return fmt.Sprint(lines)
+}
+
+// add adds a probe to a tier, unless its path holds a control character
+// or "#".
+func (d *deriver) add(tier int, agent, path string, line int, kind string) {
+	if strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
+		return
+	}
+	d.tiers[tier] = append(d.tiers[tier], Probe{Agent: agent, URL: ProbeHost + path, Line: line, Kind: kind, Req: probeKinds[kind]})
+}
+
+// own adds an agent's probes of its own rules: all of them (full), or
+// only the first tier's of its first two rules.
+func (d *deriver) own(agent string, rules []reference.RuleRef, full bool) {
+	d.add(0, agent, "/", 0, "root")
+	for k, r := range rules {
+		for _, v := range pathVariants(r.Pattern) {
+			if full || k < 2 && v.tier == 0 {
+				d.add(v.tier, agent, v.path, r.Line, v.kind)
 			}
 		}
-		add(2, agent, "/robots.txt", 0, "robots")
 	}
-	// An agent whose rules are those of an agent before it gets only a
-	// few probes of its own: the parsers treat the rules the same way.
-	sets := make(map[string]bool)
-	for _, a := range agents {
-		ris := owned[strings.ToLower(a)]
-		set := fmt.Sprint(ris)
-		full := !sets[set]
-		own(a, ris, full)
-		sets[set] = true
-		if full && len(ris) > 0 {
-			if f := flipCase(a); f != a {
-				r := rules[ris[0]]
-				add(2, f, literalPath(r.pattern), r.line, "agent-case")
-			}
-		}
-	}
-	own(unnamed, starRules, !sets[fmt.Sprint(starRules)])
-	// Ties: paths that match an allow and a disallow rule of the same
-	// group and the same length.
-	for _, p := range tieProbes(groups, rules) {
-		for _, a := range agentsOf(groups[rules[p.rule].group], agents, unnamed) {
-			add(1, a, p.path, rules[p.rule].line, "tie")
-		}
-	}
-	// Cross probes: each agent against the first rule of a few groups that
-	// are not its own, so that a parser choosing another group shows. The
-	// "*" groups come first, then groups at even intervals.
-	all := append(append([]string(nil), agents...), unnamed)
-	first := make([]int, len(groups)) // first rule with a path, per group
-	for gi := range first {
-		first[gi] = -1
-	}
-	for ri := len(rules) - 1; ri >= 0; ri-- {
-		if g := rules[ri].group; g >= 0 && rules[ri].pattern != "" {
-			first[g] = ri
-		}
-	}
+	d.add(2, agent, "/robots.txt", 0, "robots")
+}
+
+// cross adds cross probes: each agent against the first rule of a few
+// groups that are not its own, so that a parser choosing another group
+// shows. The "*" groups come first, then groups at even intervals.
+func (d *deriver) cross() {
+	n := len(d.groups)
 	var stars []int
-	for gi, g := range groups {
-		if g.star {
+	for gi, g := range d.groups {
+		if isStar(g) {
 			stars = append(stars, gi)
 		}
 	}
-	for ai, a := range all {
+	for ai, a := range append(slices.Clone(d.agents), d.unnamed) {
 		picks := stars[:len(stars):len(stars)]
-		for k := 0; k < 3 && len(groups) > 0; k++ {
-			picks = append(picks, (ai+1+k*len(groups)/3)%len(groups))
+		for k := 0; k < 3 && n > 0; k++ {
+			picks = append(picks, (ai+1+k*n/3)%n)
 		}
 		done := make(map[int]bool)
 		for _, gi := range picks {
-			if done[gi] || first[gi] < 0 || groupNames(groups[gi], a) {
+			r, ok := firstRule(d.groups[gi])
+			if done[gi] || !ok || names(d.groups[gi], a) {
 				continue
 			}
 			done[gi] = true
-			r := rules[first[gi]]
-			add(3, a, literalPath(r.pattern), r.line, "cross")
+			d.add(3, a, literalPath(r.Pattern), r.Line, "cross")
 		}
 	}
+}
 
-	// Keep tiers in order, without duplicates, sampling the last one that
-	// does not fit.
+// keepTiers returns the tiers' probes in order, without duplicates, at
+// most max: the last tier that does not fit whole is sampled at even
+// intervals.
+func keepTiers(tiers [4][]Probe, max int) []Probe {
 	var out []Probe
 	dup := make(map[string]bool)
 	for _, tier := range tiers {
@@ -205,70 +247,24 @@ func DeriveProbes(body []byte, max int) []Probe {
 	return out
 }
 
-// readGroups reads the groups and rules of body.
-func readGroups(body []byte) ([]derivedGroup, []derivedRule) {
-	rfcLines := reference.Parse(body, reference.RFC()).Lines()
-	google := make(map[int]reference.Line)
-	for _, l := range reference.Parse(body, reference.Google()).Lines() {
-		google[l.Number] = l
-	}
-	var groups []derivedGroup
-	var rules []derivedRule
-	cur := -1
-	open := false
-	for _, l := range rfcLines {
-		if !isRecord(l.Kind) {
-			if g, ok := google[l.Number]; ok && isRecord(g.Kind) {
-				l = g
-			}
-		}
-		switch l.Kind {
-		case reference.UserAgent:
-			if cur < 0 || !open {
-				groups = append(groups, derivedGroup{})
-				cur = len(groups) - 1
-				open = true
-			}
-			g := &groups[cur]
-			v := l.Value
-			if v == "*" || strings.HasPrefix(v, "* ") || strings.HasPrefix(v, "*\t") {
-				g.star = true
-				continue
-			}
-			if reference.IsProductToken(v) {
-				g.agents = append(g.agents, v)
-			}
-			if lt := agentName(v, reference.Google()); lt != "" && lt != v {
-				g.agents = append(g.agents, lt)
-			}
-		case reference.Allow, reference.Disallow:
-			open = false
-			rules = append(rules, derivedRule{line: l.Number, pattern: l.Value, allow: l.Kind == reference.Allow, group: cur})
+// firstRule returns the group's first rule with a path.
+func firstRule(g reference.Group) (reference.RuleRef, bool) {
+	for _, r := range g.Rules {
+		if r.Pattern != "" {
+			return r, true
 		}
 	}
-	return groups, rules
+	return reference.RuleRef{}, false
 }
 
-func isRecord(k reference.LineKind) bool {
-	return k == reference.UserAgent || k == reference.Allow || k == reference.Disallow
+// isStar reports whether the group is a "*" group.
+func isStar(g reference.Group) bool {
+	return slices.ContainsFunc(g.Agents, func(a reference.Agent) bool { return a.Star })
 }
 
-func groupNames(g derivedGroup, agent string) bool {
-	for _, a := range g.agents {
-		if strings.EqualFold(a, agent) {
-			return true
-		}
-	}
-	return false
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
+// names reports whether the group names agent.
+func names(g reference.Group, agent string) bool {
+	return slices.ContainsFunc(g.Agents, func(a reference.Agent) bool { return a.Token != "" && strings.EqualFold(a.Token, agent) })
 }
 
 // variant is one path derived from a rule.
@@ -429,10 +425,11 @@ func flipHexCase(p string) string {
 	return string(b)
 }
 
-// tieProbe is a path that an allow and a disallow rule both match.
+// tieProbe is a path that an allow and a disallow rule of a group both
+// match: the group and the disallow rule's line.
 type tieProbe struct {
-	rule int // the disallow rule
-	path string
+	group, line int
+	path        string
 }
 
 // maxTiePairs bounds the rule pairs tieProbes looks at per file.
@@ -442,38 +439,37 @@ const maxTiePairs = 400
 // same group, of the same length as written, both match under the
 // reference (the two rules alone in a file): the literal of one followed
 // by what comes after the last "*" of the other, and each expanded alone.
-func tieProbes(groups []derivedGroup, rules []derivedRule) []tieProbe {
-	type key struct{ group, length int }
-	allows := make(map[key][]int)
-	for ri, r := range rules {
-		if r.allow && r.group >= 0 && r.pattern != "" {
-			k := key{r.group, len(r.pattern)}
-			allows[k] = append(allows[k], ri)
-		}
-	}
+func tieProbes(groups []reference.Group) []tieProbe {
 	var out []tieProbe
 	pairs := 0
 	opts := reference.RFC()
-	for di, d := range rules {
-		if d.allow || d.group < 0 || d.pattern == "" {
-			continue
+	for gi, g := range groups {
+		allows := make(map[int][]reference.RuleRef) // by length as written
+		for _, r := range g.Rules {
+			if r.Allow && r.Pattern != "" {
+				allows[len(r.Pattern)] = append(allows[len(r.Pattern)], r)
+			}
 		}
-		for _, ai := range allows[key{d.group, len(d.pattern)}] {
-			if pairs++; pairs > maxTiePairs {
-				return out
+		for _, d := range g.Rules {
+			if d.Allow || d.Pattern == "" {
+				continue
 			}
-			a := rules[ai]
-			cands := []string{
-				expandStars(d.pattern), expandStars(a.pattern),
-				literalPath(d.pattern) + tailOf(a.pattern), literalPath(a.pattern) + tailOf(d.pattern),
-			}
-			for _, c := range cands {
-				if ok, _ := ruleMatches(opts, "x", false, d.pattern, ProbeHost+c); !ok {
-					continue
+			for _, a := range allows[len(d.Pattern)] {
+				if pairs++; pairs > maxTiePairs {
+					return out
 				}
-				if ok, _ := ruleMatches(opts, "x", true, a.pattern, ProbeHost+c); ok {
-					out = append(out, tieProbe{rule: di, path: c})
-					break
+				cands := []string{
+					expandStars(d.Pattern), expandStars(a.Pattern),
+					literalPath(d.Pattern) + tailOf(a.Pattern), literalPath(a.Pattern) + tailOf(d.Pattern),
+				}
+				for _, c := range cands {
+					if ok, _ := ruleMatches(opts, "x", false, d.Pattern, ProbeHost+c); !ok {
+						continue
+					}
+					if ok, _ := ruleMatches(opts, "x", true, a.Pattern, ProbeHost+c); ok {
+						out = append(out, tieProbe{group: gi, line: d.Line, path: c})
+						break
+					}
 				}
 			}
 		}
@@ -496,18 +492,15 @@ func tailOf(pattern string) string {
 	return ""
 }
 
-// agentsOf returns the agents that a group applies to: its names among
-// agents, or the unnamed agent for a "*" group.
-func agentsOf(g derivedGroup, agents []string, unnamed string) []string {
+// agentsOf returns the agents that a group applies to: the first of the
+// named agents it names, and the unnamed agent for a "*" group.
+func (d *deriver) agentsOf(g reference.Group) []string {
 	var out []string
-	for _, a := range agents {
-		if groupNames(g, a) {
-			out = append(out, a)
-			break // one is enough
-		}
+	if i := slices.IndexFunc(d.agents, func(a string) bool { return names(g, a) }); i >= 0 {
+		out = append(out, d.agents[i])
 	}
-	if g.star {
-		out = append(out, unnamed)
+	if isStar(g) {
+		out = append(out, d.unnamed)
 	}
 	return out
 }

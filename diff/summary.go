@@ -1,13 +1,16 @@
 package diff
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/visible"
 )
 
@@ -68,6 +71,169 @@ type AreaStat struct {
 	// Apart counts, per parser, the probes of the area on which its
 	// verdict is not the majority's (a tie goes to the reference's side).
 	Apart map[string]int `json:"apart,omitempty"`
+}
+
+// requirementAreas maps each requirement ID of the embedded requirement
+// table (corpus/requirements.yaml) to its area, and each area to its place
+// in the table. A malformed table, which the cases package's tests rule
+// out, gives no areas.
+var requirementAreas = sync.OnceValue(func() areaTable {
+	t := areaTable{of: make(map[string]string), rank: make(map[string]int)}
+	reqs, err := cases.Requirements()
+	if err != nil {
+		return t
+	}
+	areas, _ := cases.Areas()
+	for i, a := range areas {
+		t.rank[a.Name] = i
+	}
+	for _, r := range reqs {
+		t.of[r.ID] = r.Area
+	}
+	return t
+})
+
+// areaTable is the requirement table's areas, as the engine counts them.
+type areaTable struct {
+	of   map[string]string // requirement ID → area
+	rank map[string]int    // area → its place in the table
+}
+
+// areaCounts counts one file's probes per area, parsers by their place in
+// the run's panel.
+type areaCounts struct {
+	by     map[string]*areaCount
+	robots *reference.Robots // the file, parsed when a tie needs it
+}
+
+type areaCount struct {
+	probes, agreed int
+	apart          []int
+}
+
+// add counts a probe of f, with the parsers' verdicts vs, in the area of
+// its requirement (Probe.Req). A probe whose requirement has no area is
+// counted nowhere.
+func (c *areaCounts) add(pr Probe, vs []cases.Verdict, f *File) {
+	area := requirementAreas().of[pr.Req]
+	if area == "" {
+		return
+	}
+	if c.by == nil {
+		c.by = make(map[string]*areaCount)
+	}
+	a := c.by[area]
+	if a == nil {
+		a = &areaCount{apart: make([]int, len(vs))}
+		c.by[area] = a
+	}
+	a.probes++
+	if !slices.ContainsFunc(vs, func(v cases.Verdict) bool { return v != vs[0] }) {
+		a.agreed++
+		return
+	}
+	side, ok := majority(vs, func() cases.Verdict { return c.reference(f, pr) })
+	for i, v := range vs {
+		if !ok || v != side {
+			a.apart[i]++
+		}
+	}
+}
+
+// reference returns the reference's verdict on a probe of f under f's
+// profile, or "" when it gives none (an agent that is not a token).
+func (c *areaCounts) reference(f *File, pr Probe) cases.Verdict {
+	if c.robots == nil {
+		c.robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
+	}
+	d, err := c.robots.Decide(pr.Agent, pr.URL)
+	switch {
+	case err != nil:
+		return ""
+	case d.Allowed:
+		return cases.Allow
+	}
+	return cases.Disallow
+}
+
+// majority returns the verdict most parsers gave. When several verdicts
+// are given equally often, it is the reference's verdict (ref) if that is
+// one of them; otherwise there is no majority and ok is false.
+func majority(vs []cases.Verdict, ref func() cases.Verdict) (side cases.Verdict, ok bool) {
+	count := make(map[cases.Verdict]int)
+	most := 0
+	for _, v := range vs {
+		count[v]++
+		most = max(most, count[v])
+	}
+	var tied []cases.Verdict
+	for v, n := range count {
+		if n == most {
+			tied = append(tied, v)
+		}
+	}
+	if len(tied) == 1 {
+		return tied[0], true
+	}
+	r := ref()
+	return r, r != "" && slices.Contains(tied, r)
+}
+
+// areaStats adds up the files' area counts, for the parsers names.
+func areaStats(names []string, results []*fileResult) []AreaStat {
+	var out []AreaStat
+	for _, r := range results {
+		if r == nil {
+			continue
+		}
+		for area, c := range r.areas.by {
+			apart := make(map[string]int)
+			for i, n := range c.apart {
+				if n > 0 {
+					apart[names[i]] = n
+				}
+			}
+			out = addAreas(out, []AreaStat{{Area: area, Probes: c.probes, Agreed: c.agreed, Apart: apart}})
+		}
+	}
+	return out
+}
+
+// addAreas adds the counts of more to those of areas, area by area, and
+// returns them in the order of the requirement table.
+func addAreas(areas, more []AreaStat) []AreaStat {
+	for _, m := range more {
+		i := slices.IndexFunc(areas, func(a AreaStat) bool { return a.Area == m.Area })
+		if i < 0 {
+			areas = append(areas, AreaStat{Area: m.Area})
+			i = len(areas) - 1
+		}
+		a := &areas[i]
+		a.Probes += m.Probes
+		a.Agreed += m.Agreed
+		for name, n := range m.Apart {
+			if n == 0 {
+				continue
+			}
+			if a.Apart == nil {
+				a.Apart = make(map[string]int)
+			}
+			a.Apart[name] += n
+		}
+	}
+	rank := requirementAreas().rank
+	slices.SortStableFunc(areas, func(a, b AreaStat) int {
+		ra, oka := rank[a.Area]
+		rb, okb := rank[b.Area]
+		if oka != okb {
+			if oka {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(ra-rb, strings.Compare(a.Area, b.Area))
+	})
+	return areas
 }
 
 // Group is the findings that share a signature and a primary requirement

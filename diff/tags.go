@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -12,7 +13,8 @@ import (
 // to, from the reference's reading of it under the input's profile and
 // from the verdicts (which may be nil). The mapping is small and coarse;
 // it names what a reviewer should look at, not a proof of which rule a
-// parser broke:
+// parser broke. Each row of tagRules adds its IDs when its predicate
+// holds (TestTagsDocTable keeps this table equal to tagRules):
 //
 //	a parser answered reject                       SYN-9
 //	the agent is not a product token               UA-1
@@ -21,20 +23,21 @@ import (
 //	reference: the "*" group applies               UA-4
 //	reference: a named group applies, "*" exists   UA-6
 //	the agent is named in two or more groups       UA-3
-//	a user-agent value names the agent in another case   UA-2
+//	a user-agent value names the agent in another case  UA-2
 //	a user-agent value is not a token or "*"       UA-7, G-UA
 //	a rule pattern holds "*"                       SPC-1
-//	a rule pattern ends in "$" / has "$" inside    SPC-2 / SPC-3
+//	a rule pattern ends in "$"                     SPC-2
+//	a rule pattern has "$" before its end          SPC-3
 //	"%2A"/"%24" in a rule, "*"/"$" in the URL      SPC-4
-//	non-ASCII or unsafe octets, or a "%" that starts no escape (rule or URL)   PCT-1
+//	non-ASCII or unsafe octets, or a "%" that starts no escape (rule or URL)  PCT-1
 //	an escape of an unreserved or reserved octet   PCT-2
-//	lower-case hex in a rule's escape, or in a URL's escape of a reserved octet   PCT-3
+//	lower-case hex in a rule's escape, or in a URL's escape of a reserved octet  PCT-3
 //	a pattern not starting with "/" or "*"         PAT-1
 //	an empty pattern                               PAT-2
-//	two matching rules, allow and disallow, equal length   MATCH-5
-//	two matching rules, allow and disallow, unequal        MATCH-4
+//	two matching rules, allow and disallow, equal length  MATCH-5
+//	two matching rules, allow and disallow, unequal  MATCH-4
 //	a rule matches only when case is ignored       MATCH-2
-//	a rule matches the path only past its first octet      MATCH-3
+//	a rule matches the path only past its first octet  MATCH-3
 //	a rule's match depends on the URL's query      MATCH-11
 //	an allow of ".../index.htm..."                 G-INDEX
 //	record name in unusual case                    SYN-1
@@ -51,52 +54,26 @@ import (
 //	a misspelt record name or missing colon        OTH-2, G-TYPO
 //	a body past 500 KiB                            LIM-1
 //
+// When the agent is not a product token, only the first two rows apply.
 // When none applies: MATCH-6 if no rule matched, MATCH-9 if a plain rule
 // decided, MATCH-1 otherwise. The result is sorted and never empty.
 func Tags(in Input, verdicts map[string]cases.Verdict) []string {
+	t := newTagInput(in, verdicts)
 	set := make(map[string]bool)
-	for _, v := range verdicts {
-		if v == cases.Reject {
-			set["SYN-9"] = true
+	for i, r := range tagRules {
+		if t.err != nil && i >= anyAgentRules {
+			break
+		}
+		if r.holds(t) {
+			for _, id := range r.ids {
+				set[id] = true
+			}
 		}
 	}
-	opts, _ := reference.OptionsFor(in.Profile)
-	r := reference.Parse(in.Robots, opts)
-	d, err := r.Decide(in.Agent, in.URL)
-	if err != nil {
-		set["UA-1"] = true
+	if t.err != nil {
 		return sortedKeys(set)
 	}
-	switch d.Reason {
-	case reference.RobotsTxt:
-		set["MATCH-7"] = true
-	case reference.NoGroup:
-		set["UA-5"] = true
-	}
-	switch {
-	case d.Group == "*":
-		set["UA-4"] = true
-	case d.Group != "" && r.HasStarGroup():
-		set["UA-6"] = true
-	}
-
-	body := string(in.Robots)
-	if strings.HasPrefix(body, "\xEF") {
-		set["SYN-10"] = true
-	}
-	if strings.IndexByte(body, '\r') >= 0 {
-		set["SYN-3"] = true
-	}
-	if strings.IndexByte(body, '#') >= 0 {
-		set["SYN-4"] = true
-	}
-	if len(body) > reference.KiB500 {
-		set["LIM-1"] = true
-	}
-	tagLines(set, in, r, opts)
-
-	pq := reference.PathQuery(in.URL)
-	tagEncoding(set, pq, true)
+	d := t.decision
 	if d.Reason == reference.RuleMatched && len(set) == 0 {
 		if strings.ContainsAny(d.Rule.Pattern, "*$%") {
 			set["MATCH-1"] = true
@@ -120,192 +97,295 @@ func parseFor(in Input) *reference.Robots {
 	return reference.Parse(in.Robots, opts)
 }
 
-// tagLines tags the syntax of the file and its rules.
-func tagLines(set map[string]bool, in Input, r *reference.Robots, opts reference.Options) {
-	lines := r.Lines()
-	raw := splitLines(string(in.Robots))
-	other := reference.Google()
-	if opts.GoogleKeys {
-		other = reference.RFC()
-	}
-	otherKinds := make(map[int]reference.LineKind)
-	for _, l := range reference.Parse(in.Robots, other).Lines() {
-		otherKinds[l.Number] = l.Kind
-	}
+// agentName is the product token a user-agent value names under opts
+// (reference.Options.AgentToken), for the minimiser.
+func agentName(v string, opts reference.Options) string {
+	token, _ := opts.AgentToken(v)
+	return token
+}
 
-	type rl struct {
-		allow   bool
-		pattern string
-		group   int
-	}
-	var groupNames []map[string]bool // names (lower case, "*") of each group
-	var rules []rl
-	groups := 0
-	lastWasRule := false
-	groupHasRules := false
-	sawUA := false
-	pendingBlank := false
-	prevSignificant := reference.Blank
-	agentGroups := 0
-	countedThisGroup := false
-	for _, l := range lines {
-		ok := l.Kind == reference.UserAgent || l.Kind == reference.Allow || l.Kind == reference.Disallow
-		ko, seen := otherKinds[l.Number]
-		if seen && ko != l.Kind && (ko == reference.UserAgent || ko == reference.Allow || ko == reference.Disallow ||
-			l.Kind == reference.UserAgent || l.Kind == reference.Allow || l.Kind == reference.Disallow) {
-			set["OTH-2"] = true
-			set["G-TYPO"] = true
-		}
-		if ok {
-			if k := l.Key; k != "User-agent" && k != "user-agent" && k != "Allow" && k != "allow" && k != "Disallow" && k != "disallow" {
-				set["SYN-1"] = true
-			}
-			if n := l.Number - 1; n < len(raw) {
-				text, _ := cutEOL(raw[n])
-				if strings.HasPrefix(text, " ") || strings.HasPrefix(text, "\t") {
-					set["SYN-2"] = true
-				}
-				if c := strings.IndexByte(text, ':'); c > 0 && (text[c-1] == ' ' || text[c-1] == '\t') {
-					set["SYN-2"] = true
-				}
-			}
-			if pendingBlank && prevSignificant != reference.Blank && !(prevSignificant != reference.UserAgent && l.Kind == reference.UserAgent) {
-				set["SYN-5"] = true
-			}
-			pendingBlank = false
-			prevSignificant = l.Kind
-		}
-		switch l.Kind {
-		case reference.Blank, reference.Comment:
-			pendingBlank = true
-		case reference.Invalid:
-			set["SYN-9"] = true
-		case reference.Other:
-			set["OTH-3"] = true
-		case reference.UserAgent:
-			if !sawUA || lastWasRule {
-				groups++
-				groupNames = append(groupNames, make(map[string]bool))
-				groupHasRules = false
-				countedThisGroup = false
-			}
-			sawUA = true
-			lastWasRule = false
-			v := l.Value
-			name := strings.ToLower(agentName(v, opts))
-			if v == "*" {
-				name = "*"
-			}
-			groupNames[len(groupNames)-1][name] = true
-			if v != "*" && !reference.IsProductToken(v) {
-				set["UA-7"] = true
-				set["G-UA"] = true
-			}
-			if strings.EqualFold(v, in.Agent) && v != in.Agent {
-				set["UA-2"] = true
-			}
-			if name := agentName(v, opts); strings.EqualFold(name, in.Agent) && !countedThisGroup {
-				agentGroups++
-				countedThisGroup = true
-			}
-		case reference.Allow, reference.Disallow:
-			if !sawUA {
-				set["SYN-8"] = true
-			}
-			lastWasRule = true
-			groupHasRules = true
-			rules = append(rules, rl{l.Kind == reference.Allow, l.Value, groups - 1})
-		}
-	}
-	if groups > 1 {
-		set["SYN-6"] = true
-	}
-	if sawUA && !groupHasRules {
-		set["SYN-7"] = true
-	}
-	if agentGroups > 1 {
-		set["UA-3"] = true
-	}
+// tagRule is one row of Tags's table: the requirement IDs an input points
+// to when the predicate holds.
+type tagRule struct {
+	what  string
+	ids   []string
+	holds func(*tagInput) bool
+}
 
-	pq := reference.PathQuery(in.URL)
-	noQuery, _, hasQuery := strings.Cut(pq, "?")
-	type match struct {
-		allow  bool
-		length int
-		group  int
-	}
-	// together reports whether two groups' rules can be compared: the same
-	// group, or groups that share a name (merged, UA-3).
-	together := func(a, b int) bool {
-		if a == b {
-			return true
-		}
-		if a < 0 || b < 0 {
-			return false
-		}
-		for n := range groupNames[a] {
-			if groupNames[b][n] {
+// anyAgentRules is how many of tagRules, the first ones, apply when the
+// agent is not a product token (the reference then decides nothing).
+const anyAgentRules = 2
+
+// tagRules drives Tags and writes its doc table (tagDocTable).
+var tagRules = []tagRule{
+	{"a parser answered reject", []string{"SYN-9"}, func(t *tagInput) bool {
+		for _, v := range t.verdicts {
+			if v == cases.Reject {
 				return true
 			}
 		}
 		return false
-	}
-	var matched []match
-	for _, ru := range rules {
-		p := ru.pattern
-		switch {
-		case p == "":
-			set["PAT-2"] = true
-		case p[0] != '/' && p[0] != '*':
-			set["PAT-1"] = true
-		}
-		if strings.Contains(p, "*") {
-			set["SPC-1"] = true
-		}
-		if body, ok := strings.CutSuffix(p, "$"); ok {
-			set["SPC-2"] = true
-			if strings.Contains(body, "$") {
-				set["SPC-3"] = true
+	}},
+	{"the agent is not a product token", []string{"UA-1"}, func(t *tagInput) bool { return t.err != nil }},
+	{"reference: /robots.txt is always allowed", []string{"MATCH-7"}, func(t *tagInput) bool { return t.decision.Reason == reference.RobotsTxt }},
+	{"reference: no group applies", []string{"UA-5"}, func(t *tagInput) bool { return t.decision.Reason == reference.NoGroup }},
+	{`reference: the "*" group applies`, []string{"UA-4"}, func(t *tagInput) bool { return t.decision.Group == "*" }},
+	{`reference: a named group applies, "*" exists`, []string{"UA-6"}, func(t *tagInput) bool {
+		return t.decision.Group != "" && t.decision.Group != "*" && t.robots.HasStarGroup()
+	}},
+	{"the agent is named in two or more groups", []string{"UA-3"}, func(t *tagInput) bool {
+		n := 0
+		for _, g := range t.groups {
+			if names(g, t.in.Agent) {
+				n++
 			}
-		} else if strings.Contains(p, "$") {
-			set["SPC-3"] = true
 		}
-		if ru.allow && strings.Contains(p, "/index.htm") {
-			set["G-INDEX"] = true
-		}
-		tagEncoding(set, p, false)
-		ok, length := ruleMatches(opts, in.Agent, ru.allow, p, in.URL)
-		if ok {
-			matched = append(matched, match{ru.allow, length, ru.group})
+		return n > 1
+	}},
+	{"a user-agent value names the agent in another case", []string{"UA-2"}, func(t *tagInput) bool {
+		return t.anyAgent(func(a reference.Agent) bool { return strings.EqualFold(a.Value, t.in.Agent) && a.Value != t.in.Agent })
+	}},
+	{`a user-agent value is not a token or "*"`, []string{"UA-7", "G-UA"}, func(t *tagInput) bool {
+		return t.anyAgent(func(a reference.Agent) bool { return a.Value != "*" && !reference.IsProductToken(a.Value) })
+	}},
+	{`a rule pattern holds "*"`, []string{"SPC-1"}, func(t *tagInput) bool { return t.anyPattern(func(p string) bool { return strings.Contains(p, "*") }) }},
+	{`a rule pattern ends in "$"`, []string{"SPC-2"}, func(t *tagInput) bool { return t.anyPattern(func(p string) bool { return strings.HasSuffix(p, "$") }) }},
+	{`a rule pattern has "$" before its end`, []string{"SPC-3"}, func(t *tagInput) bool {
+		return t.anyPattern(func(p string) bool { return strings.Contains(strings.TrimSuffix(p, "$"), "$") })
+	}},
+	{`"%2A"/"%24" in a rule, "*"/"$" in the URL`, []string{"SPC-4"}, func(t *tagInput) bool { return t.encoding["SPC-4"] }},
+	{`non-ASCII or unsafe octets, or a "%" that starts no escape (rule or URL)`, []string{"PCT-1"}, func(t *tagInput) bool { return t.encoding["PCT-1"] }},
+	{"an escape of an unreserved or reserved octet", []string{"PCT-2"}, func(t *tagInput) bool { return t.encoding["PCT-2"] }},
+	{"lower-case hex in a rule's escape, or in a URL's escape of a reserved octet", []string{"PCT-3"}, func(t *tagInput) bool { return t.encoding["PCT-3"] }},
+	{`a pattern not starting with "/" or "*"`, []string{"PAT-1"}, func(t *tagInput) bool {
+		return t.anyPattern(func(p string) bool { return p != "" && p[0] != '/' && p[0] != '*' })
+	}},
+	{"an empty pattern", []string{"PAT-2"}, func(t *tagInput) bool { return t.anyPattern(func(p string) bool { return p == "" }) }},
+	{"two matching rules, allow and disallow, equal length", []string{"MATCH-5"}, func(t *tagInput) bool { return t.conflict(true) }},
+	{"two matching rules, allow and disallow, unequal", []string{"MATCH-4"}, func(t *tagInput) bool { return t.conflict(false) }},
+	{"a rule matches only when case is ignored", []string{"MATCH-2"}, func(t *tagInput) bool {
+		lower := ProbeHost + strings.ToLower(t.pq)
+		return t.anyMiss(func(r tagRuleRef) bool {
+			ok, _ := ruleMatches(t.opts, t.in.Agent, r.Allow, strings.ToLower(r.Pattern), lower)
+			return ok
+		})
+	}},
+	{"a rule matches the path only past its first octet", []string{"MATCH-3"}, func(t *tagInput) bool {
+		return t.anyMiss(func(r tagRuleRef) bool {
+			lit, _, _ := strings.Cut(r.Pattern, "*")
+			lit, _, _ = strings.Cut(lit, "$")
+			return len(lit) > 1 && strings.Contains(t.pq[1:], lit)
+		})
+	}},
+	{"a rule's match depends on the URL's query", []string{"MATCH-11"}, func(t *tagInput) bool {
+		path, _, hasQuery := strings.Cut(t.pq, "?")
+		return hasQuery && slices.ContainsFunc(t.rules, func(r tagRuleRef) bool {
+			ok, _ := ruleMatches(t.opts, t.in.Agent, r.Allow, r.Pattern, ProbeHost+path)
+			return ok != r.matches
+		})
+	}},
+	{`an allow of ".../index.htm..."`, []string{"G-INDEX"}, func(t *tagInput) bool {
+		return slices.ContainsFunc(t.rules, func(r tagRuleRef) bool { return r.Allow && strings.Contains(r.Pattern, "/index.htm") })
+	}},
+	{"record name in unusual case", []string{"SYN-1"}, func(t *tagInput) bool {
+		return t.anyRecord(func(l reference.Line, _ string) bool { return !slices.Contains(usualNames, l.Key) })
+	}},
+	{"white space before a name or the colon", []string{"SYN-2"}, func(t *tagInput) bool {
+		return t.anyRecord(func(_ reference.Line, text string) bool {
+			c := strings.IndexByte(text, ':')
+			return strings.HasPrefix(text, " ") || strings.HasPrefix(text, "\t") || c > 0 && (text[c-1] == ' ' || text[c-1] == '\t')
+		})
+	}},
+	{"a CR line end", []string{"SYN-3"}, func(t *tagInput) bool { return strings.IndexByte(t.body, '\r') >= 0 }},
+	{`a "#" comment`, []string{"SYN-4"}, func(t *tagInput) bool { return strings.IndexByte(t.body, '#') >= 0 }},
+	{"a blank line inside a group", []string{"SYN-5"}, (*tagInput).blankInGroup},
+	{"more than one group", []string{"SYN-6"}, func(t *tagInput) bool { return len(t.groups) > 1 }},
+	{"a last group without rules", []string{"SYN-7"}, func(t *tagInput) bool { return len(t.groups) > 0 && len(t.groups[len(t.groups)-1].Rules) == 0 }},
+	{"a rule before the first user-agent line", []string{"SYN-8"}, func(t *tagInput) bool { return len(t.robots.OrphanRules()) > 0 }},
+	{"a line the reference cannot parse", []string{"SYN-9"}, func(t *tagInput) bool { return t.anyLine(reference.Invalid) }},
+	{"a (partial) byte order mark", []string{"SYN-10"}, func(t *tagInput) bool { return strings.HasPrefix(t.body, "\xEF") }},
+	{"other records (sitemap, crawl-delay, ...)", []string{"OTH-3"}, func(t *tagInput) bool { return t.anyLine(reference.Other) }},
+	{"a misspelt record name or missing colon", []string{"OTH-2", "G-TYPO"}, (*tagInput).otherReading},
+	{"a body past 500 KiB", []string{"LIM-1"}, func(t *tagInput) bool { return len(t.body) > reference.ParseLimit }},
+}
+
+// usualNames are the spellings of the record names that SYN-1 does not
+// count as unusual.
+var usualNames = []string{"User-agent", "user-agent", "Allow", "allow", "Disallow", "disallow"}
+
+// tagDocTable writes tagRules as the table of Tags's doc comment.
+func tagDocTable() string {
+	var b strings.Builder
+	for _, r := range tagRules {
+		ids := strings.Join(r.ids, ", ")
+		if len(r.what) < 46 {
+			fmt.Fprintf(&b, "//\t%-46s %s\n", r.what, ids)
 		} else {
-			if lok, _ := ruleMatches(opts, in.Agent, ru.allow, strings.ToLower(p), ProbeHost+strings.ToLower(pq)); lok {
-				set["MATCH-2"] = true
-			}
-			lit := p
-			if i := strings.IndexAny(lit, "*$"); i >= 0 {
-				lit = lit[:i]
-			}
-			if len(lit) > 1 && strings.Contains(pq[1:], lit) {
-				set["MATCH-3"] = true
-			}
+			fmt.Fprintf(&b, "//\t%s  %s\n", r.what, ids)
 		}
-		if hasQuery {
-			if qok, _ := ruleMatches(opts, in.Agent, ru.allow, p, ProbeHost+noQuery); qok != ok {
-				set["MATCH-11"] = true
-			}
+	}
+	return b.String()
+}
+
+// tagInput is what the predicates of tagRules read: the input, the
+// verdicts and the reference's reading of the input under its profile.
+type tagInput struct {
+	in       Input
+	verdicts map[string]cases.Verdict
+	opts     reference.Options
+	robots   *reference.Robots
+	decision reference.Decision
+	err      error // from Decide: the agent is not a product token
+	body     string
+	pq       string // the URL's path and query
+	lines    []reference.Line
+	groups   []reference.Group
+	// rules are the orphan rules (group -1) and the groups' rules, in
+	// file order, each with whether it alone matches the URL.
+	rules    []tagRuleRef
+	encoding map[string]bool // tagEncoding over the rules and the URL
+}
+
+// tagRuleRef is a rule, its group and whether it matches the URL.
+type tagRuleRef struct {
+	reference.RuleRef
+	group   int
+	matches bool
+	length  int
+}
+
+func newTagInput(in Input, verdicts map[string]cases.Verdict) *tagInput {
+	opts, _ := reference.OptionsFor(in.Profile)
+	t := &tagInput{in: in, verdicts: verdicts, opts: opts, robots: reference.Parse(in.Robots, opts)}
+	t.decision, t.err = t.robots.Decide(in.Agent, in.URL)
+	if t.err != nil {
+		return t
+	}
+	t.body = string(in.Robots)
+	t.pq = reference.PathQuery(in.URL)
+	t.lines = t.robots.Lines()
+	t.groups = t.robots.Groups()
+	t.encoding = make(map[string]bool)
+	tagEncoding(t.encoding, t.pq, true)
+	add := func(r reference.RuleRef, group int) {
+		ok, n := ruleMatches(opts, in.Agent, r.Allow, r.Pattern, in.URL)
+		t.rules = append(t.rules, tagRuleRef{RuleRef: r, group: group, matches: ok, length: n})
+		tagEncoding(t.encoding, r.Pattern, false)
+	}
+	for _, r := range t.robots.OrphanRules() {
+		add(r, -1)
+	}
+	for gi, g := range t.groups {
+		for _, r := range g.Rules {
+			add(r, gi)
+		}
+	}
+	return t
+}
+
+func (t *tagInput) anyAgent(f func(reference.Agent) bool) bool {
+	return slices.ContainsFunc(t.groups, func(g reference.Group) bool { return slices.ContainsFunc(g.Agents, f) })
+}
+
+func (t *tagInput) anyPattern(f func(string) bool) bool {
+	return slices.ContainsFunc(t.rules, func(r tagRuleRef) bool { return f(r.Pattern) })
+}
+
+// anyMiss reports whether f holds for a rule that does not match the URL.
+func (t *tagInput) anyMiss(f func(tagRuleRef) bool) bool {
+	return slices.ContainsFunc(t.rules, func(r tagRuleRef) bool { return !r.matches && f(r) })
+}
+
+func (t *tagInput) anyLine(kind reference.LineKind) bool {
+	return slices.ContainsFunc(t.lines, func(l reference.Line) bool { return l.Kind == kind })
+}
+
+// anyRecord reports whether f holds for a user-agent, allow or disallow
+// line, given with its text as written.
+func (t *tagInput) anyRecord(f func(l reference.Line, text string) bool) bool {
+	raw := splitLines(t.body)
+	return slices.ContainsFunc(t.lines, func(l reference.Line) bool {
+		if !isRecord(l.Kind) || l.Number > len(raw) {
+			return false
+		}
+		text, _ := cutEOL(raw[l.Number-1])
+		return f(l, text)
+	})
+}
+
+func isRecord(k reference.LineKind) bool {
+	return k == reference.UserAgent || k == reference.Allow || k == reference.Disallow
+}
+
+// conflict reports whether an allow and a disallow rule that both match
+// the URL, of equal length (or of unequal length), are compared: they
+// are in one group, or in groups that name a token in common or are both
+// "*" groups (merged, UA-3).
+func (t *tagInput) conflict(equal bool) bool {
+	var matched []tagRuleRef // few: the rules that match the URL
+	for _, r := range t.rules {
+		if r.matches {
+			matched = append(matched, r)
 		}
 	}
 	for i, a := range matched {
 		for _, b := range matched[i+1:] {
-			if a.allow != b.allow && together(a.group, b.group) {
-				if a.length == b.length {
-					set["MATCH-5"] = true
-				} else {
-					set["MATCH-4"] = true
-				}
+			if a.Allow != b.Allow && t.together(a.group, b.group) && (a.length == b.length) == equal {
+				return true
 			}
 		}
 	}
+	return false
+}
+
+func (t *tagInput) together(a, b int) bool {
+	if a == b {
+		return true
+	}
+	if a < 0 || b < 0 {
+		return false
+	}
+	ga, gb := t.groups[a], t.groups[b]
+	return isStar(ga) && isStar(gb) || slices.ContainsFunc(ga.Agents, func(x reference.Agent) bool { return x.Token != "" && names(gb, x.Token) })
+}
+
+// blankInGroup reports whether a blank or comment line stands between
+// two records of a group: not between a rule and the user-agent line
+// that starts the next group.
+func (t *tagInput) blankInGroup() bool {
+	pendingBlank := false
+	prev := reference.Blank
+	for _, l := range t.lines {
+		switch {
+		case l.Kind == reference.Blank || l.Kind == reference.Comment:
+			pendingBlank = true
+		case isRecord(l.Kind):
+			if pendingBlank && prev != reference.Blank && !(prev != reference.UserAgent && l.Kind == reference.UserAgent) {
+				return true
+			}
+			pendingBlank = false
+			prev = l.Kind
+		}
+	}
+	return false
+}
+
+// otherReading reports whether a line is a user-agent, allow or disallow
+// line under one of the RFC's and Google's options and not the same
+// under the other.
+func (t *tagInput) otherReading() bool {
+	other := reference.Google()
+	if t.opts.GoogleKeys {
+		other = reference.RFC()
+	}
+	kinds := make(map[int]reference.LineKind)
+	for _, l := range reference.Parse(t.in.Robots, other).Lines() {
+		kinds[l.Number] = l.Kind
+	}
+	return slices.ContainsFunc(t.lines, func(l reference.Line) bool {
+		k, seen := kinds[l.Number]
+		return seen && k != l.Kind && (isRecord(k) || isRecord(l.Kind))
+	})
 }
 
 // ruleMatches reports whether a single rule matches url for agent under
@@ -322,18 +402,6 @@ func ruleMatches(opts reference.Options, agent string, allow bool, pattern, url 
 		return false, 0
 	}
 	return true, d.Rule.Length
-}
-
-// agentName is the name a user-agent value gives its group under opts.
-func agentName(v string, opts reference.Options) string {
-	if opts.AgentMatch == reference.AgentLeadingToken {
-		i := 0
-		for i < len(v) && reference.IsProductToken(string(v[i])) {
-			i++
-		}
-		return v[:i]
-	}
-	return v
 }
 
 // tagEncoding tags the percent-encoding features of a rule path or a URI's

@@ -187,4 +187,13 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 	if whole.Summary.Files != 48 || len(whole.Findings) == 0 {
 		t.Errorf("whole run: %d files, %d findings", whole.Summary.Files, len(whole.Findings))
 	}
+	// The per-area counts add up as the other counts do (compared above),
+	// and every probe is in an area.
+	inAreas := 0
+	for _, a := range whole.Summary.Areas {
+		inAreas += a.Probes
+	}
+	if inAreas != whole.Summary.Probes {
+		t.Errorf("whole run: %d probes, %d in areas", whole.Summary.Probes, inAreas)
+	}
 }

@@ -118,3 +118,17 @@ func ExampleRobots_Groups() {
 	//   group 1 line 8: allow false /
 	//   orphans: 1
 }
+
+// AgentToken reads one user-agent value as Groups does.
+func ExampleOptions_AgentToken() {
+	for _, v := range []string{"FooBot", "Googlebot/2.1", "* bots", "*"} {
+		rt, rs := reference.RFC().AgentToken(v)
+		gt, gs := reference.Google().AgentToken(v)
+		fmt.Printf("%-14q rfc %q %v, google %q %v\n", v, rt, rs, gt, gs)
+	}
+	// Output:
+	// "FooBot"       rfc "FooBot" false, google "FooBot" false
+	// "Googlebot/2.1" rfc "" false, google "Googlebot" false
+	// "* bots"       rfc "" false, google "" true
+	// "*"            rfc "" true, google "" true
+}

@@ -330,6 +330,18 @@ type Agent struct {
 	Star bool
 }
 
+// AgentToken returns what a user-agent line's value names under o, as
+// Agent.Token and Agent.Star say it: the product token as written ("" for
+// none) and whether the value is the "*" of §2.2.1. Under Google's options
+// "Googlebot/2.1" names "Googlebot"; under the RFC's it names nothing.
+func (o Options) AgentToken(value string) (token string, star bool) {
+	token, star = o.agentName(value)
+	if !isToken(token) {
+		token = ""
+	}
+	return token, star
+}
+
 // Groups returns the file's groups in file order. Each call builds the
 // result anew from the parsed file; the caller may keep and change it.
 func (r *Robots) Groups() []Group {
@@ -339,10 +351,7 @@ func (r *Robots) Groups() []Group {
 		out[i].Agents = make([]Agent, len(agents))
 		for j, a := range agents {
 			value := r.str(a.value)
-			token, star := r.opts.agentName(value)
-			if !isToken(token) {
-				token = ""
-			}
+			token, star := r.opts.AgentToken(value)
 			out[i].Agents[j] = Agent{Line: int(a.line), Value: value, Token: token, Star: star}
 		}
 		out[i].Rules = r.ruleRefs(r.rules[g.rules[0]:g.rules[1]])

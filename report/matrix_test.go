@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/reptest/reptest/matrix"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -27,7 +28,7 @@ func thirteenGroups() ([]byte, []string) {
 
 func TestMatrixNamedGroupsReplaceStar(t *testing.T) {
 	body, names := thirteenGroups()
-	m, err := BuildMatrix(body, MatrixOptions{})
+	m, err := matrix.Build(body, matrix.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestMatrixNamedGroupsReplaceStar(t *testing.T) {
 	}
 	warned := map[string]bool{}
 	for _, w := range m.Warnings {
-		if w.Kind != WarnStarNotInherited {
+		if w.Kind != matrix.WarnStarNotInherited {
 			t.Errorf("unexpected warning %+v", w)
 			continue
 		}
@@ -71,7 +72,7 @@ func TestMatrixNamedGroupsReplaceStar(t *testing.T) {
 	}
 
 	var out bytes.Buffer
-	if err := m.WriteText(&out, false); err != nil {
+	if err := WriteMatrix(&out, m, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"AlphaBot               allow 2", "UnlistedBot (unnamed)  allow          DISALLOW 41", "13 warnings",
@@ -87,12 +88,12 @@ func TestMatrixNamedGroupsReplaceStar(t *testing.T) {
 // lacks the * group's rules; a group blocking everything is left out.
 func TestMatrixFixOneGroup(t *testing.T) {
 	body := "User-agent: *\nDisallow: /go/\n\nUser-agent: A\nDisallow: /\n\nUser-agent: B\nDisallow: /y\n"
-	m, err := BuildMatrix([]byte(body), MatrixOptions{})
+	m, err := matrix.Build([]byte(body), matrix.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := m.WriteText(&out, false); err != nil {
+	if err := WriteMatrix(&out, m, false); err != nil {
 		t.Fatal(err)
 	}
 	want := "    add \"Disallow: /go/\" (the * group's line 2) to the group that lacks it: B (line 7)\n"
@@ -105,7 +106,7 @@ func TestMatrixNoWarningWhenVerdictsAgree(t *testing.T) {
 	// BadBot's own group blocks everything, so lacking "Disallow: /go/"
 	// changes nothing; GoodBot repeats the rule.
 	body := "User-agent: BadBot\nDisallow: /\n\nUser-agent: GoodBot\nDisallow: /go/\nAllow: /x\n\nUser-agent: *\nDisallow: /go/\n"
-	m, err := BuildMatrix([]byte(body), MatrixOptions{})
+	m, err := matrix.Build([]byte(body), matrix.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestMatrixWarnings(t *testing.T) {
 		"Crawl-delay: 5\n" + // 5
 		"this is not a record\n" + // 6
 		"Allow: /*.css$\n" // 7
-	m, err := BuildMatrix([]byte(body), MatrixOptions{})
+	m, err := matrix.Build([]byte(body), matrix.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestMatrixWarnings(t *testing.T) {
 	for _, x := range m.Warnings {
 		got = append(got, w{x.Line, x.Kind})
 	}
-	want := []w{{1, WarnOrphanRule}, {2, WarnNotToken}, {4, WarnNoLeadingSlash}, {5, WarnCrawlDelay}, {6, WarnUnparseable}}
+	want := []w{{1, matrix.WarnOrphanRule}, {2, matrix.WarnNotToken}, {4, matrix.WarnNoLeadingSlash}, {5, matrix.WarnCrawlDelay}, {6, matrix.WarnUnparseable}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
@@ -146,7 +147,7 @@ func TestMatrixWarnings(t *testing.T) {
 	if diff := cmp.Diff([]string{"UnlistedBot"}, m.Agents); diff != "" {
 		t.Errorf("RFC agents (-want +got):\n%s", diff)
 	}
-	g, err := BuildMatrix([]byte(body), MatrixOptions{Options: reference.Google()})
+	g, err := matrix.Build([]byte(body), matrix.Options{Options: reference.Google()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,42 +158,31 @@ func TestMatrixWarnings(t *testing.T) {
 
 func TestMatrixLargeFile(t *testing.T) {
 	body := "User-agent: *\n" + strings.Repeat("# filler filler filler filler filler filler\n", 13000) + "Disallow: /late\n"
-	m, err := BuildMatrix([]byte(body), MatrixOptions{Agents: []string{"FooBot"}, Paths: []string{"/late"}})
+	m, err := matrix.Build([]byte(body), matrix.Options{Agents: []string{"FooBot"}, Paths: []string{"/late"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !m.Cells[0][0].Allowed {
 		t.Errorf("a rule past 500 KiB applies")
 	}
-	if len(m.Warnings) != 1 || m.Warnings[0].Kind != WarnTooLarge {
-		t.Errorf("warnings = %+v, want one %s", m.Warnings, WarnTooLarge)
+	if len(m.Warnings) != 1 || m.Warnings[0].Kind != matrix.WarnTooLarge {
+		t.Errorf("warnings = %+v, want one %s", m.Warnings, matrix.WarnTooLarge)
 	}
 }
 
 func TestMatrixBadAgent(t *testing.T) {
-	if _, err := BuildMatrix([]byte("User-agent: *\n"), MatrixOptions{Agents: []string{"Foo Bot"}}); err == nil {
+	if _, err := matrix.Build([]byte("User-agent: *\n"), matrix.Options{Agents: []string{"Foo Bot"}}); err == nil {
 		t.Error("an agent that is not a product token is accepted")
 	}
 }
 
 func TestMatrixUnnamedAvoidsNamed(t *testing.T) {
-	m, err := BuildMatrix([]byte("User-agent: UnlistedBot\nDisallow: /\n"), MatrixOptions{})
+	m, err := matrix.Build([]byte("User-agent: UnlistedBot\nDisallow: /\n"), matrix.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Unnamed != "UnlistedBotX" {
 		t.Errorf("unnamed agent = %q", m.Unnamed)
-	}
-}
-
-func TestExamplePath(t *testing.T) {
-	for in, want := range map[string]string{
-		"/go/": "/go/", "/*.pdf$": "/x.pdf", "*.gif$": "/x.gif", "/private*": "/private", "": "", "*": "/",
-		"/a*b*c": "/axbxc", "/*?sid=": "/x?sid=", "$": "/",
-	} {
-		if got := examplePath(in); got != want {
-			t.Errorf("examplePath(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -212,17 +202,17 @@ func TestMatrixWarningSummary(t *testing.T) {
 	for i := range 40 {
 		fmt.Fprintf(&b, "User-agent: *\nDisallow: /dir%d/\n", i)
 	}
-	m, err := BuildMatrix([]byte(b.String()), MatrixOptions{})
+	m, err := matrix.Build([]byte(b.String()), matrix.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range m.Warnings {
-		if w.Kind == WarnStarNotInherited {
+		if w.Kind == matrix.WarnStarNotInherited {
 			t.Errorf("a group blocking everything is warned about: %s", w.Message)
 		}
 	}
 	var out bytes.Buffer
-	if err := m.WriteText(&out, false); err != nil {
+	if err := WriteMatrix(&out, m, false); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()

@@ -7,12 +7,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/reptest/reptest/matrix"
 	"github.com/reptest/reptest/reference"
 )
 
 func TestMatrixUsage(t *testing.T) {
 	body := []byte("User-agent: *\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\nContent-Signal: search=yes\n")
-	m, err := BuildMatrix(body, MatrixOptions{Agents: []string{"foobot"}, Options: reference.AIPref()})
+	m, err := matrix.Build(body, matrix.Options{Agents: []string{"foobot"}, Options: reference.AIPref()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestMatrixUsage(t *testing.T) {
 		t.Errorf("usage cells (-want +got):\n%s", diff)
 	}
 	var out bytes.Buffer
-	if err := m.WriteText(&out, false); err != nil {
+	if err := WriteMatrix(&out, m, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"search=y train-ai=n", "search=? train-ai=?", reference.AIPrefDrafts} {
@@ -44,7 +45,7 @@ func TestMatrixUsage(t *testing.T) {
 		}
 	}
 	// Under RFC 9309 the cells show preferences only when asked.
-	m, err = BuildMatrix(body, MatrixOptions{Agents: []string{"foobot"}})
+	m, err = matrix.Build(body, matrix.Options{Agents: []string{"foobot"}})
 	if err != nil || m.Usage != nil || m.Cells[0][0].Usage != nil {
 		t.Errorf("rfc9309 matrix: usage %v, cell %+v, %v", m.Usage, m.Cells[0][0], err)
 	}

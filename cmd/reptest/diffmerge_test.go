@@ -75,6 +75,10 @@ func TestDiffShardsMerge(t *testing.T) {
 	}
 	a, _ := os.ReadFile(want)
 	b, _ := os.ReadFile(got)
+	// The per-area counts are merged too (compared below with the rest).
+	if !strings.Contains(string(b), `"area": "matching"`) {
+		t.Errorf("merged report has no per-area counts:\n%s", b)
+	}
 	if diff := cmp.Diff(string(a), string(b)); diff != "" {
 		t.Errorf("merged shards differ from the whole run (-whole +merged):\n%s", diff)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/reptest/reptest/matrix"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
@@ -52,7 +53,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
 		return exitUsage
 	}
-	m, err := report.BuildMatrix(body, report.MatrixOptions{Agents: agents, Paths: paths, Options: opts, Usage: usage})
+	m, err := matrix.Build(body, matrix.Options{Agents: agents, Paths: paths, Options: opts, Usage: usage})
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
 		return exitUsage
@@ -62,7 +63,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		enc.SetIndent("", "  ")
 		err = enc.Encode(m)
 	} else {
-		err = m.WriteText(stdout, colorFor(stdout))
+		err = report.WriteMatrix(stdout, m, colorFor(stdout))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)

@@ -1,0 +1,135 @@
+package diff
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/cases"
+)
+
+// TestRunCountsAreas checks the per-area counts of a small run by hand.
+func TestRunCountsAreas(t *testing.T) {
+	files := []File{
+		{Name: "a", Robots: []byte("User-agent: *\nDisallow: /a\n"), Probes: []Probe{
+			{Agent: "FooBot", URL: "/a", Req: "MATCH-1"},   // all disallow
+			{Agent: "FooBot", URL: "/%61", Req: "PCT-2"},   // only the reference decodes: it stands apart
+			{Agent: "FooBot", URL: "/b", Req: "MATCH-9"},   // all allow
+			{Agent: "FooBot", URL: "/c", Req: "NO-SUCH-1"}, // in no area
+			{Agent: "FooBot", URL: "/d"},                   // in no area
+		}},
+		{Name: "b", Robots: []byte("User-agent: *\nDisallow: /\n"), Probes: []Probe{
+			// Only the reference allows /robots.txt (MATCH-7).
+			{Agent: "FooBot", URL: "/robots.txt", Req: "MATCH-7"},
+			{Agent: "FooBot", URL: "/x", Req: "UA-4"},
+		}},
+	}
+	tests := []struct {
+		name    string
+		parsers func() []cases.Parser
+		profile string
+		want    []AreaStat
+	}{{
+		name:    "three parsers: the majority decides",
+		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}} },
+		want: []AreaStat{
+			{Area: "user-agent", Probes: 1, Agreed: 1},
+			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference": 1}},
+			{Area: "encoding", Probes: 1, Apart: map[string]int{"reference": 1}},
+		},
+	}, {
+		name:    "two parsers: a tie goes to the reference's side under the RFC",
+		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle()} },
+		want: []AreaStat{
+			{Area: "user-agent", Probes: 1, Agreed: 1},
+			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference-google": 1}},
+			{Area: "encoding", Probes: 1, Apart: map[string]int{"reference-google": 1}},
+		},
+	}, {
+		name:    "two parsers: and under Google's reading with the google profile",
+		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle()} },
+		profile: cases.ProfileGoogle,
+		want: []AreaStat{
+			{Area: "user-agent", Probes: 1, Agreed: 1},
+			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference": 1}},
+			{Area: "encoding", Probes: 1, Apart: map[string]int{"reference": 1}},
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := make([]File, len(files))
+			for i, f := range files {
+				f.Profile = tt.profile
+				fs[i] = f
+			}
+			rep := run(t, fs, 2, tt.parsers)
+			if diff := cmp.Diff(tt.want, rep.Summary.Areas); diff != "" {
+				t.Errorf("areas (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMajority(t *testing.T) {
+	const a, d, r = cases.Allow, cases.Disallow, cases.Reject
+	tests := []struct {
+		vs     []cases.Verdict
+		ref    cases.Verdict
+		side   cases.Verdict
+		hasOne bool
+	}{
+		{[]cases.Verdict{a, a, d}, d, a, true},
+		{[]cases.Verdict{a, d}, d, d, true},
+		{[]cases.Verdict{a, d, r, r}, a, r, true},
+		{[]cases.Verdict{a, d, r}, d, d, true},
+		{[]cases.Verdict{d, r}, a, a, false},   // the reference sides with neither
+		{[]cases.Verdict{a, d}, "", "", false}, // the reference gives no verdict
+	}
+	for _, tt := range tests {
+		side, ok := majority(tt.vs, func() cases.Verdict { return tt.ref })
+		if ok != tt.hasOne || ok && side != tt.side {
+			t.Errorf("majority(%v, ref %s) = %s, %v; want %s, %v", tt.vs, tt.ref, side, ok, tt.side, tt.hasOne)
+		}
+	}
+}
+
+func TestMergeAddsAreas(t *testing.T) {
+	part := func(areas ...AreaStat) *Report {
+		return &Report{Kind: ReportKind, Summary: Summary{Parsers: []string{"p", "q"}, Areas: areas}}
+	}
+	got, err := Merge(
+		part(AreaStat{Area: "encoding", Probes: 3, Agreed: 1, Apart: map[string]int{"p": 2}},
+			AreaStat{Area: "matching", Probes: 5, Agreed: 5}),
+		part(AreaStat{Area: "matching", Probes: 2, Agreed: 1, Apart: map[string]int{"q": 1}},
+			AreaStat{Area: "syntax", Probes: 1, Agreed: 1}),
+		part(AreaStat{Area: "encoding", Probes: 1, Apart: map[string]int{"p": 1, "q": 1}}),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Added area by area, in the order of the requirement table.
+	want := []AreaStat{
+		{Area: "syntax", Probes: 1, Agreed: 1},
+		{Area: "matching", Probes: 7, Agreed: 6, Apart: map[string]int{"q": 1}},
+		{Area: "encoding", Probes: 4, Agreed: 1, Apart: map[string]int{"p": 3, "q": 1}},
+	}
+	if diff := cmp.Diff(want, got.Summary.Areas); diff != "" {
+		t.Errorf("merged areas (-want +got):\n%s", diff)
+	}
+}
+
+// TestProbeKindsAreRequirements checks that every kind of derived probe
+// exercises a requirement of the table, so that each is counted in an
+// area.
+func TestProbeKindsAreRequirements(t *testing.T) {
+	for kind, req := range probeKinds {
+		if requirementAreas().of[req] == "" {
+			t.Errorf("probe kind %q: requirement %q is in no area of corpus/requirements.yaml", kind, req)
+		}
+	}
+	body := []byte("User-agent: FooBot\nDisallow: /a*b$\nAllow: /a*b$x\nUser-agent: *\nAllow: /%7Ec?x\nDisallow: /%7Ec?y\n")
+	for _, p := range DeriveProbes(body, 1000) {
+		if want, ok := probeKinds[p.Kind]; !ok || p.Req != want {
+			t.Errorf("probe %+v: Req %q, want the kind's %q", p, p.Req, want)
+		}
+	}
+}
