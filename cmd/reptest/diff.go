@@ -212,8 +212,9 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 	return rep, 0
 }
 
-// writeOutputs writes the requested files and, unless quiet, the summary
-// on stdout; it returns the command's exit status.
+// writeOutputs writes the requested files and, unless quiet or an output
+// is stdout ("-"), the summary on stdout; it returns the command's exit
+// status.
 func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout, stderr io.Writer) int {
 	write := func(path string, render func(io.Writer) error) bool {
 		return writeOutput("diff", stdout, stderr, path, render)
