@@ -33,17 +33,21 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	rep, err := cfg.audit(ctx)
+	rep, interrupted, err := cfg.audit(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest audit:", err)
 		return exitUsage
 	}
+	if interrupted != "" {
+		fmt.Fprintln(stderr, "reptest audit: interrupted; the requests read so far are reported")
+	}
 	sums, results := accesslog.Results(rep)
-	doc := report.FromResults(report.Meta{Version: reference.Version, Profile: cfg.profile}, sums, results, nil)
-	if !cfg.out.write("audit", doc, nil, stderr) {
+	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
+	doc := report.FromResults(meta, sums, results, nil)
+	if !cfg.out.write("audit", doc, stdout, stderr) {
 		return exitUsage
 	}
-	if !cfg.quiet {
+	if !cfg.quiet && !cfg.out.toStdout() {
 		accesslog.WriteText(stdout, rep)
 	}
 	return resultStatus(doc)
@@ -94,22 +98,29 @@ func (cfg *auditConfig) check(pos []string) error {
 }
 
 // audit reads the robots.txt versions and feeds every log to an auditor.
-func (cfg *auditConfig) audit(ctx context.Context) (*accesslog.Report, error) {
+// When ctx is cancelled while the logs are read, the report holds the
+// requests read so far and interrupted says why it stopped.
+func (cfg *auditConfig) audit(ctx context.Context) (rep *accesslog.Report, interrupted string, err error) {
 	versions, err := readVersions(ctx, cfg.robots, cfg.git)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	opts, _ := reference.OptionsFor(cfg.profile)
 	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts})
 	var scanners []*accesslog.Scanner
 	for _, name := range cfg.logs {
 		sc, err := scanLog(ctx, a, name, cfg.format)
-		if err != nil {
-			return nil, err
+		if sc != nil {
+			scanners = append(scanners, sc)
 		}
-		scanners = append(scanners, sc)
+		if err != nil && ctx.Err() != nil {
+			return a.Report(scanners...), interruption(ctx, ctx.Err()), nil
+		}
+		if err != nil {
+			return nil, "", err
+		}
 	}
-	return a.Report(scanners...), nil
+	return a.Report(scanners...), "", nil
 }
 
 // logFormat builds the log format of the flags.

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -20,7 +18,7 @@ import (
 type crawlConfig struct {
 	crawler                crawl.Crawler
 	version                string // the crawler's, for reports
-	corpora                multi
+	corpus                 corpusFlags
 	sel                    selectFlags // --run and --skip; crawl has no --level
 	profile                string
 	strict, verbose, quiet bool
@@ -34,7 +32,7 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	all, err := loadCorpus(cfg.corpora)
+	all, err := cfg.corpus.load(stderr)
 	if err != nil {
 		printLoadError(stderr, err)
 		return exitUsage
@@ -45,10 +43,6 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 
-	// A stop by SIGTERM (CI cancelling a job) ends the run as an interrupt
-	// does, so that the crawler's process group is killed, not orphaned.
-	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
-	defer stop()
 	results, runs := crawl.RunAll(ctx, selected, &cfg.crawler, crawlProgress(stderr, cfg.quiet))
 	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}
 	if err := ctx.Err(); err != nil {
@@ -64,7 +58,7 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !cfg.out.write("crawl", doc, stdout, stderr) {
 		return exitUsage
 	}
-	if !cfg.quiet {
+	if !cfg.quiet && !cfg.out.toStdout() {
 		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: report.IsTerminal(stdout)})
 	}
 	return resultStatus(doc)
@@ -79,7 +73,7 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	fs.StringVar(&c.Template, "crawler", "", "the crawler command, with {url} {agent} {ua} {dir} {proxy}")
 	fs.StringVar(&c.Name, "name", "crawler", "the crawler's name in reports")
 	fs.StringVar(&cfg.version, "crawler-version", "", "the crawler's version, for reports")
-	fs.Var(&cfg.corpora, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
+	cfg.corpus.register(fs)
 	cfg.sel.registerGlobs(fs, "run")
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")

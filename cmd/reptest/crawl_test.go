@@ -104,3 +104,35 @@ func TestCrawlInterrupted(t *testing.T) {
 		t.Errorf("document: interrupted %v, reason %q; want it marked with the cause", doc.Interrupted, doc.InterruptReason)
 	}
 }
+
+// An interrupted audit is written and judged as an interrupted run is:
+// the requests read so far are reported, the document is marked with the
+// reason, and the status is 1.
+func TestAuditInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	robots := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// More lines than the scanner reads between looks at the context.
+	line := `1.2.3.4 - - [06/Oct/2026:01:00:01 +0000] "GET /private/x HTTP/1.1" 200 40 "-" "FooBot/1.0"` + "\n"
+	log := filepath.Join(dir, "access.log")
+	if err := os.WriteFile(log, []byte(strings.Repeat(line, 70000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "audit.json")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("stopped by the test"))
+	var stdout, stderr bytes.Buffer
+	code := dispatch(ctx, []string{"audit", "--robots", robots, "--log", log, "--json", out, "--quiet"}, &stdout, &stderr)
+	if code != exitFail || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %d, stderr %q; want 1 and the interruption said", code, stderr.String())
+	}
+	doc := readDoc(t, out)
+	if !doc.Interrupted || doc.InterruptReason != "stopped by the test" {
+		t.Errorf("document: interrupted %v, reason %q; want it marked with the cause", doc.Interrupted, doc.InterruptReason)
+	}
+	if len(doc.Results) == 0 {
+		t.Errorf("no results; want the requests read before the interruption judged")
+	}
+}

@@ -19,7 +19,8 @@ import (
 
 // diffOptions is what the flags of `reptest diff` ask for.
 type diffOptions struct {
-	names, inputs, corpora                  multi
+	names, inputs                           multi
+	corpus                                  corpusFlags
 	progs                                   *programs
 	generate                                int
 	seed                                    uint64
@@ -70,7 +71,7 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 	fs.Var(&o.names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
 	o.progs = addProgramFlags(fs)
 	fs.Var(&o.inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
-	fs.Var(&o.corpora, "corpus", "a directory of YAML cases whose checks are compared (repeatable)")
+	o.corpus.register(fs)
 	fs.IntVar(&o.generate, "generate", 0, "also compare `N` generated files")
 	fs.Uint64Var(&o.seed, "seed", 1, "the seed of --generate")
 	fs.StringVar(&o.jsonOut, "json", "", "write the findings as JSON lines to `FILE`")
@@ -109,14 +110,14 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 // source in run.
 func (o *diffOptions) gatherInputs(run *report.DiffRun, stderr io.Writer) (*diff.Inputs, bool) {
 	var in diff.Inputs
-	if len(o.corpora) > 0 || len(o.inputs) == 0 && o.generate == 0 {
-		cs, err := loadCorpus(o.corpora)
+	if o.corpus.given() || len(o.inputs) == 0 && o.generate == 0 {
+		cs, err := o.corpus.load(stderr)
 		if err != nil {
 			printLoadError(stderr, err)
 			return nil, false
 		}
 		in.Files = append(in.Files, diff.FromCases(cs)...)
-		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", strings.Join(o.corpora, ", "), len(cs)))
+		run.Inputs = append(run.Inputs, fmt.Sprintf("corpus %s: %d cases", &o.corpus, len(cs)))
 	}
 	for _, path := range o.inputs {
 		files, warcs := len(in.Files), len(in.WARC)
@@ -211,10 +212,13 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 	return rep, 0
 }
 
-// writeOutputs writes the requested files and, unless quiet, the summary
-// on stdout; it returns the command's exit status.
+// writeOutputs writes the requested files and, unless quiet or an output
+// is stdout ("-"), the summary on stdout; it returns the command's exit
+// status.
 func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout, stderr io.Writer) int {
-	write := writer("diff", stderr)
+	write := func(path string, render func(io.Writer) error) bool {
+		return writeOutput("diff", stdout, stderr, path, render)
+	}
 	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
 		write(o.summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -230,7 +234,7 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 	if !ok {
 		return 2
 	}
-	if !o.quiet {
+	if !o.quiet && !toStdout(o.jsonOut, o.summaryOut, o.htmlOut, o.reportOut) {
 		if err := diff.WriteText(stdout, &rep.Summary, o.top); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2

@@ -59,7 +59,7 @@ func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, st
 			return 2
 		}
 	}
-	if !quiet && mergeOut != "-" {
+	if !quiet && !toStdout(mergeOut, htmlOut) {
 		if err := diff.WriteText(stdout, &rep.Summary, 15); err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
 			return 2

@@ -26,15 +26,15 @@ func resultStatus(doc *report.Document) int {
 }
 
 // writeOutput renders into the file at path, atomically (report.WriteFile),
-// or to stdout when path is "-" and stdout is not nil; nothing when path is
-// empty. A failure is reported on stderr as the command cmd, and false
-// returned. Every output file of every command is written here.
+// or to stdout when path is "-"; nothing when path is empty. A failure is
+// reported on stderr as the command cmd, and false returned. Every output
+// file of every command is written here.
 func writeOutput(cmd string, stdout, stderr io.Writer, path string, render func(io.Writer) error) bool {
 	var err error
-	switch {
-	case path == "":
+	switch path {
+	case "":
 		return true
-	case path == "-" && stdout != nil:
+	case "-":
 		err = render(stdout)
 	default:
 		err = report.WriteFile(path, render)
@@ -46,11 +46,15 @@ func writeOutput(cmd string, stdout, stderr io.Writer, path string, render func(
 	return true
 }
 
-// writer returns writeOutput for the command cmd, writing files only.
-func writer(cmd string, stderr io.Writer) func(path string, render func(io.Writer) error) bool {
-	return func(path string, render func(io.Writer) error) bool {
-		return writeOutput(cmd, nil, stderr, path, render)
+// toStdout reports whether one of the output paths is "-": the command
+// then prints no summary, which would be mixed into the output.
+func toStdout(paths ...string) bool {
+	for _, p := range paths {
+		if p == "-" {
+			return true
+		}
 	}
+	return false
 }
 
 // outputSet is a set of output flags: the commands that judge a results document
@@ -103,7 +107,7 @@ func (o *outputFlags) readExpect() error {
 
 // write applies the expected failures to doc, then writes every requested
 // rendering of it, stopping at the first that fails; it reports whether
-// all were written. A path "-" is stdout when stdout is not nil.
+// all were written. A path "-" is stdout.
 func (o *outputFlags) write(cmd string, doc *report.Document, stdout, stderr io.Writer) bool {
 	if o.expected != nil {
 		doc.ApplyExpectations(o.expected)
@@ -121,4 +125,9 @@ func (o *outputFlags) write(cmd string, doc *report.Document, stdout, stderr io.
 		}
 	}
 	return ok
+}
+
+// toStdout reports whether one of the output files is "-" (stdout).
+func (o *outputFlags) toStdout() bool {
+	return toStdout(o.json, o.junit, o.html, o.writeExpect)
 }

@@ -3,6 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,6 +56,63 @@ func TestOutputFlags(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("%s: output flags (-want +got):\n%s", tt.cmd, diff)
+			}
+		})
+	}
+}
+
+// An output file "-" is stdout for every command, and holds the output
+// alone: no file named "-" is written and no summary is mixed in.
+func TestOutputDashIsStdout(t *testing.T) {
+	dir := t.TempDir()
+	robots := filepath.Join(dir, "robots.txt")
+	log := filepath.Join(dir, "access.log")
+	results := filepath.Join(dir, "results.json")
+	files := map[string]string{
+		robots: "User-agent: *\nDisallow: /private/\n",
+		log:    `1.2.3.4 - - [06/Oct/2026:01:00:01 +0000] "GET /private/x HTTP/1.1" 200 40 "-" "FooBot/1.0"` + "\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const id = "access/status-200-rules-apply"
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"run", "--run", id, "--quiet", "--json", results}, &stdout, &stderr); code != exitOK {
+		t.Fatalf("run for report: exit %d\n%s", code, stderr.String())
+	}
+	corpus := writeCorpus(t, map[string]string{"a.yaml": goodCase})
+	tests := [][]string{
+		{"run", "--run", id, "--json", "-"},
+		{"run", "--run", id, "--junit", "-"},
+		{"crawl", "--crawler", "sh -c 'exit 0'", "--run", id, "--json", "-"},
+		{"audit", "--robots", robots, "--log", log, "--json", "-"},
+		{"report", results, "--merge-out", "-"},
+		{"diff", "--corpus", corpus, "--parser", "reference", "--parser", "temoto", "--no-minimize", "--summary", "-"},
+	}
+	t.Chdir(t.TempDir()) // where a file named "-" would be written
+	for _, args := range tests {
+		flag := args[len(args)-2]
+		t.Run(args[0]+flag, func(t *testing.T) {
+			stdout.Reset()
+			stderr.Reset()
+			if code := dispatch(context.Background(), args, &stdout, &stderr); code == exitUsage {
+				t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+			}
+			var v any
+			if flag == "--junit" {
+				var x struct{ XMLName xml.Name }
+				err := xml.Unmarshal(stdout.Bytes(), &x)
+				if err != nil || !strings.HasPrefix(stdout.String(), "<?xml") || !strings.HasSuffix(strings.TrimSpace(stdout.String()), ">") {
+					t.Errorf("%v: stdout is not the JUnit XML alone (%v):\n%s", args, err, stdout.String())
+				}
+			} else if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+				t.Errorf("%v: stdout is not the JSON alone: %v\n%s", args, err, stdout.String())
+			}
+			if _, err := os.Stat("-"); err == nil {
+				t.Errorf("%v: wrote a file named -", args)
+				os.Remove("-")
 			}
 		})
 	}

@@ -63,7 +63,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if !out.write("report", doc, stdout, stderr) {
 		return exitUsage
 	}
-	if !*quiet && out.json != "-" {
+	if !*quiet && !out.toStdout() {
 		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout)}); err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
 			return exitUsage

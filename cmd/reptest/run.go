@@ -52,10 +52,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}
-	if !cfg.out.write("run", doc, nil, stderr) {
+	if !cfg.out.write("run", doc, stdout, stderr) {
 		return exitUsage
 	}
-	if !cfg.quiet {
+	if !cfg.quiet && !cfg.out.toStdout() {
 		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: colorFor(stdout)})
 	}
 	return resultStatus(doc)
@@ -254,7 +254,9 @@ func interruption(ctx context.Context, err error) string {
 	return err.Error()
 }
 
-// corpusFlags are the flags that choose the case sources of a command.
+// corpusFlags are the flags that choose the case sources of a command:
+// every command that takes --corpus (run, list, crawl, diff) registers
+// and loads them here, so that they read and load the same in all.
 type corpusFlags struct {
 	dirs         multi
 	withEmbedded bool
@@ -263,6 +265,19 @@ type corpusFlags struct {
 func (c *corpusFlags) register(fs *flag.FlagSet) {
 	fs.Var(&c.dirs, "corpus", "a directory of YAML cases (repeatable; default: the embedded corpus)")
 	fs.BoolVar(&c.withEmbedded, "with-embedded", false, "with --corpus: load the embedded corpus too (ids must be unique across all)")
+}
+
+// given reports whether a flag asks for a corpus, as opposed to the
+// default of a command with no flag at all.
+func (c *corpusFlags) given() bool { return len(c.dirs) > 0 || c.withEmbedded }
+
+// String names the sources chosen, for a report of the inputs.
+func (c *corpusFlags) String() string {
+	names := append([]string(nil), c.dirs...)
+	if len(c.dirs) == 0 || c.withEmbedded {
+		names = append(names, "embedded")
+	}
+	return strings.Join(names, ", ")
 }
 
 // load loads the chosen sources: the embedded corpus without --corpus,
@@ -282,14 +297,6 @@ func (c *corpusFlags) load(stderr io.Writer) ([]cases.Case, error) {
 	}
 	ld := cases.Loader{Warn: func(e *cases.LoadError) { fmt.Fprintln(stderr, "warning:", e) }}
 	return ld.Load(srcs...)
-}
-
-// loadCorpus loads the given directories, or the embedded corpus.
-func loadCorpus(dirs []string) ([]cases.Case, error) {
-	if len(dirs) == 0 {
-		return cases.LoadEmbedded()
-	}
-	return cases.LoadDirs(dirs...)
 }
 
 // warnInvalid prints, for each check the loader marked invalid, where it

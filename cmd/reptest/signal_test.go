@@ -35,55 +35,68 @@ func reptestCmd(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// SIGTERM stops a run as SIGINT does: the results so far are written,
-// marked interrupted with the signal, and the status is 1.
+// SIGTERM stops a run or a crawl as SIGINT does (main's stopSignals):
+// the results so far are written, marked interrupted with the signal,
+// and the status is 1.
 func TestRunSIGTERM(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
-		t.Run(sig.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			var body strings.Builder
-			body.WriteString("cases:\n")
-			for _, id := range []string{"a", "b", "c"} {
-				body.WriteString(strings.Replace(strings.TrimPrefix(goodCase, "cases:\n"), "t/one", "t/"+id, 1))
-			}
-			if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(body.String()), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out := filepath.Join(dir, "out.json")
-			cmd := reptestCmd(t, "run", "--corpus", dir, "--quiet", "--json", out, "--timeout", "20s",
-				"--command", "sh -c 'sleep 30' %robots% %url% %user-agent%")
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			time.Sleep(time.Second) // the first check is running
-			cmd.Process.Signal(sig)
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(15 * time.Second):
-				cmd.Process.Kill()
-				t.Fatalf("reptest did not stop within 15s of %s; stderr:\n%s", sig, stderr.String())
-			}
-			if code := cmd.ProcessState.ExitCode(); code != 1 {
-				t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr.String())
-			}
-			data, err := os.ReadFile(out)
-			if err != nil {
-				t.Fatalf("no JSON written after %s: %v; stderr:\n%s", sig, err, stderr.String())
-			}
-			var doc struct {
-				Interrupted bool   `json:"interrupted"`
-				Reason      string `json:"interrupt_reason"`
-			}
-			if err := json.Unmarshal(data, &doc); err != nil {
-				t.Fatal(err)
-			}
-			if !doc.Interrupted || !strings.Contains(doc.Reason, "signal") {
-				t.Errorf("document: interrupted %v, reason %q; want it marked with the signal", doc.Interrupted, doc.Reason)
-			}
-		})
+	dir := t.TempDir()
+	var body strings.Builder
+	body.WriteString("cases:\n")
+	for _, id := range []string{"a", "b", "c"} {
+		body.WriteString(strings.Replace(strings.TrimPrefix(goodCase, "cases:\n"), "t/one", "t/"+id, 1))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(body.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commands := map[string][]string{
+		"run":   {"run", "--command", "sh -c 'sleep 30' %robots% %url% %user-agent%"},
+		"crawl": {"crawl", "--crawler", "sh -c 'sleep 30' {url}"},
+	}
+	for name, args := range commands {
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+			t.Run(name+"/"+sig.String(), func(t *testing.T) {
+				out := filepath.Join(t.TempDir(), "out.json")
+				cmd := reptestCmd(t, append(args, "--corpus", dir, "--quiet", "--json", out, "--timeout", "20s")...)
+				stopWith(t, cmd, sig, out)
+			})
+		}
+	}
+}
+
+// stopWith starts cmd, sends it sig once its first check runs, and checks
+// that it stops with status 1 and writes out marked interrupted by sig.
+func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, out string) {
+	t.Helper()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // the first check is running
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("reptest did not stop within 15s of %s; stderr:\n%s", sig, stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("no JSON written after %s: %v; stderr:\n%s", sig, err, stderr.String())
+	}
+	var doc struct {
+		Interrupted bool   `json:"interrupted"`
+		Reason      string `json:"interrupt_reason"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Interrupted || !strings.Contains(doc.Reason, "signal") {
+		t.Errorf("document: interrupted %v, reason %q; want it marked with the signal", doc.Interrupted, doc.Reason)
 	}
 }
