@@ -90,10 +90,11 @@ func BenchmarkBatch(b *testing.B) {
 	for i := range qs {
 		qs[i] = cases.Question{Agent: []string{"FooBot", "BarBot"}[i%2], URL: fmt.Sprintf("https://example.com/section-%d/public/%d", i*3, i)}
 	}
-	parsers := []struct {
+	type opener struct {
 		name string
 		open func(b *testing.B) cases.Parser
-	}{
+	}
+	parsers := []opener{
 		{"reference", func(*testing.B) cases.Parser { return NewReference() }},
 		{"temoto", func(*testing.B) cases.Parser { return NewTemoto() }},
 		{"exec-helper", func(b *testing.B) cases.Parser {
@@ -104,14 +105,18 @@ func BenchmarkBatch(b *testing.B) {
 			b.Cleanup(func() { e.Close() })
 			return e
 		}},
-		{"python-urllib", func(b *testing.B) cases.Parser {
-			p, err := New(context.Background(), "python-urllib", Options{})
+	}
+	// The peers whose libraries parse a body once per agent (perl, ruby)
+	// beside one that parses it once for all (python).
+	for _, name := range []string{"python-urllib", "perl-robotrules", "webrobots"} {
+		parsers = append(parsers, opener{name, func(b *testing.B) cases.Parser {
+			p, err := New(context.Background(), name, Options{})
 			if err != nil {
 				b.Skip(err)
 			}
 			b.Cleanup(func() { p.(cases.Closer).Close() })
 			return p
-		}},
+		}})
 	}
 	for _, pr := range parsers {
 		b.Run(pr.name+"/check", func(b *testing.B) {
