@@ -137,3 +137,20 @@ func BenchmarkBatch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEncodeRequest writes the request line of a check whose body is
+// 1 KiB, 16 KiB and 256 KiB: the cost reptest pays per request to an
+// external program before any pipe or peer.
+func BenchmarkEncodeRequest(b *testing.B) {
+	for _, kib := range []int{1, 16, 256} {
+		req := cases.Request{Robots: []byte(strings.Repeat("Disallow: /abc/*.x\n", kib<<10/19)), Agent: "FooBot", URL: "https://example.com/x"}
+		b.Run(fmt.Sprintf("%dKiB", kib), func(b *testing.B) {
+			b.SetBytes(int64(len(req.Robots)))
+			for b.Loop() {
+				if _, err := encodeRequest("12", req, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
