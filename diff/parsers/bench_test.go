@@ -90,10 +90,11 @@ func BenchmarkBatch(b *testing.B) {
 	for i := range qs {
 		qs[i] = cases.Question{Agent: []string{"FooBot", "BarBot"}[i%2], URL: fmt.Sprintf("https://example.com/section-%d/public/%d", i*3, i)}
 	}
-	parsers := []struct {
+	type opener struct {
 		name string
 		open func(b *testing.B) cases.Parser
-	}{
+	}
+	parsers := []opener{
 		{"reference", func(*testing.B) cases.Parser { return NewReference() }},
 		{"temoto", func(*testing.B) cases.Parser { return NewTemoto() }},
 		{"exec-helper", func(b *testing.B) cases.Parser {
@@ -104,14 +105,18 @@ func BenchmarkBatch(b *testing.B) {
 			b.Cleanup(func() { e.Close() })
 			return e
 		}},
-		{"python-urllib", func(b *testing.B) cases.Parser {
-			p, err := New(context.Background(), "python-urllib", Options{})
+	}
+	// The peers whose libraries parse a body once per agent (perl, ruby)
+	// beside one that parses it once for all (python).
+	for _, name := range []string{"python-urllib", "perl-robotrules", "webrobots"} {
+		parsers = append(parsers, opener{name, func(b *testing.B) cases.Parser {
+			p, err := New(context.Background(), name, Options{})
 			if err != nil {
 				b.Skip(err)
 			}
 			b.Cleanup(func() { p.(cases.Closer).Close() })
 			return p
-		}},
+		}})
 	}
 	for _, pr := range parsers {
 		b.Run(pr.name+"/check", func(b *testing.B) {
@@ -129,6 +134,23 @@ func BenchmarkBatch(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.N*len(qs))/b.Elapsed().Seconds(), "checks/s")
+		})
+	}
+}
+
+// BenchmarkEncodeRequest writes the request line of a check whose body is
+// 1 KiB, 16 KiB and 256 KiB: the cost reptest pays per request to an
+// external program before any pipe or peer.
+func BenchmarkEncodeRequest(b *testing.B) {
+	for _, kib := range []int{1, 16, 256} {
+		req := cases.Request{Robots: []byte(strings.Repeat("Disallow: /abc/*.x\n", kib<<10/19)), Agent: "FooBot", URL: "https://example.com/x"}
+		b.Run(fmt.Sprintf("%dKiB", kib), func(b *testing.B) {
+			b.SetBytes(int64(len(req.Robots)))
+			for b.Loop() {
+				if _, err := encodeRequest("12", req, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -243,22 +244,33 @@ func TestExecStderrTail(t *testing.T) {
 
 func TestEncodeRequest(t *testing.T) {
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.FixedZone("x", 3600))
+	every := make([]byte, 256) // every byte value: the body is binary
+	for i := range every {
+		every[i] = byte(i)
+	}
 	tests := []struct {
 		name string
 		req  cases.Request
+		qs   []cases.Question
 		want map[string]any
 	}{
-		{"parse", cases.Request{Profile: "rfc9309", Robots: []byte("User-agent: *\nDisallow: /\n"), Agent: "FooBot", URL: "https://example.com/x"},
+		{"parse", cases.Request{Profile: "rfc9309", Robots: []byte("User-agent: *\nDisallow: /\n"), Agent: "FooBot", URL: "https://example.com/x"}, nil,
 			map[string]any{"id": "7", "robots_b64": "VXNlci1hZ2VudDogKgpEaXNhbGxvdzogLwo=", "agent": "FooBot", "url": "https://example.com/x", "profile": "rfc9309"}},
-		{"status with empty body", cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/x"},
+		{"status with empty body", cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/x"}, nil,
 			map[string]any{"id": "7", "robots_b64": "", "status": 503.0, "agent": "FooBot", "url": "https://example.com/x"}},
-		{"fetch", cases.Request{RobotsURL: "http://127.0.0.1:4000/robots.txt", Agent: "FooBot", URL: "http://a.test/x"},
+		{"binary body", cases.Request{Robots: every, Agent: "FooBot", URL: "https://example.com/x"}, nil,
+			map[string]any{"id": "7", "robots_b64": base64.StdEncoding.EncodeToString(every), "agent": "FooBot", "url": "https://example.com/x"}},
+		{"batch", cases.Request{Profile: "google", Robots: []byte("Disallow: /\n"), Status: 200, Agent: "unused", URL: "https://unused.test/"},
+			[]cases.Question{{Agent: "FooBot", URL: "https://example.com/x"}, {Agent: "Bar \"Bot\"", URL: "https://example.com/\u00e9"}},
+			map[string]any{"id": "7", "robots_b64": "RGlzYWxsb3c6IC8K", "status": 200.0, "profile": "google", "questions": []any{
+				map[string]any{"agent": "FooBot", "url": "https://example.com/x"}, map[string]any{"agent": "Bar \"Bot\"", "url": "https://example.com/\u00e9"}}}},
+		{"fetch", cases.Request{RobotsURL: "http://127.0.0.1:4000/robots.txt", Agent: "FooBot", URL: "http://a.test/x"}, nil,
 			map[string]any{"id": "7", "robots_url": "http://127.0.0.1:4000/robots.txt", "agent": "FooBot", "url": "http://a.test/x"}},
-		{"clock", cases.Request{RobotsURL: "http://127.0.0.1:4000/robots.txt", Agent: "FooBot", URL: "http://a.test/x", Session: "s1", Now: now},
+		{"clock", cases.Request{RobotsURL: "http://127.0.0.1:4000/robots.txt", Agent: "FooBot", URL: "http://a.test/x", Session: "s1", Now: now}, nil,
 			map[string]any{"id": "7", "robots_url": "http://127.0.0.1:4000/robots.txt", "agent": "FooBot", "url": "http://a.test/x", "session": "s1", "now": "2025-03-01T11:00:00Z"}},
 	}
 	for _, tt := range tests {
-		line, err := encodeRequest("7", tt.req, nil)
+		line, err := encodeRequest("7", tt.req, tt.qs)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}

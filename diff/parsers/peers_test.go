@@ -115,6 +115,7 @@ func TestPeers(t *testing.T) {
 				return slices.ContainsFunc(tt.extra, func(e verdictTest) bool { return e.name == c.name })
 			})
 			runVerdicts(t, p, append(checks, tt.extra...))
+			runBatchVerdicts(t, p.(cases.Batcher), append(checks, tt.extra...))
 			if !info.Has(cases.CapStatus) {
 				_, err := p.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
 				if !errors.Is(err, errCapability) {
@@ -236,35 +237,105 @@ func TestPeersOutsideCheckout(t *testing.T) {
 	runVerdicts(t, p, commonPeerChecks)
 }
 
-// TestPeersBatch checks that every peer answers a batch as it answers the
-// same checks one by one, and that the peers whose library parses a body
-// once for every agent (Python, Node) announce the batch capability.
-func TestPeersBatch(t *testing.T) {
-	bodies := []string{allowInside, "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", ""}
-	qs := []cases.Question{
-		{Agent: "FooBot", URL: "https://example.com/docs/public/a"}, {Agent: "FooBot", URL: "https://example.com/foo/1"},
-		{Agent: "BarBot", URL: "https://example.com/bar"}, {Agent: "FooBot", URL: "https://example.com/docs"},
+// runBatchVerdicts asks the checks of tests as batches, one per body and
+// status with all of its questions, and compares each answer with the
+// check's wanted verdict: a batch must answer as the single checks do.
+func runBatchVerdicts(t *testing.T, p cases.Batcher, tests []verdictTest) {
+	t.Helper()
+	type body struct {
+		robots string
+		status int
 	}
-	batching := map[string]bool{"python-urllib": true, "protego": true, "robots-parser": true, "robots-txt-guard": true, "robots-txt-parser": true}
+	var order []body
+	byBody := map[body][]verdictTest{}
+	for _, tt := range tests {
+		b := body{tt.robots, tt.status}
+		if _, ok := byBody[b]; !ok {
+			order = append(order, b)
+		}
+		byBody[b] = append(byBody[b], tt)
+	}
+	for _, b := range order {
+		group := byBody[b]
+		qs := make([]cases.Question, len(group))
+		want := make([]cases.Verdict, len(group))
+		for i, tt := range group {
+			qs[i], want[i] = cases.Question{Agent: tt.agent, URL: tt.url}, tt.want
+		}
+		got, errs := p.CheckBatch(context.Background(), cases.Request{Robots: []byte(b.robots), Status: b.status}, qs)
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("batch of %q, status %d: %s: unexpected error: %v", b.robots, b.status, group[i].name, err)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("batch of %q, status %d: verdicts differ from the single checks' (-want +got):\n%s", b.robots, b.status, diff)
+		}
+	}
+}
+
+// TestPeersBatch checks that every peer announces the batch capability
+// and answers a batch as it answers the same questions one by one, on
+// bodies it accepts, rejects or cannot read, with statuses, several
+// agents interleaved as the differential engine asks them (by URL, then
+// agent), and questions that fail alone. The single checks go to a
+// program of their own, in the reverse order, so that a cache that keeps
+// the wrong parse shows as a difference.
+func TestPeersBatch(t *testing.T) {
+	bodies := []string{
+		allowInside,
+		"User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n",
+		"User-agent: BarBot\nDisallow: /docs\n\nUser-agent: FooBot\nAllow: /\nDisallow: /bar\n",
+		"",
+		"nothing here",                         // robots-txt-parser rejects it
+		"User-agent: *\nDisallow: /\n(((\n",    // webrobots cannot parse it
+		"User-agent: *\nDisallow: /caf\xe9\n",  // not UTF-8: python-urllib rejects it
+		"User-agent: *\r\nDisallow: /docs\r\n", // CRLF
+	}
+	var qs []cases.Question
+	for _, u := range []string{"https://example.com/docs/public/a", "https://example.com/foo/1", "https://example.com/bar", "http://other.example/docs", "ftp://example.com/x", "not a URL"} {
+		for _, a := range []string{"FooBot", "BarBot", "BazBot/2.1"} {
+			qs = append(qs, cases.Question{Agent: a, URL: u})
+		}
+	}
 	for _, pr := range peers() {
 		t.Run(pr.name, func(t *testing.T) {
-			e := newPeer(t, pr.name).(*Exec)
-			if batching[pr.name] && !e.batch {
+			batch, single := newPeer(t, pr.name).(*Exec), newPeer(t, pr.name).(*Exec)
+			if !batch.batch {
 				t.Errorf("%s does not announce the batch capability", pr.name)
 			}
+			statuses := []int{0}
+			if batch.Info().Has(cases.CapStatus) {
+				statuses = append(statuses, 200, 404, 503)
+			}
 			for _, body := range bodies {
-				req := cases.Request{Robots: []byte(body), Profile: cases.ProfileRFC}
-				want, werrs := eachCheck(context.Background(), e, req, qs)
-				got, gerrs := e.CheckBatch(context.Background(), req, qs)
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("body %q: batch differs from single checks (-want +got):\n%s", body, diff)
-				}
-				for i := range qs {
-					if (werrs[i] == nil) != (gerrs[i] == nil) {
-						t.Errorf("body %q, question %d: errors %v and %v", body, i, werrs[i], gerrs[i])
+				for _, status := range statuses {
+					req := cases.Request{Robots: []byte(body), Status: status, Profile: cases.ProfileRFC}
+					got, gerrs := batch.CheckBatch(context.Background(), req, qs)
+					want, werrs := reversedChecks(single, req, qs)
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("body %q, status %d: batch differs from single checks (-want +got):\n%s", body, status, diff)
+					}
+					for i := range qs {
+						if (werrs[i] == nil) != (gerrs[i] == nil) {
+							t.Errorf("body %q, status %d, question %+v: errors %v (single) and %v (batch)", body, status, qs[i], werrs[i], gerrs[i])
+						}
 					}
 				}
 			}
 		})
 	}
+}
+
+// reversedChecks asks p each question with Check, last question first,
+// and returns the verdicts and errors in the order of qs.
+func reversedChecks(p cases.Parser, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	vs := make([]cases.Verdict, len(qs))
+	errs := make([]error, len(qs))
+	for i := len(qs) - 1; i >= 0; i-- {
+		r := req
+		r.Agent, r.URL = qs[i].Agent, qs[i].URL
+		vs[i], errs[i] = p.Check(context.Background(), r)
+	}
+	return vs, errs
 }

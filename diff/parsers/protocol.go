@@ -26,7 +26,8 @@ const CapBatch = "batch"
 const MaxBatch = 1024
 
 // request is one protocol request line: a check, or with Questions set a
-// batch (Agent and URL then empty).
+// batch (Agent and URL then empty). encodeRequest writes RobotsB64 itself
+// (see withBody); Serve reads it.
 type request struct {
 	ID        string     `json:"id"`
 	RobotsB64 *string    `json:"robots_b64,omitempty"`
@@ -80,16 +81,14 @@ type hello struct {
 // qs set it is a batch request and req's Agent and URL are not sent.
 func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...string) ([]byte, error) {
 	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile, Usage: usage}
-	switch req.Kind() {
-	case cases.CapFetch:
+	fetch := req.Kind() == cases.CapFetch
+	if fetch {
 		r.RobotsURL = req.RobotsURL
 		r.Session = req.Session
 		if r.Session != "" {
 			r.Now = req.Now.UTC().Format(time.RFC3339)
 		}
-	default:
-		b64 := base64.StdEncoding.EncodeToString(req.Robots)
-		r.RobotsB64 = &b64
+	} else {
 		r.Status = req.Status
 	}
 	if qs != nil {
@@ -103,7 +102,28 @@ func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...s
 	if err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	if fetch {
+		return append(b, '\n'), nil
+	}
+	return withBody(b, req.Robots), nil
+}
+
+// withBody returns the request object obj with "robots_b64", the body in
+// base64, as its first key, and a newline. The body is most of a request's
+// bytes, and base64 needs no JSON escaping: appended directly it is
+// encoded once, without json.Marshal's pass over every byte of the string.
+func withBody(obj, robots []byte) []byte {
+	const key = `{"robots_b64":"`
+	enc := base64.StdEncoding
+	line := make([]byte, 0, len(key)+enc.EncodedLen(len(robots))+len(obj)+2)
+	line = append(line, key...)
+	line = enc.AppendEncode(line, robots)
+	line = append(line, '"')
+	if len(obj) > len("{}") {
+		line = append(line, ',')
+	}
+	line = append(line, obj[1:]...)
+	return append(line, '\n')
 }
 
 // parseHello reads the program's hello. Unknown capabilities are ignored,

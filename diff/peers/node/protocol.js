@@ -28,7 +28,21 @@ function load(peer, pkg) {
   return undefined;
 }
 
-async function answer(msg, check) {
+// bodyCache returns the body of a request's robots_b64 as a Buffer. The
+// differential engine asks many questions of one body in a row, so the
+// last body is kept by its base64 text: an unchanged body is not decoded
+// again and stays the same Buffer, which lastBody recognises at once.
+function bodyCache() {
+  let last = { b64: null, robots: null };
+  return (b64) => {
+    if (last.b64 !== b64) {
+      last = { b64, robots: Buffer.from(b64, 'base64') };
+    }
+    return last.robots;
+  };
+}
+
+async function answer(msg, check, body) {
   const id = msg.id === undefined ? '' : msg.id;
   try {
     if (msg.robots_url) {
@@ -37,7 +51,7 @@ async function answer(msg, check) {
     if (msg.status) {
       throw new Error('this peer takes no status (no capability status)');
     }
-    const robots = Buffer.from(msg.robots_b64 || '', 'base64');
+    const robots = body(msg.robots_b64 || '');
     if (Array.isArray(msg.questions)) {
       // A batch: one body, many questions, answered in order.
       const answers = [];
@@ -62,7 +76,7 @@ function errorText(err) {
   return `${name}: ${message}`;
 }
 
-async function reply(line, hello, check) {
+async function reply(line, hello, check, body) {
   let msg;
   try {
     msg = JSON.parse(line);
@@ -75,17 +89,18 @@ async function reply(line, hello, check) {
   if ('hello' in msg) {
     return hello;
   }
-  return answer(msg, check);
+  return answer(msg, check, body);
 }
 
 // serve answers requests until standard input ends.
 function serve({ name, version, check }) {
   const hello = { name, version, runtime, capabilities: ['parse', 'batch'] };
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  const body = bodyCache();
   let queue = Promise.resolve();
   lines.on('line', (line) => {
     queue = queue.then(async () => {
-      const r = await reply(line, hello, check);
+      const r = await reply(line, hello, check, body);
       process.stdout.write(JSON.stringify(r) + '\n');
     });
   });
@@ -97,7 +112,7 @@ function serve({ name, version, check }) {
 function lastBody(parse) {
   let last = { body: null, key: null, parsed: null };
   return (robots, key) => {
-    if (last.body === null || last.key !== key || !last.body.equals(robots)) {
+    if (last.body === null || last.key !== key || (last.body !== robots && !last.body.equals(robots))) {
       last = { body: robots, key, parsed: parse(robots, key) };
     }
     return last.parsed;

@@ -30,42 +30,77 @@ $| = 1;
 my $json = eval { require JSON::XS; JSON::XS->new } || do { require JSON::PP; JSON::PP->new };
 $json->utf8->canonical;
 
-# The differential engine asks many questions of one body in a row, so the
-# last parsed file is kept, per agent and robots.txt URL.
-my ($last_key, $last_rules);
+# The differential engine asks many questions of one body in a row, by URL
+# then agent, and WWW::RobotRules parses a body for one agent and one
+# robots.txt URL: the rules of the current body are kept per agent and
+# robots.txt URL, so each is parsed once however the questions interleave.
+# The body is recognised by its base64 text, so an unchanged body is
+# neither decoded nor compared byte by byte again.
+my ($body_b64, $body, %rules);
+
+sub body {
+    my ($b64) = @_;
+    $b64 = '' unless defined $b64;
+    if (!defined $body_b64 || $body_b64 ne $b64) {
+        # Decode before forgetting the old body, so that a bad request
+        # leaves the cache as it was.
+        $body = MIME::Base64::decode_base64($b64);
+        $body_b64 = $b64;
+        %rules = ();
+    }
+    return $body;
+}
 
 sub check {
     my ($robots, $agent, $url) = @_;
+    # The request leaves out an empty agent or URL.
+    $agent = '' unless defined $agent;
+    $url = '' unless defined $url;
     my $page = URI->new($url);
-    my $robots_url = URI->new_abs('/robots.txt', $page);
-    my $key = join("\0", $agent, $robots_url->as_string, $robots);
-    if (!defined $last_key || $last_key ne $key) {
-        $last_rules = WWW::RobotRules->new($agent);
-        $last_rules->parse($robots_url, $robots);
-        $last_key = $key;
-    }
-    my $rules = $last_rules;
+    my $robots_url = URI->new_abs('/robots.txt', $page)->as_string;
+    my $rules = $rules{"$agent\0$robots_url"} ||= do {
+        my $r = WWW::RobotRules->new($agent);
+        $r->parse($robots_url, $robots);
+        $r;
+    };
     my $ok = $rules->allowed($page);
     return 'allow' if $ok eq '1';
     return 'disallow' if $ok eq '0';
     die "allowed() returned $ok\n";
 }
 
+# one answers one question: a verdict, or the error of that question alone.
+sub one {
+    my ($robots, $agent, $url) = @_;
+    my $verdict = eval { check($robots, $agent, $url) };
+    return { verdict => $verdict } if defined $verdict;
+    my $err = $@ || 'unknown error';
+    chomp $err;
+    return { error => $err };
+}
+
 sub answer {
     my ($msg) = @_;
     my $id = defined $msg->{id} ? $msg->{id} : '';
-    my $verdict = eval {
+    my $reply = eval {
         die "this peer does not fetch (no capability fetch)\n" if $msg->{robots_url};
         die "this peer takes no status (no capability status)\n" if $msg->{status};
-        my $robots = MIME::Base64::decode_base64(defined $msg->{robots_b64} ? $msg->{robots_b64} : '');
-        check($robots, $msg->{agent}, $msg->{url});
+        my $robots = body($msg->{robots_b64});
+        if (exists $msg->{questions}) {
+            # A batch: one body, many questions, answered in order.
+            die "questions is not a list\n" unless ref $msg->{questions} eq 'ARRAY';
+            my @answers = map {
+                ref $_ eq 'HASH' ? one($robots, $_->{agent}, $_->{url}) : { error => 'a question is not an object' }
+            } @{ $msg->{questions} };
+            { id => $id, answers => \@answers };
+        } else {
+            { id => $id, %{ one($robots, $msg->{agent}, $msg->{url}) } };
+        }
     };
-    if (!defined $verdict) {
-        my $err = $@ || 'unknown error';
-        chomp $err;
-        return { id => $id, error => $err };
-    }
-    return { id => $id, verdict => $verdict };
+    return $reply if defined $reply;
+    my $err = $@ || 'unknown error';
+    chomp $err;
+    return { id => $id, error => $err };
 }
 
 while (my $line = <STDIN>) {
@@ -79,7 +114,7 @@ while (my $line = <STDIN>) {
             name         => 'perl-robotrules',
             version      => "$WWW::RobotRules::VERSION",
             runtime      => sprintf('Perl %vd', $^V),
-            capabilities => ['parse'],
+            capabilities => ['parse', 'batch'],
         };
     } else {
         $reply = answer($msg);
