@@ -20,13 +20,34 @@ func fuzzing() bool {
 // hostile inputs.
 func addDocSeeds(f *testing.F, small bool) {
 	f.Helper()
+	for _, s := range docAndCorpusSeeds(f, small) {
+		f.Add(s.body, s.agent, s.url)
+	}
+}
+
+// addDiffSeeds adds the seeds of FuzzDifferential: those of addDocSeeds
+// with the small hostile inputs in the seed pass of a plain "go test";
+// while fuzzing, without the hostile inputs the peers are slow on (see
+// costlyForPeers) and with one check per corpus body and agent (see
+// mutationSeeds).
+func addDiffSeeds(f *testing.F) {
+	f.Helper()
+	seeds := docAndCorpusSeeds(f, true)
+	if fuzzing() {
+		seeds = mutationSeeds(seeds)
+	}
+	for _, s := range seeds {
+		f.Add(s.body, s.agent, s.url)
+	}
+}
+
+func docAndCorpusSeeds(f *testing.F, small bool) []docSeed {
+	f.Helper()
 	fromCorpus, err := corpusSeeds(small)
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, s := range append(docSeeds(small), fromCorpus...) {
-		f.Add(s.body, s.agent, s.url)
-	}
+	return append(docSeeds(small), fromCorpus...)
 }
 
 func addMatchSeeds(f *testing.F) {

@@ -112,7 +112,9 @@ func (d Decision) String() string {
 
 // Allowed reports whether agent may access url (§2.2). url may be absolute
 // or a path; its scheme and authority are not checked; "" is "/". The agent
-// must be a product token (UA-1) unless Options.AnyAgent is set. Allowed builds no trace and does not allocate.
+// must be a product token (UA-1) unless Options.AnyAgent is set. Allowed
+// builds no trace; it allocates only when it compiles a group for a file
+// asked more than once (see Robots), once per group.
 func (r *Robots) Allowed(agent, url string) (bool, error) {
 	if !r.opts.validAgent(agent) {
 		return false, ErrInvalidToken
@@ -205,7 +207,7 @@ func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
 		sel, groups = selGlobal, r.global
 	case len(r.orphan) > 0 && r.opts.OrphanRulesApply:
 		if !r.isRobotsTxt(path) {
-			r.considerAll(&b, r.orphan, path)
+			r.considerGroup(&b, r.prepared(), len(r.groups), path)
 		}
 		return b, selOrphan, nil
 	default:
@@ -214,9 +216,9 @@ func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
 	if r.isRobotsTxt(path) {
 		return b, sel, groups
 	}
+	ix := r.prepared()
 	for _, gi := range groups {
-		g := r.groups[gi].rules
-		r.considerAll(&b, r.rules[g[0]:g[1]], path)
+		r.considerGroup(&b, ix, int(gi), path)
 	}
 	return b, sel, groups
 }
@@ -244,7 +246,7 @@ func (r *Robots) candidate(ru rule) candidate {
 // scratchLen is the size of the buffer a decision compiles a rule into.
 // A parsed file keeps the compiled form of each rule that normalisation
 // changes and that could outgrow it (longer than scratchLen/3: an octet
-// becomes at most three), so that decisions on it never allocate.
+// becomes at most three), so that no decision has to allocate for one.
 const scratchLen = 1024
 
 // compiledRule is the compiled form a parsed file keeps of a long rule.

@@ -5,15 +5,18 @@ import (
 	"strings"
 )
 
-// Robots is a parsed robots.txt file. It is immutable and safe for
-// concurrent use.
+// Robots is a parsed robots.txt file. Its answers never change and it is
+// safe for concurrent use.
 //
 // Parsing reads the file's structure: its groups, their user-agent lines
-// and where each rule's path stands. A decision matches the rules of the
-// groups that apply as AllowedOnce does: it rules most of them out by their
-// literal prefix and compiles (normalises) only the others, into a buffer
-// of its own. A parsed file is then little more than offsets: parsing does
-// the least work a decision needs, and decisions allocate nothing.
+// and where each rule's path stands. The first decision matches the rules
+// of the groups that apply as AllowedOnce does: it rules most of them out
+// by their literal prefix and compiles (normalises) only the others, into
+// a buffer of its own. A parsed file is then little more than offsets:
+// parsing does the least work a decision needs. A file that is asked
+// again compiles each group a decision consults once, sorted for longest
+// match, and later decisions reuse it (see prepared.go): only those
+// compilations allocate.
 //
 // Apart from the body itself, a parsed file holds no pointers to strings:
 // rules, names and records are offsets into the body (or into extra, for
@@ -38,6 +41,7 @@ type Robots struct {
 	// with Options.OrphanRulesApply.
 	orphan []rule
 	others []record
+	prep   preparation // compiled groups, for reuse (see prepared.go)
 }
 
 // span is a half-open range of offsets or indexes.
