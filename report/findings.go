@@ -76,13 +76,27 @@ type pairCell struct {
 	ProbeTotal, FileTot int
 }
 
-// areaRow is the disagreement of one requirement area.
+// areaRow is the agreement of the parsers on one requirement area's
+// probes, as the run's summary recorded it.
 type areaRow struct {
-	Area, Title, URL string
-	Probes, Classes  int
-	Share            string // of all probes, "" without totals
-	Apart            []string
+	Area, Title    string
+	Section, URL   string // the RFC 9309 section
+	Link           string // the fragment that filters the classes to the area
+	Probes, Agreed int
+	Share          string  // agreed share of the area's probes, "97.3%"
+	Bar            float64 // the agreed share, 0..100, for the bar
+	Apart          []apartView
 }
+
+// apartView is a parser that stands apart on an area's probes.
+type apartView struct {
+	Name  string
+	Share string // of the area's probes
+	N     int
+}
+
+// maxApart bounds the parsers named as standing apart per area.
+const maxApart = 3
 
 // findingView is one class of findings on the page.
 type findingView struct {
@@ -143,7 +157,9 @@ func buildDash(fs []diff.Finding, run *DiffRun, fk *filterKeys) *dashView {
 	pairs := pairStats(&v.Run, fs, names)
 	v.Matrix = heatMap(names, pairs, fk)
 	v.Parsers = parserLines(&v.Run, names, pairs, v.Reference, v.Classes, fk)
-	v.Areas = areaRows(groups, v.Probes, v.Exact, v.Reference)
+	if v.Exact {
+		v.Areas = areaRows(v.Run.Summary.Areas, fk)
+	}
 	if !v.Exact {
 		v.Disagree = 0
 		seen := map[string]bool{}
@@ -316,48 +332,29 @@ func classVerdict(c findingView, parser string) string {
 	return ""
 }
 
-// areaRows sums the disagreeing probes of each requirement area (by the
-// groups' primary requirement) and names the parsers that stand apart
-// most: those alone on their side, weighted by probes.
-func areaRows(groups []diff.Group, probes int, exact bool, ref string) []areaRow {
-	rows := map[string]*areaRow{}
-	apart := map[string]map[string]int{}
-	for _, g := range groups {
-		a := areaOf(g.Primary)
-		r := rows[a]
-		if r == nil {
-			ar := area(a)
-			r = &areaRow{Area: a, Title: ar.Title, URL: SectionURL(ar.Section)}
-			rows[a] = r
-			apart[a] = map[string]int{}
-		}
-		r.Probes += g.Probes
-		r.Classes++
-		for _, s := range diff.Sides(g.Example.Verdicts) {
-			if len(s.Parsers) == 1 && s.Parsers[0] != ref {
-				apart[a][s.Parsers[0]] += g.Probes
-			}
-		}
-	}
+// areaRows lays out the summary's per-area agreement in the order of
+// the requirement table; who stands apart are the parsers with the most
+// probes off the majority's verdict (at most maxApart, none without).
+func areaRows(areas []diff.AreaStat, fk *filterKeys) []areaRow {
 	var out []areaRow
-	for a, r := range rows {
-		if exact {
-			r.Share = percent(r.Probes, probes)
+	for _, st := range areas {
+		ar := area(st.Area)
+		r := areaRow{Area: st.Area, Title: ar.Title, Section: ar.Section, URL: SectionURL(ar.Section), Probes: st.Probes, Agreed: st.Agreed,
+			Share: percent(st.Agreed, st.Probes), Link: "#area=" + fk.areas.key(st.Area)}
+		if st.Probes > 0 {
+			r.Bar = 100 * float64(st.Agreed) / float64(st.Probes)
 		}
-		ps := sortedKeys(apart[a])
-		sort.SliceStable(ps, func(i, j int) bool { return apart[a][ps[i]] > apart[a][ps[j]] })
-		if len(ps) > 3 {
-			ps = ps[:3]
+		ps := sortedKeys(st.Apart)
+		sort.SliceStable(ps, func(i, j int) bool { return st.Apart[ps[i]] > st.Apart[ps[j]] })
+		for _, p := range ps {
+			if len(r.Apart) == maxApart || st.Apart[p] == 0 {
+				break
+			}
+			r.Apart = append(r.Apart, apartView{Name: p, N: st.Apart[p], Share: percent(st.Apart[p], st.Probes)})
 		}
-		r.Apart = ps
-		out = append(out, *r)
+		out = append(out, r)
 	}
-	slices.SortFunc(out, func(x, y areaRow) int {
-		if c := areaRank(x.Area) - areaRank(y.Area); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Area, y.Area)
-	})
+	slices.SortStableFunc(out, func(x, y areaRow) int { return areaRank(x.Area) - areaRank(y.Area) })
 	return out
 }
 

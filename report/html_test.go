@@ -225,7 +225,9 @@ func hostileDoc() *Document {
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
 	run := &DiffRun{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
-		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
+		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}},
+		Summary: &diff.Summary{Parsers: []string{"parser" + hostile, "reference"}, Probes: 3,
+			Areas: []diff.AreaStat{{Area: hostile, Probes: 3, Agreed: 1, Apart: map[string]int{"parser" + hostile: 2}}}}}
 	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile, Diff: run})
 
 	if len(out) > 1<<20 {
