@@ -116,7 +116,7 @@ func TestDashAreaSection(t *testing.T) {
 		want, not []string
 	}{
 		{"areas recorded", &DiffRun{Summary: withAreas},
-			[]string{`<table class="grid areas">`, ">" + area("matching").Title + "</a>", `<td class="num">30</td>`, "90.0%", "temoto <span class=\"dim\">10.0%</span>", "100.0%", `<span class="dim">none</span>`},
+			[]string{`<table class="grid areas">`, ">" + area("matching").Title + "</a>", `<td class="num">30</td>`, "90.0%", `<span class="apart">temoto <span class="dim">10.0%</span></span>`, "100.0%", `<span class="dim">none</span>`},
 			[]string{"no per-area counts"}},
 		{"a summary without areas", &DiffRun{Summary: &noAreas},
 			[]string{"This run recorded no per-area counts"}, []string{`<table class="grid areas">`}},
