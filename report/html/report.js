@@ -150,9 +150,16 @@
   if ($("c-more")) {
     $("c-more-btn").addEventListener("click", more);
     if (window.IntersectionObserver) {
-      new IntersectionObserver(function (es) {
-        if (es.some(function (e) { return e.isIntersecting; })) { more(); }
-      }, { rootMargin: "800px" }).observe($("c-more"));
+      // Observing anew after each step checks again whether the end of
+      // the list is still in view (short classes).
+      var io = new IntersectionObserver(function (es) {
+        if (es.some(function (e) { return e.isIntersecting; }) && limit < kept.length) {
+          more();
+          io.unobserve($("c-more"));
+          io.observe($("c-more"));
+        }
+      }, { rootMargin: "800px" });
+      io.observe($("c-more"));
     }
   }
   // reveal shows the class a permalink names, building the classes up
