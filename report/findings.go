@@ -189,8 +189,7 @@ func buildDash(fs []diff.Finding, run *DiffRun, fk *filterKeys) *dashView {
 	v.Parsers = parserLines(&v.Run, names, pairs, v.Reference, v.Classes, fk)
 	if v.Exact {
 		v.Areas = areaRows(v.Run.Summary.Areas, fk)
-	}
-	if !v.Exact {
+	} else {
 		v.Disagree = 0
 		seen := map[string]bool{}
 		for _, f := range fs {
