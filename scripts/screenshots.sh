@@ -62,7 +62,7 @@ shot() { # page width height png
 	test -s "$4" || { echo "screenshots: no $4" >&2; exit 1; }
 	echo "screenshots: wrote $4" >&2
 }
-shot diff.html 1280 1400 "$out/diff.png"
+shot diff.html 1280 2100 "$out/diff.png" # down to the agreement by area
 shot diff.html 400 1400 "$out/diff-400.png"
 shot run.html 1280 1400 "$out/run.png"
 shot run.html 400 1400 "$out/run-400.png"
