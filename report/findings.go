@@ -52,7 +52,15 @@ type dashView struct {
 	Matrix    [][]pairCell
 	Areas     []areaRow
 	Classes   []findingView
+	// Eager counts the classes built with the page; the script builds
+	// the others from their templates when they come into view.
+	Eager int
 }
+
+// eagerClasses is how many classes the page builds at once: enough to
+// fill a few screens, few enough that a run of thousands of findings
+// opens at once.
+const eagerClasses = 25
 
 // dashParser is one parser's line beside the matrix.
 type dashParser struct {
@@ -76,13 +84,27 @@ type pairCell struct {
 	ProbeTotal, FileTot int
 }
 
-// areaRow is the disagreement of one requirement area.
+// areaRow is the agreement of the parsers on one requirement area's
+// probes, as the run's summary recorded it.
 type areaRow struct {
-	Area, Title, URL string
-	Probes, Classes  int
-	Share            string // of all probes, "" without totals
-	Apart            []string
+	Area, Title    string
+	Section, URL   string // the RFC 9309 section
+	Link           string // the fragment that filters the classes to the area
+	Probes, Agreed int
+	Share          string  // agreed share of the area's probes, "97.3%"
+	Bar            float64 // the agreed share, 0..100, for the bar
+	Apart          []apartView
 }
+
+// apartView is a parser that stands apart on an area's probes.
+type apartView struct {
+	Name  string
+	Share string // of the area's probes
+	N     int
+}
+
+// maxApart bounds the parsers named as standing apart per area.
+const maxApart = 3
 
 // findingView is one class of findings on the page.
 type findingView struct {
@@ -95,14 +117,34 @@ type findingView struct {
 	Sides                   []diff.Side
 	Verdicts                [][2]string // parser, verdict in parser order
 	Req                     []reqLink
-	ParserKeys              string
-	VerdictKeys             string // "PARSER=VERDICT ..." as keys, for the script
-	ReqKeys                 string
-	AreaKeys                string
 	Trace                   string
 	Body                    bodyView
 	Sources                 []sourceView
 	MoreSources             int
+	// Entry is the class as the script filters and sorts it.
+	Entry classEntry
+}
+
+// classEntry is one class as the page's script filters and sorts it:
+// every answer decided here, so that the script only looks up. Values
+// are filter keys.
+type classEntry struct {
+	ID       string            `json:"id"`
+	Verdicts map[string]string `json:"v"` // parser → verdict, for the pair filter
+	Reqs     []string          `json:"r"`
+	Areas    []string          `json:"a"`
+	// Departs, With and Alone hold the parsers that depart from the
+	// reference's verdict, side with it, or are alone on their side.
+	// Without a reference, and for the reference itself, every parser
+	// departs and none sides with it.
+	Departs  []string `json:"d"`
+	With     []string `json:"w"`
+	Alone    []string `json:"s"`
+	Files    int      `json:"files"`
+	Probes   int      `json:"probes"`
+	Findings int      `json:"findings"`
+	// SigRank is the class's place in signature order.
+	SigRank int `json:"sig"`
 }
 
 type sourceView struct {
@@ -120,7 +162,7 @@ func findingGroups(fs []diff.Finding) []diff.Group { return diff.GroupFindings(f
 // diff.GroupFindings' in its order; the counts are the summary's when
 // there is one.
 func buildDash(fs []diff.Finding, run *DiffRun, fk *filterKeys) *dashView {
-	v := &dashView{Findings: len(fs)}
+	v := &dashView{Findings: len(fs), Eager: eagerClasses}
 	if run != nil {
 		v.Run = *run
 	}
@@ -136,15 +178,18 @@ func buildDash(fs []diff.Finding, run *DiffRun, fk *filterKeys) *dashView {
 		groups = findingGroups(fs)
 	}
 	names := dashParsers(&v.Run, fs)
+	fk.parsers.each(names) // the filter lists the parsers in the run's order
 	v.Reference = referenceOf(names, v.Run.Profile)
 	for _, g := range groups {
-		v.Classes = append(v.Classes, findingOf(g, fs, names, fk))
+		v.Classes = append(v.Classes, findingOf(g, fs, names, v.Reference, fk))
 	}
+	rankSignatures(v.Classes)
 	pairs := pairStats(&v.Run, fs, names)
 	v.Matrix = heatMap(names, pairs, fk)
 	v.Parsers = parserLines(&v.Run, names, pairs, v.Reference, v.Classes, fk)
-	v.Areas = areaRows(groups, v.Probes, v.Exact, v.Reference)
-	if !v.Exact {
+	if v.Exact {
+		v.Areas = areaRows(v.Run.Summary.Areas, fk)
+	} else {
 		v.Disagree = 0
 		seen := map[string]bool{}
 		for _, f := range fs {
@@ -316,72 +361,48 @@ func classVerdict(c findingView, parser string) string {
 	return ""
 }
 
-// areaRows sums the disagreeing probes of each requirement area (by the
-// groups' primary requirement) and names the parsers that stand apart
-// most: those alone on their side, weighted by probes.
-func areaRows(groups []diff.Group, probes int, exact bool, ref string) []areaRow {
-	rows := map[string]*areaRow{}
-	apart := map[string]map[string]int{}
-	for _, g := range groups {
-		a := areaOf(g.Primary)
-		r := rows[a]
-		if r == nil {
-			ar := area(a)
-			r = &areaRow{Area: a, Title: ar.Title, URL: SectionURL(ar.Section)}
-			rows[a] = r
-			apart[a] = map[string]int{}
-		}
-		r.Probes += g.Probes
-		r.Classes++
-		for _, s := range diff.Sides(g.Example.Verdicts) {
-			if len(s.Parsers) == 1 && s.Parsers[0] != ref {
-				apart[a][s.Parsers[0]] += g.Probes
-			}
-		}
-	}
+// areaRows lays out the summary's per-area agreement in the order of
+// the requirement table; who stands apart are the parsers with the most
+// probes off the majority's verdict (at most maxApart, none without).
+func areaRows(areas []diff.AreaStat, fk *filterKeys) []areaRow {
 	var out []areaRow
-	for a, r := range rows {
-		if exact {
-			r.Share = percent(r.Probes, probes)
+	for _, st := range areas {
+		ar := area(st.Area)
+		r := areaRow{Area: st.Area, Title: ar.Title, Section: ar.Section, URL: SectionURL(ar.Section), Probes: st.Probes, Agreed: st.Agreed,
+			Share: percent(st.Agreed, st.Probes), Link: "#area=" + fk.areas.key(st.Area)}
+		if st.Probes > 0 {
+			r.Bar = 100 * float64(st.Agreed) / float64(st.Probes)
 		}
-		ps := sortedKeys(apart[a])
-		sort.SliceStable(ps, func(i, j int) bool { return apart[a][ps[i]] > apart[a][ps[j]] })
-		if len(ps) > 3 {
-			ps = ps[:3]
+		ps := sortedKeys(st.Apart)
+		sort.SliceStable(ps, func(i, j int) bool { return st.Apart[ps[i]] > st.Apart[ps[j]] })
+		for _, p := range ps {
+			if len(r.Apart) == maxApart || st.Apart[p] == 0 {
+				break
+			}
+			r.Apart = append(r.Apart, apartView{Name: p, N: st.Apart[p], Share: percent(st.Apart[p], st.Probes)})
 		}
-		r.Apart = ps
-		out = append(out, *r)
+		out = append(out, r)
 	}
-	slices.SortFunc(out, func(x, y areaRow) int {
-		if c := areaRank(x.Area) - areaRank(y.Area); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Area, y.Area)
-	})
+	slices.SortStableFunc(out, func(x, y areaRow) int { return areaRank(x.Area) - areaRank(y.Area) })
 	return out
 }
 
 // findingOf lays out one class: its example, every parser's verdict,
 // the reference's trace, and the source files of all its findings.
-func findingOf(g diff.Group, fs []diff.Finding, names []string, fk *filterKeys) findingView {
+func findingOf(g diff.Group, fs []diff.Finding, names []string, ref string, fk *filterKeys) findingView {
 	ex := &g.Example
 	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
 		Findings: g.Findings, Probes: g.Probes, Files: g.Files, Agent: ex.Agent, URL: ex.URL, Profile: ex.Profile,
 		Minimized: ex.Minimized, Sides: diff.Sides(ex.Verdicts), Trace: ex.Trace}
-	var vk []string
 	for _, n := range names {
 		if v, ok := ex.Verdicts[n]; ok {
 			f.Verdicts = append(f.Verdicts, [2]string{n, string(v)})
-			vk = append(vk, fk.parsers.key(n)+"="+fk.verdicts.key(string(v)))
 		}
 	}
-	f.VerdictKeys = strings.Join(vk, " ")
-	f.ParserKeys = fk.parsers.keyList(names)
 	for _, id := range g.Req {
 		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
-	f.ReqKeys = fk.reqs.keyList(g.Req)
-	f.AreaKeys = fk.areas.keyList(areasOf(g.Req))
+	f.Entry = entryOf(g, f.Anchor, f.Sides, ref, fk)
 	b := newBody(ex.Robots)
 	f.Body = bodyOf("robots.txt", b)
 	var marks map[int][]int
@@ -396,6 +417,42 @@ func findingOf(g diff.Group, fs []diff.Finding, names []string, fk *filterKeys) 
 	}
 	f.Sources, f.MoreSources = classSources(g, fs)
 	return f
+}
+
+// entryOf decides how a class answers each filter.
+func entryOf(g diff.Group, anchor string, sides []diff.Side, ref string, fk *filterKeys) classEntry {
+	e := classEntry{ID: anchor, Verdicts: map[string]string{}, Reqs: fk.reqs.each(g.Req), Areas: fk.areas.each(areasOf(g.Req)),
+		Departs: []string{}, With: []string{}, Alone: []string{}, Files: g.Files, Probes: g.Probes, Findings: g.Findings}
+	vs := g.Example.Verdicts
+	refV, hasRef := vs[ref]
+	for _, s := range sides {
+		for _, p := range s.Parsers {
+			k := fk.parsers.key(p)
+			e.Verdicts[k] = fk.verdicts.key(string(s.Verdict))
+			if !hasRef || p == ref || s.Verdict != refV {
+				e.Departs = append(e.Departs, k)
+			} else {
+				e.With = append(e.With, k)
+			}
+			if len(s.Parsers) == 1 {
+				e.Alone = append(e.Alone, k)
+			}
+		}
+	}
+	return e
+}
+
+// rankSignatures numbers the classes in signature order, for the sort
+// by signature.
+func rankSignatures(cs []findingView) {
+	order := make([]int, len(cs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cs[order[a]].Signature < cs[order[b]].Signature })
+	for rank, i := range order {
+		cs[i].Entry.SigRank = rank
+	}
 }
 
 // classSources lists the source files of a group's findings with the
@@ -463,7 +520,7 @@ type findingRow struct {
 const maxRowBody = 16 << 10
 
 // downloadRows pairs each finding with its class's anchor.
-func downloadRows(fs []diff.Finding, v *dashView) []findingRow {
+func downloadRows(fs []diff.Finding, v *dashView) findingRows {
 	anchor := map[string]string{}
 	for _, c := range v.Classes {
 		anchor[c.Signature+" "+c.Primary] = c.Anchor

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/diff"
 )
 
 func TestSegments(t *testing.T) {
@@ -60,5 +61,84 @@ func TestRequirementSections(t *testing.T) {
 	slices.SortFunc(sorted, compareReq)
 	if diff := cmp.Diff(want, sorted); diff != "" {
 		t.Errorf("requirement order (-want +got):\n%s", diff)
+	}
+}
+
+func TestAreaRows(t *testing.T) {
+	var fk filterKeys
+	for _, a := range table().areas {
+		fk.areas.key(a.Name)
+	}
+	syntax, matching := area("syntax"), area("matching")
+	tests := []struct {
+		name string
+		in   []diff.AreaStat
+		want []areaRow
+	}{
+		{"none", nil, nil},
+		{"table order, shares of the area's own probes",
+			[]diff.AreaStat{
+				{Area: "matching", Probes: 200, Agreed: 150, Apart: map[string]int{"temoto": 40, "grobotstxt": 10, "protego": 10, "reference": 0, "webrobots": 5}},
+				{Area: "syntax", Probes: 8, Agreed: 8},
+			},
+			[]areaRow{
+				{Area: "syntax", Title: syntax.Title, Section: syntax.Section, URL: SectionURL(syntax.Section), Link: "#area=" + fk.areas.key("syntax"),
+					Probes: 8, Agreed: 8, Share: "100.0%", Bar: 100},
+				{Area: "matching", Title: matching.Title, Section: matching.Section, URL: SectionURL(matching.Section), Link: "#area=" + fk.areas.key("matching"),
+					Probes: 200, Agreed: 150, Share: "75.0%", Bar: 75,
+					Apart: []apartView{{Name: "temoto", Share: "20.0%", N: 40}, {Name: "grobotstxt", Share: "5.0%", N: 10}, {Name: "protego", Share: "5.0%", N: 10}}},
+			}},
+		{"an area the table does not know comes last, under its own name",
+			[]diff.AreaStat{{Area: "zzz", Probes: 0}, {Area: "syntax", Probes: 1, Agreed: 0, Apart: map[string]int{"reference": 1}}},
+			[]areaRow{
+				{Area: "syntax", Title: syntax.Title, Section: syntax.Section, URL: SectionURL(syntax.Section), Link: "#area=" + fk.areas.key("syntax"),
+					Probes: 1, Share: "0.0%", Apart: []apartView{{Name: "reference", Share: "100.0%", N: 1}}},
+				{Area: "zzz", Title: "zzz", Link: "#area=" + fk.areas.key("zzz")},
+			}},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, areaRows(tc.in, &fk)); diff != "" {
+			t.Errorf("%s: areaRows (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// The area section shows the recorded per-area counts, and says plainly
+// when the run recorded none instead of approximating them.
+func TestDashAreaSection(t *testing.T) {
+	withAreas := &diff.Summary{Parsers: []string{"reference", "temoto", "grobotstxt"}, Files: 2, Probes: 40, Disagreements: 3,
+		Areas: []diff.AreaStat{{Area: "matching", Probes: 30, Agreed: 27, Apart: map[string]int{"temoto": 3}}, {Area: "syntax", Probes: 10, Agreed: 10}}}
+	noAreas := *withAreas
+	noAreas.Areas = nil
+	tests := []struct {
+		name      string
+		run       *DiffRun
+		want, not []string
+	}{
+		{"areas recorded", &DiffRun{Summary: withAreas},
+			[]string{`<table class="grid areas">`, ">" + area("matching").Title + "</a>", `<td class="num">30</td>`, "90.0%", `<span class="apart">temoto <span class="dim">10.0%</span></span>`, "100.0%", `<span class="dim">none</span>`},
+			[]string{"no per-area counts"}},
+		{"a summary without areas", &DiffRun{Summary: &noAreas},
+			[]string{"This run recorded no per-area counts"}, []string{`<table class="grid areas">`}},
+		{"findings alone", nil,
+			[]string{"there are no per-area counts"}, []string{`<table class="grid areas">`}},
+	}
+	for _, tc := range tests {
+		out := renderHTML(t, fixtureDoc(), HTMLOptions{Diff: tc.run})
+		i, j := strings.Index(out, `<section id="agreement">`), strings.Index(out, `<section id="classes">`)
+		if i < 0 || j < i {
+			t.Fatalf("%s: no agreement section", tc.name)
+		}
+		sec := out[i:j]
+		for _, w := range tc.want {
+			if !strings.Contains(sec, w) {
+				t.Errorf("%s: the area section lacks %q:\n%s", tc.name, w, sec)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(sec, w) {
+				t.Errorf("%s: the area section has %q:\n%s", tc.name, w, sec)
+			}
+		}
 	}
 }

@@ -139,6 +139,7 @@ type htmlView struct {
 	Style      template.CSS
 	Script     template.JS
 	Data       htmlData
+	Findings   findingRows
 	Version    string
 	Profile    string
 	Drafts     string
@@ -168,8 +169,20 @@ type htmlData struct {
 	// Ref is the name of the parser findings are measured against.
 	Ref  string         `json:"ref,omitempty"`
 	Rows map[string]int `json:"rows"`
-	// Findings are the findings behind the dashboard, for its downloads.
-	Findings []findingRow `json:"findings,omitempty"`
+	// Classes are the dashboard's classes in the page's order, as the
+	// filters see them.
+	Classes []classEntry `json:"classes,omitempty"`
+}
+
+// findingRows are the findings behind the dashboard, for its downloads:
+// a block of their own, which the script parses only to download.
+type findingRows []findingRow
+
+func (f findingRows) MarshalJSON() ([]byte, error) { return asciiJSON([]findingRow(f)) }
+
+func (h htmlData) MarshalJSON() ([]byte, error) {
+	type plain htmlData
+	return asciiJSON(plain(h))
 }
 
 type option struct {
@@ -178,12 +191,11 @@ type option struct {
 	Name  string `json:"n"` // the name as given, for the self-test
 }
 
-// MarshalJSON writes the data with DEL and every non-ASCII character escaped
-// (\uXXXX), so that the block holds no bidirectional or invisible
-// characters; html/template then escapes "<", ">" and "&".
-func (h htmlData) MarshalJSON() ([]byte, error) {
-	type plain htmlData
-	b, err := json.Marshal(plain(h))
+// asciiJSON writes v as JSON with DEL and every non-ASCII character
+// escaped (\uXXXX), so that a data block holds no bidirectional or
+// invisible characters; html/template then escapes "<", ">" and "&".
+func asciiJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -223,12 +235,15 @@ func (k *keys) key(name string) string {
 }
 
 // keyList returns the keys of several names, space-separated.
-func (k *keys) keyList(names []string) string {
-	var s []string
+func (k *keys) keyList(names []string) string { return strings.Join(k.each(names), " ") }
+
+// each returns the keys of names, in order.
+func (k *keys) each(names []string) []string {
+	s := make([]string, 0, len(names))
 	for _, n := range names {
 		s = append(s, k.key(n))
 	}
-	return strings.Join(s, " ")
+	return s
 }
 
 func (k *keys) options(label func(string) string) []option {
@@ -418,7 +433,10 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	v.HasRun = len(d.Results) > 0
 	if len(d.Findings) > 0 || o.Diff != nil {
 		v.Dash = buildDash(d.Findings, o.Diff, &fk)
-		v.Data.Findings = downloadRows(d.Findings, v.Dash)
+		v.Findings = downloadRows(d.Findings, v.Dash)
+		for _, c := range v.Dash.Classes {
+			v.Data.Classes = append(v.Data.Classes, c.Entry)
+		}
 		v.Data.Reqs = fk.reqs.options(func(s string) string { return visible(s, 60) })
 		v.Data.Ref = v.Dash.Reference
 	}

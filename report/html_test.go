@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,7 +168,7 @@ var allowedTags = map[string]bool{}
 func init() {
 	for _, n := range strings.Fields(`html head meta title style body header h1 h2 h3 p b nav a div label select option
 		button span main section table thead tbody tr th td svg path rect line text article code dl dt dd pre br
-		footer output script ul li small details summary`) {
+		footer output script ul li small details summary template`) {
 		allowedTags[n] = true
 	}
 }
@@ -225,7 +226,9 @@ func hostileDoc() *Document {
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
 	run := &DiffRun{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
-		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
+		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}},
+		Summary: &diff.Summary{Parsers: []string{"parser" + hostile, "reference"}, Probes: 3,
+			Areas: []diff.AreaStat{{Area: hostile, Probes: 3, Agreed: 1, Apart: map[string]int{"parser" + hostile: 2}}}}}
 	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile, Diff: run})
 
 	if len(out) > 1<<20 {
@@ -235,7 +238,7 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 	for _, c := range []struct {
 		s    string
 		want int
-	}{{"<script", 2}, {"</script", 2}, {"<style", 1}, {"</style", 1}, {"<img", 0}, {"<textarea", 0}, {"</textarea", 0}, {"<!--", 0}, {"<![cdata[", 0}} {
+	}{{"<script", 3}, {"</script", 3}, {"<style", 1}, {"</style", 1}, {"<img", 0}, {"<textarea", 0}, {"</textarea", 0}, {"<!--", 0}, {"<![cdata[", 0}} {
 		if n := strings.Count(lower, c.s); n != c.want {
 			t.Errorf("%q occurs %d times, want %d", c.s, n, c.want)
 		}
@@ -253,19 +256,21 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 		}
 	}
 
-	// The only scripts are the JSON data block and the report's own code;
-	// the data is JSON, ASCII only.
-	if len(scripts) != 2 || scripts[0].attrs["type"] != "application/json" || scripts[1].content != htmlJS {
-		t.Fatalf("scripts are not [data, code]: %d scripts", len(scripts))
+	// The only scripts are the JSON data blocks (filters, findings) and
+	// the report's own code; the data is JSON, ASCII only.
+	if len(scripts) != 3 || scripts[0].attrs["type"] != "application/json" || scripts[1].attrs["type"] != "application/json" || scripts[2].content != htmlJS {
+		t.Fatalf("scripts are not [data, findings, code]: %d scripts", len(scripts))
 	}
-	var data map[string]any
-	if err := json.Unmarshal([]byte(scripts[0].content), &data); err != nil {
-		t.Errorf("data block is not JSON: %v", err)
-	}
-	for _, r := range scripts[0].content {
-		if r >= 0x80 || r == '<' || r == '>' {
-			t.Errorf("data block holds %U", r)
-			break
+	for _, s := range scripts[:2] {
+		var data any
+		if err := json.Unmarshal([]byte(s.content), &data); err != nil {
+			t.Errorf("data block %s is not JSON: %v", s.attrs["id"], err)
+		}
+		for _, r := range s.content {
+			if r >= 0x80 || r == '<' || r == '>' {
+				t.Errorf("data block %s holds %U", s.attrs["id"], r)
+				break
+			}
 		}
 	}
 	if len(styles) != 1 || styles[0].content != htmlCSS {
@@ -279,7 +284,7 @@ func TestHTMLEscapesHostileInput(t *testing.T) {
 			csp = tg.attrs["content"]
 		}
 	}
-	for _, want := range []string{"default-src 'none'", "script-src " + cspHash(scripts[1].content), "style-src " + cspHash(styles[0].content), "img-src data:"} {
+	for _, want := range []string{"default-src 'none'", "script-src " + cspHash(scripts[2].content), "style-src " + cspHash(styles[0].content), "img-src data:"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP %q lacks %q", csp, want)
 		}
@@ -459,5 +464,110 @@ func TestHTMLParserDetail(t *testing.T) {
 	got := renderHTML(t, d, HTMLOptions{})
 	if !strings.Contains(got, "the parser says: line 1: no colon") {
 		t.Error("the HTML report does not show the parser's detail")
+	}
+}
+
+// manyClasses is a run of n classes, with every area of the requirement
+// table recorded, for the dashboard's lazy class list.
+func manyClasses(n int) (*Document, *DiffRun) {
+	parsers := []string{"reference", "temoto", "grobotstxt", "protego"}
+	var reqs []string
+	for _, r := range table().byID {
+		reqs = append(reqs, r.ID)
+	}
+	slices.Sort(reqs)
+	d := &Document{}
+	for i := range n {
+		vs := map[string]cases.Verdict{}
+		for j, p := range parsers {
+			vs[p] = cases.Allow
+			if (1+i%14)>>j&1 == 1 { // never all alike
+				vs[p] = cases.Disallow
+			}
+		}
+		d.Findings = append(d.Findings, diff.Finding{Input: diff.Input{Robots: []byte("User-agent: *\nDisallow: /x\n"), Agent: "FooBot",
+			URL: "https://example.com/x"}, Verdicts: vs, Signature: diff.Signature(vs), Req: []string{reqs[i%len(reqs)]},
+			Sources: []string{fmt.Sprintf("f%d.txt", i)}, Probes: 1 + i%7})
+	}
+	s := &diff.Summary{Parsers: parsers, Files: n, Probes: 100 * n, Groups: diff.GroupFindings(d.Findings)}
+	for _, a := range table().areas {
+		s.Areas = append(s.Areas, diff.AreaStat{Area: a.Name, Probes: 100, Agreed: 90, Apart: map[string]int{"temoto": 10}})
+	}
+	return d, &DiffRun{Summary: s}
+}
+
+var (
+	builtRE    = regexp.MustCompile(`<article class="([^"]*\bclass-card\b[^"]*)" id="(c-[0-9a-f]+)"`)
+	templRE    = regexp.MustCompile(`(?s)<template\b.*?</template>`)
+	keptRE     = regexp.MustCompile(`<output id="selftest"[^>]*\bdata-classes="(\d+)"[^>]*\bdata-errors="(\d+)"`)
+	areaLinkRE = regexp.MustCompile(`<a href="#area=(\d+)">`)
+)
+
+// The class list builds the first classes with the page and the others
+// when a filter, a permalink or scrolling needs them; filters count
+// every class, built or not.
+func TestDashLazyClassesInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("headless browser test skipped in -short mode")
+	}
+	bin := chromium(t)
+	d, run := manyClasses(3 * eagerClasses)
+	page := filepath.Join(t.TempDir(), "dash.html")
+	if err := os.WriteFile(page, []byte(renderHTML(t, d, HTMLOptions{Diff: run})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var fk filterKeys
+	for _, a := range table().areas {
+		fk.areas.key(a.Name)
+	}
+	groups := run.Summary.Groups
+	var ids []string
+	inArea := map[string]int{}
+	for _, g := range groups {
+		ids = append(ids, groupAnchor(g))
+		for _, a := range areasOf(g.Req) {
+			inArea[fk.areas.key(a)]++
+		}
+	}
+	load := func(fragment string) (shown []string, kept int) {
+		t.Helper()
+		dom, log := runChromium(t, bin, "--virtual-time-budget=5000", "--dump-dom", "file://"+page+fragment)
+		m := keptRE.FindStringSubmatch(dom)
+		if m == nil || m[2] != "0" {
+			t.Fatalf("%s: the page's script failed or saw errors (%v); log:\n%s", fragment, m, consoleLines(log))
+		}
+		if c := consoleLines(log); c != "" {
+			t.Errorf("%s: console:\n%s", fragment, c)
+		}
+		for _, m := range builtRE.FindAllStringSubmatch(templRE.ReplaceAllString(dom, ""), -1) {
+			if !strings.Contains(" "+m[1]+" ", " hidden ") {
+				shown = append(shown, m[2])
+			}
+		}
+		kept, _ = strconv.Atoi(m[1])
+		return shown, kept
+	}
+
+	shown, kept := load("")
+	if diff := cmp.Diff(ids[:eagerClasses], shown); diff != "" || kept != len(ids) {
+		t.Errorf("page keeps %d of %d classes; shown (-want +got):\n%s", kept, len(ids), diff)
+	}
+	last := ids[len(ids)-1]
+	if shown, _ = load("#" + last); !slices.Contains(shown, last) {
+		t.Errorf("permalink #%s: the class is not built and shown (%d shown)", last, len(shown))
+	}
+	out := renderHTML(t, d, HTMLOptions{Diff: run})
+	links := areaLinkRE.FindAllStringSubmatch(out, -1)
+	if len(links) != len(table().areas) {
+		t.Fatalf("area table links %d areas, the run recorded %d", len(links), len(table().areas))
+	}
+	for _, l := range links {
+		if inArea[l[1]] == 0 {
+			continue
+		}
+		if _, kept := load("#area=" + l[1]); kept != inArea[l[1]] {
+			t.Errorf("area link %s keeps %d classes, want %d", l[0], kept, inArea[l[1]])
+		}
+		break
 	}
 }

@@ -5,6 +5,7 @@
 #
 #	bash scripts/screenshots.sh            # generated inputs
 #	INPUTS=../shared/realworld bash scripts/screenshots.sh
+#	TIMEOUT=60s bash scripts/screenshots.sh # --timeout, on a loaded machine
 #
 # The PNGs go to docs/screenshots (or $OUT). Parsers that cannot run here
 # are left out of the pages. Needs Go and Chromium (Debian package
@@ -35,16 +36,20 @@ if [ -n "${INPUTS:-}" ]; then
 else
 	inputs="--generate 150 --seed 1"
 fi
-echo "screenshots: reptest diff$parsers $inputs" >&2
+timeout=""
+if [ -n "${TIMEOUT:-}" ]; then
+	timeout="--timeout $TIMEOUT"
+fi
+echo "screenshots: reptest diff$parsers $inputs $timeout" >&2
 # Run in the work folder, so that the page's command line names no
 # temporary path. The lists are words on purpose (shellcheck SC2086).
 (
 	cd "$work"
 	# Not --quiet: a parser left out says why on stderr.
-	./reptest diff $parsers $inputs --html diff.html >/dev/null
+	./reptest diff $parsers $inputs $timeout --html diff.html >/dev/null
 	# The run report of the same parsers; failing checks are its content,
 	# so exit status 1 is expected.
-	./reptest run $parsers --quiet --json run.json || [ $? -eq 1 ]
+	./reptest run $parsers $timeout --quiet --json run.json || [ $? -eq 1 ]
 	./reptest report run.json --html run.html --quiet || [ $? -eq 1 ]
 )
 
@@ -57,7 +62,7 @@ shot() { # page width height png
 	test -s "$4" || { echo "screenshots: no $4" >&2; exit 1; }
 	echo "screenshots: wrote $4" >&2
 }
-shot diff.html 1280 1400 "$out/diff.png"
+shot diff.html 1280 2100 "$out/diff.png" # down to the agreement by area
 shot diff.html 400 1400 "$out/diff-400.png"
 shot run.html 1280 1400 "$out/run.png"
 shot run.html 400 1400 "$out/run-400.png"

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -55,18 +57,38 @@ var (
 	heatRowRE = regexp.MustCompile(`(?s)<tr data-p="\d+"><th scope="row">([^<]*)</th>(.*?)</tr>`)
 	heatTdRE  = regexp.MustCompile(`<td class="(self|h\d)">(?:<a class="cell-link" href="(#pair=\d+\.\d+)")?`)
 	stateRE   = regexp.MustCompile(`<output id="selftest"[^>]*\bdata-errors="(\d+)"`)
+	matchRE   = regexp.MustCompile(`<output id="selftest"[^>]*\bdata-classes="(\d+)"`)
+	tmplRE    = regexp.MustCompile(`(?s)<template\b.*?</template>`)
+	areaRowRE = regexp.MustCompile(`<tr><th scope="row"><a href="(#area=\d+)">[^<]*</a>.*?</th><td class="num">(\d+)</td>`)
 )
 
-// shownClasses returns the ids of the classes the page shows.
+// shownClasses returns the ids of the classes the page shows: built (not
+// waiting in a template) and not hidden.
 func shownClasses(dom string) []string {
 	var ids []string
-	for _, m := range classRE.FindAllStringSubmatch(dom, -1) {
+	for _, m := range classRE.FindAllStringSubmatch(tmplRE.ReplaceAllString(dom, ""), -1) {
 		if !strings.Contains(" "+m[1]+" ", " hidden ") {
 			ids = append(ids, m[2])
 		}
 	}
 	return ids
 }
+
+// matching returns the number of classes the page's filters keep, built
+// or not.
+func matching(t *testing.T, dom string) int {
+	t.Helper()
+	m := matchRE.FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatal("the page's script did not record the classes it keeps")
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// eager is how many classes the page builds at first; the others are
+// built as they come into view.
+const eager = 25
 
 // checkConsole fails on errors the page or Chromium reported.
 func checkConsole(t *testing.T, dom, log string) {
@@ -128,19 +150,16 @@ func TestDiffPageInChromium(t *testing.T) {
 			link = cells[2][2] // grobotstxt and temoto
 		}
 	}
-	ids := shownClasses(dom)
-	if len(ids) != len(s.Groups) || len(ids) < 3 {
-		t.Fatalf("page shows %d classes, the summary has %d groups", len(ids), len(s.Groups))
-	}
-	permas := map[string]bool{}
+	// Every class has a permalink, in the summary's order, whether the
+	// page built it or keeps it for later.
+	var ids []string
 	for _, m := range permaRE.FindAllStringSubmatch(dom, -1) {
-		permas[m[1]] = true
+		ids = append(ids, m[1])
 	}
-	for _, id := range ids {
-		if !permas[id] {
-			t.Errorf("class %s has no permalink", id)
-		}
+	if len(ids) != len(s.Groups) || len(ids) < 3 {
+		t.Fatalf("page has %d class permalinks, the summary has %d groups", len(ids), len(s.Groups))
 	}
+	checkShown(t, "the page", dom, ids)
 
 	// Following the cell keeps exactly the classes where the pair's
 	// verdicts differ, in the summary's order.
@@ -155,14 +174,65 @@ func TestDiffPageInChromium(t *testing.T) {
 	}
 	dom, log = dumpDOM(t, bin, "file://"+page+link)
 	checkConsole(t, dom, log)
-	if got := shownClasses(dom); strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("cell %s shows classes %v, want %v", link, got, want)
+	checkShown(t, "cell "+link, dom, want)
+
+	// A permalink shows its class, built if it was not (and clears the
+	// filters).
+	last := ids[len(ids)-1]
+	dom, log = dumpDOM(t, bin, "file://"+page+"#"+last)
+	checkConsole(t, dom, log)
+	if got := shownClasses(dom); !slices.Contains(got, last) || len(got) < min(len(ids), eager) {
+		t.Errorf("permalink #%s shows classes %v", last, got)
 	}
 
-	// A permalink shows its class (and every other: it clears filters).
-	dom, log = dumpDOM(t, bin, "file://"+page+"#"+ids[len(ids)-1])
+	checkAreas(t, bin, page, dom, &s)
+}
+
+// checkShown checks that the page keeps the classes want and shows the
+// first of them, in order.
+func checkShown(t *testing.T, what, dom string, want []string) {
+	t.Helper()
+	if n := matching(t, dom); n != len(want) {
+		t.Errorf("%s keeps %d classes, want %d", what, n, len(want))
+	}
+	want = want[:min(len(want), eager)]
+	if got := shownClasses(dom); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("%s shows classes %v, want %v", what, got, want)
+	}
+}
+
+// checkAreas checks the agreement by area: one row per area the run
+// recorded, with its probes, each leading to classes; or, for a run that
+// recorded none, a plain statement and no table.
+func checkAreas(t *testing.T, bin, page, dom string, s *diff.Summary) {
+	t.Helper()
+	rows := areaRowRE.FindAllStringSubmatch(dom, -1)
+	if len(s.Areas) == 0 {
+		if len(rows) != 0 || !strings.Contains(dom, "recorded no per-area counts") {
+			t.Errorf("a run without per-area counts shows %d area rows and does not say so", len(rows))
+		}
+		return
+	}
+	if len(rows) != len(s.Areas) {
+		t.Fatalf("area table has %d rows, the summary %d areas", len(rows), len(s.Areas))
+	}
+	// The rows are the summary's areas in its order (the requirement
+	// table's); a link leads to the classes of an area with disagreements.
+	link := ""
+	for i, r := range rows {
+		if r[2] != strconv.Itoa(s.Areas[i].Probes) {
+			t.Errorf("area row %d (%s) has %s probes, the summary's area %s has %d", i, r[1], r[2], s.Areas[i].Area, s.Areas[i].Probes)
+		}
+		if link == "" && s.Areas[i].Agreed < s.Areas[i].Probes {
+			link = r[1]
+		}
+	}
+	if link == "" {
+		return
+	}
+	dom, log := dumpDOM(t, bin, "file://"+page+link)
 	checkConsole(t, dom, log)
-	if got := shownClasses(dom); len(got) != len(ids) {
-		t.Errorf("permalink shows %d of %d classes", len(got), len(ids))
+	if n := matching(t, dom); n == 0 || len(shownClasses(dom)) != min(n, eager) {
+		t.Errorf("area link %s keeps %d classes and shows %d", link, n, len(shownClasses(dom)))
 	}
 }

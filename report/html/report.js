@@ -5,7 +5,7 @@
   window.addEventListener("error", function (e) { errors.push(String(e.message || e)); });
   document.addEventListener("securitypolicyviolation", function (e) { errors.push("CSP: " + e.violatedDirective); });
 
-  var data = { parsers: [], outcomes: [], levels: [], areas: [], reqs: [], rows: {}, findings: [] };
+  var data = { parsers: [], outcomes: [], levels: [], areas: [], reqs: [], rows: {}, classes: [] };
   try {
     data = JSON.parse(document.getElementById("report-data").textContent);
   } catch (e) {
@@ -78,64 +78,103 @@
     return { rows: rows, checks: checks };
   }
 
-  // verdicts reads a class's "KEY=verdict ..." attribute.
-  function verdicts(el) {
-    var m = {};
-    words(el.dataset.v).forEach(function (kv) {
-      var i = kv.indexOf("=");
-      m[kv.slice(0, i)] = kv.slice(i + 1);
-    });
-    return m;
-  }
+  // The classes: data.classes holds each class's answers to the filters,
+  // in the page's order. The page builds the first few classes; the
+  // others wait in templates until they come into view (or a filter, a
+  // permalink or a download needs them), so that a run of thousands of
+  // findings opens at once.
+  var classes = data.classes || [];
   var refKey = "";
   (data.parsers || []).forEach(function (o) { if (o.n === data.ref) { refKey = o.v; } });
   var pair = null; // [keyA, keyB] from a matrix cell
-
-  // keepClass says whether the filters keep a class.
-  function keepClass(el) {
-    var v = verdicts(el), p = val("parser"), side = val("side");
-    if (val("req") && !has(el.dataset.r, val("req"))) { return false; }
-    if (val("area") && !has(el.dataset.a, val("area"))) { return false; }
-    if (pair && v[pair[0]] === v[pair[1]]) { return false; }
-    if (!p) { return true; }
-    if (!(p in v)) { return false; }
-    if (side === "alone") {
-      return Object.keys(v).filter(function (k) { return v[k] === v[p]; }).length === 1;
+  var step = 25, limit = step; // classes built per screenful, classes to show
+  var kept = []; // the classes the filters keep, in the order shown
+  var built = {}, waiting = {};
+  all("#class-list > article").forEach(function (el) { built[el.id] = el; });
+  all("#class-list > template").forEach(function (t) { waiting[t.dataset.c] = t; });
+  function build(id) {
+    if (!built[id] && waiting[id]) {
+      built[id] = waiting[id].content.firstElementChild;
+      waiting[id].remove();
+      delete waiting[id];
     }
-    if (!refKey || p === refKey) { return side !== "with"; }
-    return side === "with" ? v[p] === v[refKey] : v[p] !== v[refKey];
+    return built[id];
   }
 
-  var sortKeys = { files: "files", probes: "probes", findings: "findings" };
-  var sorted = ""; // the order the cards are in; "" is the page's own
+  var sides = { "": "d", "with": "w", "alone": "s" };
+  // keepClass says whether the filters keep a class.
+  function keepClass(c) {
+    var p = val("parser");
+    if (val("req") && c.r.indexOf(val("req")) < 0) { return false; }
+    if (val("area") && c.a.indexOf(val("area")) < 0) { return false; }
+    if (pair && c.v[pair[0]] === c.v[pair[1]]) { return false; }
+    return !p || c[sides[val("side")] || "d"].indexOf(p) >= 0;
+  }
+
+  var sortKeys = { files: "files", probes: "probes", findings: "findings", sig: "sig" };
   function applyDiff() {
     var list = $("class-list");
     if (!list) { return { classes: 0 }; }
-    var cards = all("#class-list > article");
-    var s = val("sort");
-    if (s !== sorted) {
-      // Reorder only when the sort changes: moving every card costs.
-      cards.sort(function (a, b) {
-        if (sortKeys[s]) { return (+b.dataset[sortKeys[s]]) - (+a.dataset[sortKeys[s]]) || a.dataset.i - b.dataset.i; }
-        if (s === "sig") {
-          var x = a.querySelector(".sig").textContent, y = b.querySelector(".sig").textContent;
-          return x < y ? -1 : x > y ? 1 : a.dataset.i - b.dataset.i;
-        }
-        return a.dataset.i - b.dataset.i;
+    var k = sortKeys[val("sort")];
+    kept = classes.map(function (c, i) { return i; }).filter(function (i) { return keepClass(classes[i]); });
+    if (k) {
+      kept.sort(function (a, b) {
+        var d = k === "sig" ? classes[a].sig - classes[b].sig : classes[b][k] - classes[a][k];
+        return d || a - b;
       });
-      cards.forEach(function (c) { list.appendChild(c); });
-      sorted = s;
     }
-    var n = 0;
-    cards.forEach(function (c) {
-      var on = keepClass(c);
-      show(c, on);
-      if (on) { n++; }
+    // Show the first `limit` kept classes in order; hide every other
+    // built one. Only elements out of place move.
+    var els = kept.slice(0, limit).map(function (i) { return build(classes[i].id); });
+    var want = {}, at = list.firstElementChild;
+    els.forEach(function (el) {
+      want[el.id] = true;
+      show(el, true);
+      if (el !== at) { list.insertBefore(el, at); } else { at = at.nextElementSibling; }
     });
-    var st = n + " of " + cards.length + " classes shown";
+    Object.keys(built).forEach(function (id) { if (!want[id]) { show(built[id], false); } });
+    var n = Math.min(limit, kept.length);
+    var st = kept.length + " of " + classes.length + " classes match";
     if (pair) { st += " (the pair " + label(pair[0]) + " / " + label(pair[1]) + ")"; }
+    if (n < kept.length) { st += "; the first " + n + " shown, more as you scroll"; }
     $("c-status").textContent = st;
-    return { classes: n };
+    $("c-more").hidden = n >= kept.length;
+    return { classes: kept.length };
+  }
+  function more() {
+    if (limit < kept.length) {
+      limit += step;
+      applyDiff();
+    }
+  }
+  if ($("c-more")) {
+    $("c-more-btn").addEventListener("click", more);
+    if (window.IntersectionObserver) {
+      // Observing anew after each step checks again whether the end of
+      // the list is still in view (short classes).
+      var io = new IntersectionObserver(function (es) {
+        if (es.some(function (e) { return e.isIntersecting; }) && limit < kept.length) {
+          more();
+          io.unobserve($("c-more"));
+          io.observe($("c-more"));
+        }
+      }, { rootMargin: "800px" });
+      io.observe($("c-more"));
+    }
+  }
+  // reveal shows the class a permalink names, building the classes up
+  // to it; the browser scrolls by itself only to a class built when the
+  // page opened.
+  function reveal(id, initial) {
+    var at = kept.findIndex(function (i) { return classes[i].id === id; });
+    if (at < 0 || (initial && built[id] && at < limit)) { return; }
+    if (at >= limit) {
+      limit = at + 1;
+      applyDiff();
+    }
+    all(".class-card.target").forEach(function (el) { el.classList.remove("target"); });
+    $(id).classList.add("target");
+    $(id).scrollIntoView();
   }
   function label(key) {
     var l = key;
@@ -147,8 +186,9 @@
     var r = applyRun(), d = applyDiff();
     var st = [];
     if (sel.outcome) { st.push(r.rows + " verdict rows in " + r.checks + " checks"); }
-    if ($("class-list")) { st.push(d.classes + " classes"); }
-    $("f-status").textContent = st.join(", ") + " shown";
+    if (sel.outcome) { st[0] += " shown"; }
+    if ($("class-list")) { st.push(d.classes + " classes match"); }
+    $("f-status").textContent = st.join(", ");
     return { rows: r.rows, checks: r.checks, classes: d.classes };
   }
 
@@ -161,17 +201,23 @@
     if (pair) { parts.push("pair=" + pair[0] + "." + pair[1]); }
     history.replaceState(null, "", parts.length ? "#" + parts.join("&") : location.pathname + location.search);
   }
+  function clearState() {
+    Object.keys(sel).forEach(function (k) { sel[k].value = ""; });
+    pair = null;
+    limit = step;
+  }
+  // readState reads the fragment: "filters" for a filter state, "target"
+  // for an element's or a class's id (which clears the filters), or "".
   function readState() {
     var h = location.hash.replace(/^#/, "");
     if (h.indexOf("=") < 0 || h.indexOf("selftest=") === 0) {
-      if (h && document.getElementById(h)) {
-        Object.keys(sel).forEach(function (k) { sel[k].value = ""; });
-        pair = null;
+      if (h && (document.getElementById(h) || waiting[h])) {
+        clearState();
+        return "target";
       }
-      return false;
+      return "";
     }
-    Object.keys(sel).forEach(function (k) { sel[k].value = ""; });
-    pair = null;
+    clearState();
     h.split("&").forEach(function (kv) {
       var i = kv.indexOf("=");
       var k = kv.slice(0, i), v = decodeURIComponent(kv.slice(i + 1));
@@ -183,24 +229,29 @@
         if (sel[k].value !== v) { errors.push("no " + k + " option " + v); }
       }
     });
-    return true;
+    return "filters";
+  }
+  // follow applies the fragment: a filter link from the matrix or the
+  // area table leads to the classes; a class's permalink builds it.
+  function follow(state) {
+    if (!state) { return; }
+    apply();
+    if (state === "target") {
+      reveal(location.hash.slice(1), false);
+    } else if ((pair || val("area")) && $("classes")) {
+      $("classes").scrollIntoView();
+    }
   }
 
   Object.keys(sel).forEach(function (k) {
-    sel[k].addEventListener("change", function () { apply(); writeState(); });
+    sel[k].addEventListener("change", function () { limit = step; apply(); writeState(); });
   });
   $("f-clear").addEventListener("click", function () {
-    Object.keys(sel).forEach(function (k) { sel[k].value = ""; });
-    pair = null;
+    clearState();
     apply();
     writeState();
   });
-  window.addEventListener("hashchange", function () {
-    if (readState()) {
-      apply();
-      if (pair && $("classes")) { $("classes").scrollIntoView(); }
-    }
-  });
+  window.addEventListener("hashchange", function () { follow(readState()); });
 
   all("button.copy").forEach(function (b) {
     b.addEventListener("click", function () {
@@ -215,12 +266,17 @@
     });
   });
 
-  // Downloads: the findings of the classes shown, as JSON lines (the
-  // findings format, with the class) or CSV, made in the page.
+  // Downloads: the findings of the classes the filters keep (built or
+  // not), as JSON lines (the findings format, with the class) or CSV,
+  // made in the page from a data block read only then.
+  var findings = null;
   function shownRows() {
+    if (!findings) {
+      findings = JSON.parse($("findings-data").textContent);
+    }
     var shown = {};
-    all("#class-list > article").forEach(function (c) { if (!c.classList.contains("hidden")) { shown[c.id] = true; } });
-    return (data.findings || []).filter(function (f) { return shown[f["class"]]; });
+    kept.forEach(function (i) { shown[classes[i].id] = true; });
+    return findings.filter(function (f) { return shown[f["class"]]; });
   }
   function save(name, type, text) {
     var a = document.createElement("a");
@@ -254,8 +310,9 @@
   }
 
   $("filters").hidden = false;
-  readState();
+  var state = readState();
   var result = apply();
+  if (state === "target") { reveal(location.hash.slice(1), true); }
 
   // A fragment "#selftest=parser:NAME,outcome:violation" sets the filters
   // and writes the result into the selftest element, for automated tests
