@@ -131,17 +131,26 @@ func (b *body) request() cases.Request {
 func (p *panel) verdicts(ctx context.Context, in Input, dst []cases.Verdict) []cases.Verdict {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
+	k := p.keyOf(&b, q)
 	dst = dst[:0]
 	for i := range p.parsers {
-		dst = append(dst, p.verdict(ctx, i, &b, q))
+		dst = append(dst, p.verdict(ctx, i, &b, q, &k))
 	}
 	return dst
 }
 
+// keyOf returns the cache key of q about b (none without a cache).
+func (p *panel) keyOf(b *body, q cases.Question) questionKey {
+	if p.cache == nil {
+		return questionKey{}
+	}
+	return keyOf(b, q)
+}
+
 // verdict returns parser i's verdict on one question, from the cache
-// when it is there.
-func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question) cases.Verdict {
-	if v, ok := p.cache.get(p.names[i], b, q); ok {
+// when it is there; k is the question's cache key.
+func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k *questionKey) cases.Verdict {
+	if v, ok := p.cache.get(i, k); ok {
 		return v
 	}
 	req := b.request()
@@ -150,7 +159,7 @@ func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question) c
 	v := p.ask(ctx, p.parsers[i], req)
 	p.cost[i] += time.Since(start)
 	p.calls[i]++
-	p.cache.put(p.names[i], b, q, v)
+	p.cache.put(i, k, v)
 	return v
 }
 
@@ -161,8 +170,10 @@ func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question) c
 // batch, the others one Check each.
 func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cases.Verdict {
 	vs := make([][]cases.Verdict, len(qs))
-	for k := range vs {
+	keys := make([]questionKey, len(qs))
+	for k, q := range qs {
 		vs[k] = make([]cases.Verdict, len(p.parsers))
+		keys[k] = p.keyOf(b, q)
 	}
 	var wg sync.WaitGroup
 	for i := range p.parsers {
@@ -170,7 +181,7 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cas
 		go func() {
 			defer wg.Done()
 			start := time.Now()
-			p.calls[i] += p.probeOne(ctx, i, b, qs, vs)
+			p.calls[i] += p.probeOne(ctx, i, b, qs, keys, vs)
 			p.cost[i] += time.Since(start)
 		}()
 	}
@@ -179,11 +190,11 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cas
 }
 
 // probeOne fills in parser i's column of vs and returns the number of
-// questions it asked the parser.
-func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, vs [][]cases.Verdict) int {
+// questions it asked the parser; keys are the questions' cache keys.
+func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) int {
 	var todo []int
-	for k, q := range qs {
-		if v, ok := p.cache.get(p.names[i], b, q); ok {
+	for k := range qs {
+		if v, ok := p.cache.get(i, &keys[k]); ok {
 			vs[k][i] = v
 		} else {
 			todo = append(todo, k)
@@ -198,7 +209,7 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 			req := b.request()
 			req.Agent, req.URL = qs[k].Agent, qs[k].URL
 			vs[k][i] = p.ask(ctx, p.parsers[i], req)
-			p.cache.put(p.names[i], b, qs[k], vs[k][i])
+			p.cache.put(i, &keys[k], vs[k][i])
 		}
 		return len(todo)
 	}
@@ -209,7 +220,7 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 	got := p.askBatch(ctx, bt, b.request(), ask)
 	for j, k := range todo {
 		vs[k][i] = got[j]
-		p.cache.put(p.names[i], b, qs[k], got[j])
+		p.cache.put(i, &keys[k], got[j])
 	}
 	return len(todo)
 }
@@ -223,8 +234,9 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict) bool {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
+	k := p.keyOf(&b, q)
 	for _, i := range p.order(want) {
-		if p.verdict(ctx, i, &b, q) != want[i] {
+		if p.verdict(ctx, i, &b, q, &k) != want[i] {
 			return false
 		}
 	}

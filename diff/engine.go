@@ -41,8 +41,9 @@ type Options struct {
 	NoMinimize bool
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
-	// CacheEntries bounds the verdicts the run remembers
-	// (DefaultCacheEntries when 0).
+	// CacheEntries bounds the questions whose verdicts the run
+	// remembers (DefaultCacheEntries when 0); the least recently asked
+	// are forgotten first.
 	CacheEntries int
 	// Unoptimised asks every parser every question with one Check, with
 	// no cache, no batches and no short cuts. The findings are the same
