@@ -2,6 +2,7 @@ package diff
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"io"
 	"sync"
 
@@ -60,13 +61,14 @@ func (s verdictSet) with(i int, v cases.Verdict) verdictSet {
 	return s
 }
 
-// keyOf returns the cache key of question q about body b.
+// keyOf returns the cache key of question q about body b. Each string
+// is preceded by its length, so that no two questions share a key.
 func keyOf(b *body, q cases.Question) questionKey {
 	h := sha256.New()
 	h.Write(b.sum[:])
 	for _, s := range [...]string{b.profile, q.Agent, q.URL} {
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
 		io.WriteString(h, s)
-		h.Write([]byte{0})
 	}
 	var k questionKey
 	h.Sum(k[:0])

@@ -90,9 +90,11 @@ type panel struct {
 	// across the panels of a run (one per core): a panel asks its parsers
 	// at the same time only when the other panels leave cores idle.
 	slots chan struct{}
-	// cost and calls are the time each parser has spent answering and
-	// the questions it answered, so that the cheap ones are asked first
-	// when one answer can settle a question.
+	// cost and calls are the time each parser has spent answering single
+	// questions and their number, so that the cheap ones are asked first
+	// when one answer can settle a question. Batches are left out (a
+	// batch's cost per question says little about one check), and so is
+	// the time spent waiting for a slot.
 	cost  []time.Duration
 	calls []int
 }
@@ -155,10 +157,7 @@ func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k
 	}
 	req := b.request()
 	req.Agent, req.URL = q.Agent, q.URL
-	start := time.Now()
-	v := p.ask(ctx, p.parsers[i], req)
-	p.cost[i] += time.Since(start)
-	p.calls[i]++
+	v := p.ask(ctx, i, req)
 	p.cache.put(i, k, v)
 	return v
 }
@@ -180,18 +179,16 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cas
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			start := time.Now()
-			p.calls[i] += p.probeOne(ctx, i, b, qs, keys, vs)
-			p.cost[i] += time.Since(start)
+			p.probeOne(ctx, i, b, qs, keys, vs)
 		}()
 	}
 	wg.Wait()
 	return vs
 }
 
-// probeOne fills in parser i's column of vs and returns the number of
-// questions it asked the parser; keys are the questions' cache keys.
-func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) int {
+// probeOne fills in parser i's column of vs; keys are the questions'
+// cache keys.
+func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) {
 	var todo []int
 	for k := range qs {
 		if v, ok := p.cache.get(i, &keys[k]); ok {
@@ -201,17 +198,17 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 		}
 	}
 	if len(todo) == 0 {
-		return 0
+		return
 	}
 	bt, batched := p.parsers[i].(cases.Batcher)
 	if !batched || len(todo) == 1 {
 		for _, k := range todo {
 			req := b.request()
 			req.Agent, req.URL = qs[k].Agent, qs[k].URL
-			vs[k][i] = p.ask(ctx, p.parsers[i], req)
+			vs[k][i] = p.ask(ctx, i, req)
 			p.cache.put(i, &keys[k], vs[k][i])
 		}
-		return len(todo)
+		return
 	}
 	ask := make([]cases.Question, len(todo))
 	for j, k := range todo {
@@ -222,7 +219,6 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 		vs[k][i] = got[j]
 		p.cache.put(i, &keys[k], got[j])
 	}
-	return len(todo)
 }
 
 // agrees reports whether every parser gives in the verdict of want (in
@@ -296,11 +292,17 @@ func (p *panel) release() {
 	}
 }
 
-func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v cases.Verdict) {
+// ask asks parser i one question and adds the time it took to its cost.
+func (p *panel) ask(ctx context.Context, i int, req cases.Request) (v cases.Verdict) {
 	if !p.acquire(ctx) {
 		return VerdictError
 	}
 	defer p.release()
+	start := time.Now()
+	defer func() {
+		p.cost[i] += time.Since(start)
+		p.calls[i]++
+	}()
 	defer func() {
 		if recover() != nil {
 			v = VerdictError
@@ -311,7 +313,7 @@ func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v c
 		ctx, cancel = context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 	}
-	v, err := q.Check(ctx, req)
+	v, err := p.parsers[i].Check(ctx, req)
 	if err != nil {
 		return VerdictError
 	}
