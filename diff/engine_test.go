@@ -33,7 +33,8 @@ func (b *batching) CheckBatch(ctx context.Context, req cases.Request, qs []cases
 // TestRunOptimisedSameFindings runs the same files with and without the
 // verdict cache, the batches and the short cuts of minimisation, and
 // checks that the reports are equal while the optimised run asks fewer
-// questions.
+// questions; and again with a cache so small that it forgets all the
+// time.
 func TestRunOptimisedSameFindings(t *testing.T) {
 	files := append(Generate(5, 40), Generate(5, 40)[:5]...) // the same bodies twice
 	for i := range files[40:] {
@@ -41,7 +42,7 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	}
 	files = append(files, File{Name: "hand", Robots: []byte("User-agent: *\nDisallow: /a\nREJECT\n")})
 	type counts struct{ checks, batches, questions atomic.Int64 }
-	runWith := func(unoptimised bool, c *counts) *Report {
+	runWith := func(unoptimised bool, cacheEntries int, c *counts) *Report {
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{
 				ref(), refGoogle(),
@@ -49,17 +50,23 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 				&batching{naive: naive{name: "batching", calls: &c.checks}, batches: &c.batches, questions: &c.questions},
 			}, nil
 		}
-		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised})
+		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised, CacheEntries: cacheEntries})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return rep
 	}
-	var plain, fast counts
-	want := runWith(true, &plain)
-	got := runWith(false, &fast)
+	var plain, fast, forgetful counts
+	want := runWith(true, 0, &plain)
+	got := runWith(false, 0, &fast)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("optimised run differs (-plain +optimised):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, runWith(false, 64, &forgetful)); diff != "" {
+		t.Fatalf("run with a small cache differs (-plain +small cache):\n%s", diff)
+	}
+	if forgetful.checks.Load() <= fast.checks.Load() {
+		t.Errorf("a cache of 64 questions made %d checks, the default one %d", forgetful.checks.Load(), fast.checks.Load())
 	}
 	if len(want.Findings) == 0 {
 		t.Fatal("no findings")
