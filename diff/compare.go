@@ -222,54 +222,71 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 }
 
 // agrees reports whether every parser gives in the verdict of want (in
-// the panel's order). It asks the parsers that have cost least so far
-// first, and then the others one by one, the ones whose wanted verdict is
-// least common first; it stops at the first that answers otherwise, so
-// that a slow parser is asked only to confirm what the fast ones agreed
-// on. The answer is the same as comparing all verdicts.
-func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict) bool {
+// the panel's order). It asks the parsers one by one and stops at the
+// first that answers otherwise, in the order that makes that answer
+// cheapest to get (see order), so that a slow parser is mostly asked only
+// to confirm what the fast ones agreed on; o learns from each answer. The
+// answer is the same as comparing all verdicts.
+func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict, o *odds) bool {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
 	k := p.keyOf(&b, q)
-	for _, i := range p.order(want) {
+	for _, i := range p.order(o) {
+		o.asked[i]++
 		if p.verdict(ctx, i, &b, q, &k) != want[i] {
+			o.differed[i]++
 			return false
 		}
 	}
 	return true
 }
 
-// order returns the parsers' indices in the order agrees asks them: by
-// their mean cost per question so far, except that among the expensive
-// ones (more than four times the cheapest, as external programs are
-// beside in-process libraries) those whose wanted verdict is in the
-// minority come first, being the likeliest to answer otherwise.
-func (p *panel) order(want []cases.Verdict) []int {
-	idx := make([]int, len(p.parsers))
-	mean := make([]time.Duration, len(p.parsers))
-	for i := range idx {
-		idx[i] = i
-		mean[i] = p.cost[i] / time.Duration(max(p.calls[i], 1))
-	}
+// odds counts, over one minimisation, how often each parser was asked
+// and how often it answered otherwise than wanted.
+type odds struct {
+	asked, differed []int
+}
+
+// newOdds starts the counts of a minimisation whose wanted verdicts are
+// want with a guess: a parser whose wanted verdict is the least common
+// one (the minority side of a disagreement) is the likeliest to answer
+// otherwise.
+func newOdds(want []cases.Verdict) *odds {
+	o := &odds{asked: make([]int, len(want)), differed: make([]int, len(want))}
 	count := make(map[cases.Verdict]int)
 	for _, v := range want {
 		count[v]++
 	}
-	cheap := 4*slices.Min(mean) + time.Microsecond
-	slices.SortStableFunc(idx, func(a, b int) int {
-		ea, eb := mean[a] > cheap, mean[b] > cheap
-		switch {
-		case ea != eb && ea:
-			return 1
-		case ea != eb:
-			return -1
-		case ea:
-			if c := count[want[a]] - count[want[b]]; c != 0 {
-				return c
-			}
+	fewest := len(want)
+	for _, n := range count {
+		fewest = min(fewest, n)
+	}
+	for i, v := range want {
+		o.asked[i] = 2
+		if count[v] == fewest {
+			o.differed[i] = 2
 		}
-		return cmp.Compare(mean[a], mean[b])
-	})
+	}
+	return o
+}
+
+// order returns the parsers' indices in the order agrees asks them: by
+// the expected cost of finding an answer that differs, a parser's mean
+// cost per question so far divided by the share of its answers that
+// differed (with one more answer of each kind, so that no share is 0).
+// In-process parsers thus come before external programs unless they
+// rarely differ, and among the external ones the one that differs most
+// often comes first.
+func (p *panel) order(o *odds) []int {
+	idx := make([]int, len(p.parsers))
+	score := make([]float64, len(p.parsers))
+	for i := range idx {
+		idx[i] = i
+		mean := float64(p.cost[i]) / float64(max(p.calls[i], 1))
+		share := float64(o.differed[i]+1) / float64(o.asked[i]+2)
+		score[i] = mean / share
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(score[a], score[b]) })
 	return idx
 }
 
