@@ -2,59 +2,120 @@ package diff
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
+	"io"
 	"sync"
 
 	"github.com/reptest/reptest/cases"
 )
 
-// DefaultCacheEntries is the number of verdicts a run remembers when
-// Options.CacheEntries is 0: about 150 MB at most.
-const DefaultCacheEntries = 1 << 20
+// DefaultCacheEntries is the number of questions a run remembers the
+// verdicts of when Options.CacheEntries is 0: about 100 MB at most.
+const DefaultCacheEntries = 1 << 21
 
-// verdictCache remembers the parsers' verdicts by (parser, body digest,
-// profile, agent, URL), so that a question asked while probing one file
-// and again while minimising it, or about the same small body found in
-// many files, costs one check. It is shared by the workers of a run and
-// safe for concurrent use. A nil cache remembers nothing. Errors are not
-// remembered: a parser that timed out once is asked again.
+// cacheParsers is the number of parsers whose verdicts the cache holds
+// per question; the verdicts of parsers after them are not remembered.
+const cacheParsers = 32
+
+// verdictCache remembers the parsers' verdicts by question (body digest,
+// profile, agent, URL) and parser, so that a question asked while probing
+// one file and again while minimising it, or about the same small body
+// found in many files, costs one check. It is shared by the workers of a
+// run and safe for concurrent use. A nil cache remembers nothing. Errors
+// are not remembered: a parser that timed out once is asked again.
+//
+// It holds two generations of at most max/2 questions each: when the
+// newer is full, the older is forgotten and the newer takes its place,
+// and a question found in the older is moved to the newer. What a run
+// asks again soon (a file's minimisations, small bodies many files
+// share) thus stays, and memory is bounded.
 type verdictCache struct {
-	mu  sync.Mutex
-	m   map[cacheKey]cases.Verdict
-	max int
+	mu       sync.Mutex
+	cur, old map[questionKey]verdictSet
+	max      int
 }
 
-type cacheKey struct {
-	parser  string
-	sum     [sha256.Size]byte
-	profile string
-	agent   string
-	url     string
+// questionKey is a digest of one question about one body.
+type questionKey [sha256.Size]byte
+
+// verdictSet holds the verdicts on one question, two bits per parser (in
+// the panel's order): 0 for none, else an index into cachedVerdicts.
+type verdictSet uint64
+
+var cachedVerdicts = [...]cases.Verdict{1: cases.Allow, 2: cases.Disallow, 3: cases.Reject}
+
+func (s verdictSet) get(i int) (cases.Verdict, bool) {
+	if i >= cacheParsers {
+		return "", false
+	}
+	c := s >> (2 * i) & 3
+	return cachedVerdicts[c], c != 0
 }
 
-// newVerdictCache returns a cache of at most max verdicts; once full it
-// keeps what it has and remembers nothing more, so that a run's memory is
-// bounded and its cost never worse than without a cache.
-func newVerdictCache(max int) *verdictCache {
-	return &verdictCache{m: make(map[cacheKey]cases.Verdict), max: max}
+func (s verdictSet) with(i int, v cases.Verdict) verdictSet {
+	for c, w := range cachedVerdicts {
+		if c > 0 && w == v && i < cacheParsers {
+			return s&^(3<<(2*i)) | verdictSet(c)<<(2*i)
+		}
+	}
+	return s
 }
 
-func (c *verdictCache) get(parser string, b *body, q cases.Question) (cases.Verdict, bool) {
+// keyOf returns the cache key of question q about body b. Each string
+// is preceded by its length, so that no two questions share a key.
+func keyOf(b *body, q cases.Question) questionKey {
+	h := sha256.New()
+	h.Write(b.sum[:])
+	for _, s := range [...]string{b.profile, q.Agent, q.URL} {
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
+		io.WriteString(h, s)
+	}
+	var k questionKey
+	h.Sum(k[:0])
+	return k
+}
+
+// newVerdictCache returns a cache of at most max questions.
+func newVerdictCache(n int) *verdictCache {
+	return &verdictCache{cur: make(map[questionKey]verdictSet), max: max(n, 2)}
+}
+
+// get returns parser i's verdict on the question k, if remembered.
+func (c *verdictCache) get(i int, k *questionKey) (cases.Verdict, bool) {
 	if c == nil {
 		return "", false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	v, ok := c.m[cacheKey{parser, b.sum, b.profile, q.Agent, q.URL}]
-	return v, ok
+	s, ok := c.cur[*k]
+	if !ok {
+		if s, ok = c.old[*k]; ok {
+			c.add(k, s)
+		}
+	}
+	return s.get(i)
 }
 
-func (c *verdictCache) put(parser string, b *body, q cases.Question, v cases.Verdict) {
-	if c == nil || v == VerdictError {
+// put remembers parser i's verdict v on the question k, unless it is an
+// error.
+func (c *verdictCache) put(i int, k *questionKey, v cases.Verdict) {
+	if c == nil || v == VerdictError || i >= cacheParsers {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.m) < c.max {
-		c.m[cacheKey{parser, b.sum, b.profile, q.Agent, q.URL}] = v
+	s, ok := c.cur[*k]
+	if !ok {
+		s = c.old[*k]
 	}
+	c.add(k, s.with(i, v))
+}
+
+// add stores s in the newer generation, starting a new one when it is
+// full. The caller holds c.mu.
+func (c *verdictCache) add(k *questionKey, s verdictSet) {
+	if _, ok := c.cur[*k]; !ok && len(c.cur) >= c.max/2 {
+		c.old, c.cur = c.cur, make(map[questionKey]verdictSet)
+	}
+	c.cur[*k] = s
 }

@@ -90,9 +90,11 @@ type panel struct {
 	// across the panels of a run (one per core): a panel asks its parsers
 	// at the same time only when the other panels leave cores idle.
 	slots chan struct{}
-	// cost and calls are the time each parser has spent answering and
-	// the questions it answered, so that the cheap ones are asked first
-	// when one answer can settle a question.
+	// cost and calls are the time each parser has spent answering single
+	// questions and their number, so that the cheap ones are asked first
+	// when one answer can settle a question. Batches are left out (a
+	// batch's cost per question says little about one check), and so is
+	// the time spent waiting for a slot.
 	cost  []time.Duration
 	calls []int
 }
@@ -131,26 +133,32 @@ func (b *body) request() cases.Request {
 func (p *panel) verdicts(ctx context.Context, in Input, dst []cases.Verdict) []cases.Verdict {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
+	k := p.keyOf(&b, q)
 	dst = dst[:0]
 	for i := range p.parsers {
-		dst = append(dst, p.verdict(ctx, i, &b, q))
+		dst = append(dst, p.verdict(ctx, i, &b, q, &k))
 	}
 	return dst
 }
 
+// keyOf returns the cache key of q about b (none without a cache).
+func (p *panel) keyOf(b *body, q cases.Question) questionKey {
+	if p.cache == nil {
+		return questionKey{}
+	}
+	return keyOf(b, q)
+}
+
 // verdict returns parser i's verdict on one question, from the cache
-// when it is there.
-func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question) cases.Verdict {
-	if v, ok := p.cache.get(p.names[i], b, q); ok {
+// when it is there; k is the question's cache key.
+func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k *questionKey) cases.Verdict {
+	if v, ok := p.cache.get(i, k); ok {
 		return v
 	}
 	req := b.request()
 	req.Agent, req.URL = q.Agent, q.URL
-	start := time.Now()
-	v := p.ask(ctx, p.parsers[i], req)
-	p.cost[i] += time.Since(start)
-	p.calls[i]++
-	p.cache.put(p.names[i], b, q, v)
+	v := p.ask(ctx, i, req)
+	p.cache.put(i, k, v)
 	return v
 }
 
@@ -161,46 +169,46 @@ func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question) c
 // batch, the others one Check each.
 func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cases.Verdict {
 	vs := make([][]cases.Verdict, len(qs))
-	for k := range vs {
+	keys := make([]questionKey, len(qs))
+	for k, q := range qs {
 		vs[k] = make([]cases.Verdict, len(p.parsers))
+		keys[k] = p.keyOf(b, q)
 	}
 	var wg sync.WaitGroup
 	for i := range p.parsers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			start := time.Now()
-			p.calls[i] += p.probeOne(ctx, i, b, qs, vs)
-			p.cost[i] += time.Since(start)
+			p.probeOne(ctx, i, b, qs, keys, vs)
 		}()
 	}
 	wg.Wait()
 	return vs
 }
 
-// probeOne fills in parser i's column of vs and returns the number of
-// questions it asked the parser.
-func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, vs [][]cases.Verdict) int {
+// probeOne fills in parser i's column of vs; keys are the questions'
+// cache keys.
+func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) {
 	var todo []int
-	for k, q := range qs {
-		if v, ok := p.cache.get(p.names[i], b, q); ok {
+	for k := range qs {
+		if v, ok := p.cache.get(i, &keys[k]); ok {
 			vs[k][i] = v
 		} else {
 			todo = append(todo, k)
 		}
 	}
 	if len(todo) == 0 {
-		return 0
+		return
 	}
 	bt, batched := p.parsers[i].(cases.Batcher)
 	if !batched || len(todo) == 1 {
 		for _, k := range todo {
 			req := b.request()
 			req.Agent, req.URL = qs[k].Agent, qs[k].URL
-			vs[k][i] = p.ask(ctx, p.parsers[i], req)
-			p.cache.put(p.names[i], b, qs[k], vs[k][i])
+			vs[k][i] = p.ask(ctx, i, req)
+			p.cache.put(i, &keys[k], vs[k][i])
 		}
-		return len(todo)
+		return
 	}
 	ask := make([]cases.Question, len(todo))
 	for j, k := range todo {
@@ -209,59 +217,76 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 	got := p.askBatch(ctx, bt, b.request(), ask)
 	for j, k := range todo {
 		vs[k][i] = got[j]
-		p.cache.put(p.names[i], b, qs[k], got[j])
+		p.cache.put(i, &keys[k], got[j])
 	}
-	return len(todo)
 }
 
 // agrees reports whether every parser gives in the verdict of want (in
-// the panel's order). It asks the parsers that have cost least so far
-// first, and then the others one by one, the ones whose wanted verdict is
-// least common first; it stops at the first that answers otherwise, so
-// that a slow parser is asked only to confirm what the fast ones agreed
-// on. The answer is the same as comparing all verdicts.
-func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict) bool {
+// the panel's order). It asks the parsers one by one and stops at the
+// first that answers otherwise, in the order that makes that answer
+// cheapest to get (see order), so that a slow parser is mostly asked only
+// to confirm what the fast ones agreed on; o learns from each answer. The
+// answer is the same as comparing all verdicts.
+func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict, o *odds) bool {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
-	for _, i := range p.order(want) {
-		if p.verdict(ctx, i, &b, q) != want[i] {
+	k := p.keyOf(&b, q)
+	for _, i := range p.order(o) {
+		o.asked[i]++
+		if p.verdict(ctx, i, &b, q, &k) != want[i] {
+			o.differed[i]++
 			return false
 		}
 	}
 	return true
 }
 
-// order returns the parsers' indices in the order agrees asks them: by
-// their mean cost per question so far, except that among the expensive
-// ones (more than four times the cheapest, as external programs are
-// beside in-process libraries) those whose wanted verdict is in the
-// minority come first, being the likeliest to answer otherwise.
-func (p *panel) order(want []cases.Verdict) []int {
-	idx := make([]int, len(p.parsers))
-	mean := make([]time.Duration, len(p.parsers))
-	for i := range idx {
-		idx[i] = i
-		mean[i] = p.cost[i] / time.Duration(max(p.calls[i], 1))
-	}
+// odds counts, over one minimisation, how often each parser was asked
+// and how often it answered otherwise than wanted.
+type odds struct {
+	asked, differed []int
+}
+
+// newOdds starts the counts of a minimisation whose wanted verdicts are
+// want with a guess: a parser whose wanted verdict is the least common
+// one (the minority side of a disagreement) is the likeliest to answer
+// otherwise.
+func newOdds(want []cases.Verdict) *odds {
+	o := &odds{asked: make([]int, len(want)), differed: make([]int, len(want))}
 	count := make(map[cases.Verdict]int)
 	for _, v := range want {
 		count[v]++
 	}
-	cheap := 4*slices.Min(mean) + time.Microsecond
-	slices.SortStableFunc(idx, func(a, b int) int {
-		ea, eb := mean[a] > cheap, mean[b] > cheap
-		switch {
-		case ea != eb && ea:
-			return 1
-		case ea != eb:
-			return -1
-		case ea:
-			if c := count[want[a]] - count[want[b]]; c != 0 {
-				return c
-			}
+	fewest := len(want)
+	for _, n := range count {
+		fewest = min(fewest, n)
+	}
+	for i, v := range want {
+		o.asked[i] = 2
+		if count[v] == fewest {
+			o.differed[i] = 2
 		}
-		return cmp.Compare(mean[a], mean[b])
-	})
+	}
+	return o
+}
+
+// order returns the parsers' indices in the order agrees asks them: by
+// the expected cost of finding an answer that differs, a parser's mean
+// cost per question so far divided by the share of its answers that
+// differed (with one more answer of each kind, so that no share is 0).
+// In-process parsers thus come before external programs unless they
+// rarely differ, and among the external ones the one that differs most
+// often comes first.
+func (p *panel) order(o *odds) []int {
+	idx := make([]int, len(p.parsers))
+	score := make([]float64, len(p.parsers))
+	for i := range idx {
+		idx[i] = i
+		mean := float64(p.cost[i]) / float64(max(p.calls[i], 1))
+		share := float64(o.differed[i]+1) / float64(o.asked[i]+2)
+		score[i] = mean / share
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(score[a], score[b]) })
 	return idx
 }
 
@@ -284,11 +309,17 @@ func (p *panel) release() {
 	}
 }
 
-func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v cases.Verdict) {
+// ask asks parser i one question and adds the time it took to its cost.
+func (p *panel) ask(ctx context.Context, i int, req cases.Request) (v cases.Verdict) {
 	if !p.acquire(ctx) {
 		return VerdictError
 	}
 	defer p.release()
+	start := time.Now()
+	defer func() {
+		p.cost[i] += time.Since(start)
+		p.calls[i]++
+	}()
 	defer func() {
 		if recover() != nil {
 			v = VerdictError
@@ -299,7 +330,7 @@ func (p *panel) ask(ctx context.Context, q cases.Parser, req cases.Request) (v c
 		ctx, cancel = context.WithTimeout(ctx, p.timeout)
 		defer cancel()
 	}
-	v, err := q.Check(ctx, req)
+	v, err := p.parsers[i].Check(ctx, req)
 	if err != nil {
 		return VerdictError
 	}

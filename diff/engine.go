@@ -41,8 +41,9 @@ type Options struct {
 	NoMinimize bool
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
-	// CacheEntries bounds the verdicts the run remembers
-	// (DefaultCacheEntries when 0).
+	// CacheEntries bounds the questions whose verdicts the run
+	// remembers (DefaultCacheEntries when 0); the least recently asked
+	// are forgotten first.
 	CacheEntries int
 	// Unoptimised asks every parser every question with one Check, with
 	// no cache, no batches and no short cuts. The findings are the same
@@ -121,6 +122,64 @@ type jobSeq func(yield func(job) bool) error
 // runJobs compares the files jobs yields, total of them (0 when not known
 // beforehand), and collects the results by job index.
 func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*Report, error) {
+	opts = withDefaults(opts, total)
+	var cache *verdictCache
+	var slots chan struct{}
+	if !opts.Unoptimised {
+		cache = newVerdictCache(opts.CacheEntries)
+		slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), opts.Workers))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := &collector{total: total, progress: opts.Progress, cancel: cancel}
+	feed := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < opts.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
+			if err != nil {
+				c.fail(err)
+				return
+			}
+			defer closer()
+			p.cache, p.slots = cache, slots
+			if !c.sameNames(p.names) {
+				return
+			}
+			for j := range feed {
+				r := compareFile(ctx, p, j.f, &opts)
+				r.name = j.f.Name
+				c.add(j.idx, r)
+			}
+		}()
+	}
+	err := jobs(func(j job) bool {
+		select {
+		case feed <- j:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+	close(feed)
+	wg.Wait()
+	if err == nil {
+		err = c.firstErr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return collect(c.names, c.results), nil
+}
+
+// withDefaults returns opts with the defaults Options documents filled
+// in, and no more workers than files when their number is known.
+func withDefaults(opts Options, total int) Options {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.GOMAXPROCS(0)
 	}
@@ -142,90 +201,64 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
 	}
-	var cache *verdictCache
-	var slots chan struct{}
-	if !opts.Unoptimised {
-		cache = newVerdictCache(opts.CacheEntries)
-		slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), opts.Workers))
-	}
+	return opts
+}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	feed := make(chan job)
-	var (
-		mu       sync.Mutex
-		results  []*fileResult
-		names    []string
-		firstErr error
-		done     int
-		disagree int
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
+// collector gathers the workers' results by job index, the parsers'
+// names and the first error, which cancels the run. It is safe for
+// concurrent use.
+type collector struct {
+	total    int
+	progress func(done, total, disagreements int)
+	cancel   context.CancelFunc
+
+	mu       sync.Mutex
+	results  []*fileResult
+	names    []string
+	firstErr error
+	done     int
+	disagree int
+}
+
+// fail records err when it is the first and cancels the run.
+func (c *collector) fail(err error) {
+	c.mu.Lock()
+	if c.firstErr == nil {
+		c.firstErr = err
 	}
-	for w := 0; w < opts.Workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
-			if err != nil {
-				fail(err)
-				return
-			}
-			defer closer()
-			p.cache, p.slots = cache, slots
-			mu.Lock()
-			if names == nil {
-				names = p.names
-			} else if !slices.Equal(names, p.names) {
-				mu.Unlock()
-				fail(fmt.Errorf("diff: factory gave parsers %v, then %v", names, p.names))
-				return
-			}
-			mu.Unlock()
-			for j := range feed {
-				r := compareFile(ctx, p, j.f, &opts)
-				r.name = j.f.Name
-				mu.Lock()
-				for len(results) <= j.idx {
-					results = append(results, nil)
-				}
-				results[j.idx] = r
-				done++
-				disagree += r.disagreements
-				if opts.Progress != nil {
-					opts.Progress(done, total, disagree)
-				}
-				mu.Unlock()
-			}
-		}()
+	c.mu.Unlock()
+	c.cancel()
+}
+
+// sameNames records the first worker's parser names and reports whether
+// a later worker's are the same; when they are not, it fails the run.
+func (c *collector) sameNames(names []string) bool {
+	c.mu.Lock()
+	first := c.names
+	if first == nil {
+		c.names = names
 	}
-	err := jobs(func(j job) bool {
-		select {
-		case feed <- j:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	})
-	close(feed)
-	wg.Wait()
-	if err != nil {
-		return nil, err
+	c.mu.Unlock()
+	if first != nil && !slices.Equal(first, names) {
+		c.fail(fmt.Errorf("diff: factory gave parsers %v, then %v", first, names))
+		return false
 	}
-	if firstErr != nil {
-		return nil, firstErr
+	return true
+}
+
+// add records the result of job idx and reports progress.
+func (c *collector) add(idx int, r *fileResult) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for len(c.results) <= idx {
+		c.results = append(c.results, nil)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	c.results[idx] = r
+	c.done++
+	c.disagree += r.disagreements
+	if c.progress != nil {
+		c.progress(c.done, c.total, c.disagree)
 	}
-	return collect(names, results), nil
 }
 
 // startPanel makes one worker's parsers and their panel; closer closes
@@ -272,93 +305,128 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 	}
 	n := len(p.names)
 	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
-	probes := f.Probes
-	if probes == nil {
-		limit := opts.MaxProbes
-		if len(f.Robots) > 0 {
-			limit = min(limit, max(MinProbes, opts.ProbeBytes/len(f.Robots)))
+	probes := probesOf(f, opts)
+	all := askAll(ctx, p, f, probes, opts.Unoptimised)
+	waiting := res.tally(ctx, f, probes, all)
+	memo := make(map[string]bool)
+	for _, w := range waiting {
+		if ctx.Err() != nil {
+			return res
 		}
-		probes = DeriveProbes(f.Robots, limit)
+		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo))
 	}
+	return res
+}
+
+// probesOf returns f's probes, derived from its body when it has none:
+// at most opts.MaxProbes, fewer for a large body (Options.ProbeBytes).
+func probesOf(f *File, opts *Options) []Probe {
+	if f.Probes != nil {
+		return f.Probes
+	}
+	limit := opts.MaxProbes
+	if len(f.Robots) > 0 {
+		limit = min(limit, max(MinProbes, opts.ProbeBytes/len(f.Robots)))
+	}
+	return DeriveProbes(f.Robots, limit)
+}
+
+// tally counts the probes of f and the pairs of parsers that disagree on
+// them, all[k] being the verdicts on probes[k], and returns the
+// disagreements to minimise: one for each set of verdicts, kind of probe
+// and reference's cause (causeKey), which stands for all its probes.
+func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]cases.Verdict) []pending {
 	var (
 		robots  *reference.Robots
 		byKey   = make(map[string]int)
 		waiting []pending
 	)
-	all := askAll(ctx, p, f, probes, opts.Unoptimised)
 	for at, pr := range probes {
 		if ctx.Err() != nil {
-			return res
+			return nil
 		}
 		vs := all[at]
 		res.probes++
 		res.areas.add(pr, vs, f)
-		differs := false
-		k := 0
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				if vs[i] != vs[j] {
-					res.pairs[k]++
-					differs = true
-				}
-				k++
-			}
-		}
-		if !differs {
+		if !res.countPairs(vs) {
 			continue
 		}
 		res.disagreements++
 		if robots == nil {
 			robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
 		}
-		var key strings.Builder
-		for _, v := range vs {
-			key.WriteString(string(v))
-			key.WriteByte(',')
-		}
-		key.WriteString(pr.Kind)
-		if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
-			key.WriteString(causeKey(d))
-		}
-		if w, ok := byKey[key.String()]; ok {
+		key := pendingKey(robots, vs, pr)
+		if w, ok := byKey[key]; ok {
 			waiting[w].probes++
 			waiting[w].lines = addLine(waiting[w].lines, pr.Line)
 			continue
 		}
-		byKey[key.String()] = len(waiting)
+		byKey[key] = len(waiting)
 		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
 		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: addLine(nil, pr.Line)})
 	}
-	memo := make(map[string]bool)
-	for _, w := range waiting {
-		if ctx.Err() != nil {
-			return res
+	return waiting
+}
+
+// countPairs counts, for each pair of parsers, whether they give
+// different verdicts in vs, and reports whether any pair does.
+func (res *fileResult) countPairs(vs []cases.Verdict) bool {
+	differs := false
+	k := 0
+	for i := 0; i < len(vs); i++ {
+		for j := i + 1; j < len(vs); j++ {
+			if vs[i] != vs[j] {
+				res.pairs[k]++
+				differs = true
+			}
+			k++
 		}
-		want := make(map[string]cases.Verdict, n)
+	}
+	return differs
+}
+
+// pendingKey is the key disagreeing probes of one file are minimised
+// once by: the verdicts, the kind of probe and the reference's cause.
+func pendingKey(robots *reference.Robots, vs []cases.Verdict, pr Probe) string {
+	var key strings.Builder
+	for _, v := range vs {
+		key.WriteString(string(v))
+		key.WriteByte(',')
+	}
+	key.WriteString(pr.Kind)
+	if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
+		key.WriteString(causeKey(d))
+	}
+	return key.String()
+}
+
+// resolve minimises the disagreement w of the file named name (unless
+// opts.NoMinimize) and returns its finding, tagged and traced. memo is
+// the file's memo of small candidates (minimizeGoal).
+func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool) Finding {
+	in := w.in
+	if !opts.NoMinimize {
+		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
+	}
+	fd := p.finding(ctx, in)
+	if fd.Signature == "" {
+		// The parsers changed their minds (a flaky parser): keep the
+		// verdicts first seen on the input as found.
+		want := make(map[string]cases.Verdict, len(w.vs))
 		for i, v := range w.vs {
 			want[p.names[i]] = v
 		}
-		in := w.in
-		if !opts.NoMinimize {
-			in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
-		}
-		fd := p.finding(ctx, in)
-		if fd.Signature == "" {
-			// The parsers changed their minds (a flaky parser): keep the
-			// verdicts first seen on the input as found.
-			fd = Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
-		}
-		fd.Minimized = !opts.NoMinimize
-		fd.Req = Tags(fd.Input, fd.Verdicts)
-		fd.Trace, fd.Line = traceOf(fd.Input)
-		fd.Sources = []string{f.Name}
-		if len(w.lines) > 0 {
-			fd.SourceLines = map[string][]int{f.Name: w.lines}
-		}
-		fd.Probes = w.probes
-		res.findings = append(res.findings, fd)
+		fd = Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
 	}
-	return res
+	fd.Minimized = !opts.NoMinimize
+	fd.Req = Tags(fd.Input, fd.Verdicts)
+	fd.Trace, fd.Line = traceOf(fd.Input)
+	fd.Sources = []string{name}
+	if len(w.lines) > 0 {
+		fd.SourceLines = map[string][]int{name: w.lines}
+	}
+	fd.Probes = w.probes
+	return fd
 }
 
 // askAll returns every parser's verdicts on every probe of f, vs[k][i]

@@ -33,7 +33,8 @@ func (b *batching) CheckBatch(ctx context.Context, req cases.Request, qs []cases
 // TestRunOptimisedSameFindings runs the same files with and without the
 // verdict cache, the batches and the short cuts of minimisation, and
 // checks that the reports are equal while the optimised run asks fewer
-// questions.
+// questions; and again with a cache so small that it forgets all the
+// time.
 func TestRunOptimisedSameFindings(t *testing.T) {
 	files := append(Generate(5, 40), Generate(5, 40)[:5]...) // the same bodies twice
 	for i := range files[40:] {
@@ -41,7 +42,7 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	}
 	files = append(files, File{Name: "hand", Robots: []byte("User-agent: *\nDisallow: /a\nREJECT\n")})
 	type counts struct{ checks, batches, questions atomic.Int64 }
-	runWith := func(unoptimised bool, c *counts) *Report {
+	runWith := func(unoptimised bool, cacheEntries int, c *counts) *Report {
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{
 				ref(), refGoogle(),
@@ -49,17 +50,23 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 				&batching{naive: naive{name: "batching", calls: &c.checks}, batches: &c.batches, questions: &c.questions},
 			}, nil
 		}
-		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised})
+		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised, CacheEntries: cacheEntries})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return rep
 	}
-	var plain, fast counts
-	want := runWith(true, &plain)
-	got := runWith(false, &fast)
+	var plain, fast, forgetful counts
+	want := runWith(true, 0, &plain)
+	got := runWith(false, 0, &fast)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("optimised run differs (-plain +optimised):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, runWith(false, 64, &forgetful)); diff != "" {
+		t.Fatalf("run with a small cache differs (-plain +small cache):\n%s", diff)
+	}
+	if forgetful.checks.Load() <= fast.checks.Load() {
+		t.Errorf("a cache of 64 questions made %d checks, the default one %d", forgetful.checks.Load(), fast.checks.Load())
 	}
 	if len(want.Findings) == 0 {
 		t.Fatal("no findings")
@@ -76,27 +83,68 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	t.Logf("checks: plain %d, optimised %d (%d in %d batches)", plain.checks.Load(), fast.checks.Load(), fast.questions.Load(), fast.batches.Load())
 }
 
-// TestVerdictCacheBounded checks that a full cache remembers nothing more
-// and that errors are never remembered.
+// TestVerdictCacheBounded checks that the cache keeps each parser's
+// verdict apart, forgets its older generation when the newer is full,
+// keeps a question it was asked about, and never remembers errors.
 func TestVerdictCacheBounded(t *testing.T) {
-	c := newVerdictCache(2)
 	b := newBody(Input{Robots: []byte("User-agent: *\n")})
-	q := func(u string) cases.Question { return cases.Question{Agent: "a", URL: u} }
-	c.put("p", &b, q("/1"), cases.Allow)
-	c.put("p", &b, q("/2"), VerdictError)
-	c.put("p", &b, q("/3"), cases.Disallow)
-	c.put("p", &b, q("/4"), cases.Allow)
-	for u, want := range map[string]bool{"/1": true, "/2": false, "/3": true, "/4": false} {
-		if _, ok := c.get("p", &b, q(u)); ok != want {
-			t.Errorf("%s: cached %v, want %v", u, ok, want)
-		}
+	key := func(u string) *questionKey {
+		k := keyOf(&b, cases.Question{Agent: "a", URL: u})
+		return &k
 	}
-	if v, ok := c.get("other", &b, q("/1")); ok {
-		t.Errorf("another parser's verdict: %q", v)
+	type op struct {
+		get    bool
+		parser int
+		url    string
+		v      cases.Verdict // put: the verdict; get: the one wanted, "" for none
+	}
+	for _, tc := range []struct {
+		name string
+		max  int
+		ops  []op
+	}{
+		{"parsers apart", 8, []op{
+			{false, 0, "/1", cases.Allow}, {false, 1, "/1", cases.Reject}, {false, 31, "/1", cases.Disallow},
+			{true, 0, "/1", cases.Allow}, {true, 1, "/1", cases.Reject}, {true, 31, "/1", cases.Disallow},
+			{true, 2, "/1", ""}, {true, 0, "/2", ""},
+		}},
+		{"no errors, no parser past the 32nd", 8, []op{
+			{false, 0, "/1", VerdictError}, {false, 32, "/1", cases.Allow},
+			{true, 0, "/1", ""}, {true, 32, "/1", ""},
+		}},
+		{"the older generation forgotten", 4, []op{
+			{false, 0, "/1", cases.Allow}, {false, 0, "/2", cases.Allow}, // first generation full
+			{false, 0, "/3", cases.Disallow}, {false, 0, "/4", cases.Disallow}, // second
+			{false, 0, "/5", cases.Allow}, // third: the first is forgotten
+			{true, 0, "/1", ""}, {true, 0, "/2", ""}, {true, 0, "/3", cases.Disallow}, {true, 0, "/5", cases.Allow},
+		}},
+		{"a question asked again kept", 4, []op{
+			{false, 0, "/1", cases.Allow}, {false, 0, "/2", cases.Allow},
+			{false, 0, "/3", cases.Disallow}, {true, 0, "/1", cases.Allow}, // /1 moves to the newer
+			{false, 0, "/4", cases.Allow}, {false, 1, "/4", cases.Allow},
+			{true, 0, "/1", cases.Allow}, {true, 0, "/3", cases.Disallow}, {true, 0, "/2", ""},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newVerdictCache(tc.max)
+			for n, o := range tc.ops {
+				if !o.get {
+					c.put(o.parser, key(o.url), o.v)
+					continue
+				}
+				v, ok := c.get(o.parser, key(o.url))
+				if !ok {
+					v = ""
+				}
+				if v != o.v {
+					t.Errorf("op %d: parser %d on %s: got %q, want %q", n, o.parser, o.url, v, o.v)
+				}
+			}
+		})
 	}
 	var none *verdictCache
-	none.put("p", &b, q("/1"), cases.Allow)
-	if _, ok := none.get("p", &b, q("/1")); ok {
+	none.put(0, key("/1"), cases.Allow)
+	if _, ok := none.get(0, key("/1")); ok {
 		t.Error("a nil cache remembered")
 	}
 }

@@ -68,12 +68,13 @@ type goal struct {
 	want     []cases.Verdict
 	reason   reference.Reason
 	reasonOK bool
+	odds     *odds
 	// all asks every parser every time, without short cuts.
 	all bool
 }
 
 func newGoal(in Input, want []cases.Verdict, all bool) *goal {
-	g := &goal{want: want, all: all}
+	g := &goal{want: want, all: all, odds: newOdds(want)}
 	g.reason, g.reasonOK = reasonOf(in)
 	return g
 }
@@ -87,7 +88,7 @@ func (g *goal) holds(ctx context.Context, p *panel, in Input) bool {
 	if g.all {
 		return slices.Equal(p.verdicts(ctx, in, nil), g.want)
 	}
-	return p.agrees(ctx, in, g.want)
+	return p.agrees(ctx, in, g.want, g.odds)
 }
 
 func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {
