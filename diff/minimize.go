@@ -334,7 +334,8 @@ func shapeOf(text string) lineShape {
 			sh[i].value = fmt.Sprint(first, strings.Contains(v, "*"), anchored, strings.Contains(body, "$"),
 				hasEscape(v), nonASCII, strings.Contains(v, "?"))
 		case reference.UserAgent:
-			sh[i].value = fmt.Sprint(v == "*", reference.IsProductToken(v), agentName(v, reference.Google()) != "")
+			token, _ := reference.Google().AgentToken(v)
+			sh[i].value = fmt.Sprint(v == "*", reference.IsProductToken(v), token != "")
 		}
 	}
 	return sh
@@ -469,7 +470,8 @@ func (s *shrinker) agent() {
 		if l.Kind != reference.UserAgent {
 			continue
 		}
-		for _, name := range []string{l.Value, agentName(l.Value, reference.Google())} {
+		token, _ := reference.Google().AgentToken(l.Value)
+		for _, name := range []string{l.Value, token} {
 			if strings.EqualFold(name, s.cur.Agent) {
 				named = true
 				if name != s.cur.Agent && reference.IsProductToken(name) {

@@ -97,13 +97,6 @@ func parseFor(in Input) *reference.Robots {
 	return reference.Parse(in.Robots, opts)
 }
 
-// agentName is the product token a user-agent value names under opts
-// (reference.Options.AgentToken), for the minimiser.
-func agentName(v string, opts reference.Options) string {
-	token, _ := opts.AgentToken(v)
-	return token
-}
-
 // tagRule is one row of Tags's table: the requirement IDs an input points
 // to when the predicate holds.
 type tagRule struct {
