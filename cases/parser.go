@@ -30,15 +30,15 @@ const (
 
 // Info describes a parser.
 type Info struct {
-	Name         string
-	Version      string
-	Capabilities []Capability
+	Name         string       `json:"name"`
+	Version      string       `json:"version,omitempty"`
+	Capabilities []Capability `json:"capabilities,omitempty"`
 	// Runtime names the interpreter that runs an external parser, with
 	// its version ("CPython 3.11.7", "Node.js v20.20.2"), as the program
 	// reports it: a library can behave differently on another runtime
 	// (urllib.robotparser took up longest match in CPython 3.13). Empty
 	// for in-process parsers and programs that do not say.
-	Runtime string
+	Runtime string `json:"runtime,omitempty"`
 }
 
 // Has reports whether the parser has capability c.

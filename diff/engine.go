@@ -72,6 +72,9 @@ type Report struct {
 	Kind     string    `json:"kind"`
 	Findings []Finding `json:"findings"`
 	Summary  Summary   `json:"summary"`
+	// Run describes the run (WriteReport's documents); nil when not
+	// recorded.
+	Run *RunInfo `json:"run,omitempty"`
 }
 
 // fileResult is what one worker found in one file.

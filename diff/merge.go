@@ -8,11 +8,43 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/reptest/reptest/cases"
 )
 
 // ReportKind marks the JSON form of a Report, so that a reader can tell
 // it from other reptest documents.
 const ReportKind = "reptest-diff"
+
+// RunInfo describes a differential run: what was compared, how, and by which
+// command. A report's JSON form records it (WriteReport) and the page of
+// the run shows it in its header. Empty fields were not recorded.
+type RunInfo struct {
+	// Command is the command line that made the run; for a merged run,
+	// the command that merged it.
+	Command string `json:"command,omitempty"`
+	// Date is when the run ended, as text (RFC 3339).
+	Date string `json:"date,omitempty"`
+	// Profile is the profile of the inputs.
+	Profile string `json:"profile,omitempty"`
+	// Inputs describes each input set in a few words ("DIR: 412 files").
+	Inputs []string `json:"inputs,omitempty"`
+	// Parsers are the compared parsers, in order, with their versions and
+	// runtimes.
+	Parsers []cases.Info `json:"parsers,omitempty"`
+	// Shards holds, for a merged run, the command of each merged report
+	// that recorded one, in the order merged.
+	Shards []string `json:"shards,omitempty"`
+	// Merged is how many reports a merged run was made from, and
+	// Unrecorded how many of them recorded no run (reports written before
+	// reptest recorded it).
+	Merged     int `json:"merged,omitempty"`
+	Unrecorded int `json:"unrecorded,omitempty"`
+	// Summary is the run's summary, for the page; a report holds it
+	// beside the run. Without one (findings read from a file) the page
+	// counts disagreements from the findings alone and shows no shares.
+	Summary *Summary `json:"-"`
+}
 
 // Merge combines the reports of the shards of one run (the same parsers,
 // in the same order) into the report of the whole run: the counts are
@@ -79,7 +111,66 @@ func Merge(parts ...*Report) (*Report, error) {
 	})
 	s.Groups = GroupFindings(out.Findings)
 	s.Findings = len(out.Findings)
+	out.Run = mergeRuns(parts)
 	return out, nil
+}
+
+// mergeRuns describes the run of merged reports: each report's command
+// kept, the inputs each once, every version of a parser the reports
+// recorded listed, the latest date. The caller sets Command.
+func mergeRuns(parts []*Report) *RunInfo {
+	out := &RunInfo{}
+	for _, part := range parts {
+		r := part.Run
+		if r == nil {
+			out.Merged++
+			out.Unrecorded++
+			continue
+		}
+		out.Merged += max(r.Merged, 1)
+		out.Unrecorded += r.Unrecorded
+		if len(r.Shards) > 0 {
+			out.Shards = append(out.Shards, r.Shards...)
+		} else if r.Command != "" {
+			out.Shards = append(out.Shards, r.Command)
+		}
+		out.Date = max(out.Date, r.Date) // RFC 3339 in UTC sorts by time
+		out.Profile = joinDistinct(out.Profile, r.Profile)
+		for _, in := range r.Inputs {
+			if !slices.Contains(out.Inputs, in) {
+				out.Inputs = append(out.Inputs, in)
+			}
+		}
+		out.Parsers = mergeInfos(out.Parsers, r.Parsers)
+	}
+	return out
+}
+
+// mergeInfos adds the parsers of one report to those of others: a parser
+// recorded with another version or runtime lists each ("1.2, 1.3").
+func mergeInfos(have, add []cases.Info) []cases.Info {
+	for _, p := range add {
+		at := slices.IndexFunc(have, func(q cases.Info) bool { return q.Name == p.Name })
+		if at < 0 {
+			have = append(have, p)
+			continue
+		}
+		q := &have[at]
+		q.Version = joinDistinct(q.Version, p.Version)
+		q.Runtime = joinDistinct(q.Runtime, p.Runtime)
+	}
+	return have
+}
+
+// joinDistinct adds b to the comma-separated list a unless it holds it.
+func joinDistinct(a, b string) string {
+	switch {
+	case b == "" || slices.Contains(strings.Split(a, ", "), b):
+		return a
+	case a == "":
+		return b
+	}
+	return a + ", " + b
 }
 
 // inputID identifies a finding's input: two findings with the same one

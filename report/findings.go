@@ -18,25 +18,10 @@ import (
 // that a run is grouped alike on the terminal, in the JSON summary and on
 // the page.
 
-// DiffRun describes a differential run for its page: what was compared,
-// how, and the run's summary. Empty fields are left out of the page.
-type DiffRun struct {
-	// Command is the command line that made the run.
-	Command string
-	// Date is when the run ended, as text (RFC 3339).
-	Date string
-	// Profile is the profile of the inputs.
-	Profile string
-	// Inputs describes each input set in a few words ("DIR: 412 files").
-	Inputs []string
-	// Parsers are the compared parsers, in order, with their versions and
-	// runtimes.
-	Parsers []cases.Info
-	// Summary is the run's summary. Without one (findings read from a
-	// file) the page counts disagreements from the findings alone and
-	// shows no shares.
-	Summary *diff.Summary
-}
+// DiffRun describes a differential run for its page: diff.Run, which a
+// differential report records (reptest diff --report), so that a page
+// made from saved reports shows what the run's own page shows.
+type DiffRun = diff.RunInfo
 
 // dashView is the dashboard of a differential run.
 type dashView struct {

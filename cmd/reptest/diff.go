@@ -219,17 +219,16 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 	write := func(path string, render func(io.Writer) error) bool {
 		return writeOutput("diff", stdout, stderr, path, render)
 	}
+	run.Summary = &rep.Summary
+	run.Date = time.Now().UTC().Format(time.RFC3339)
+	rep.Run = run // the report records the run for the page reptest report makes
 	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
 		write(o.summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(&rep.Summary)
 		}) &&
-		write(o.htmlOut, func(w io.Writer) error {
-			run.Summary = &rep.Summary
-			run.Date = time.Now().UTC().Format(time.RFC3339)
-			return writeDiffHTML(w, rep, run)
-		}) &&
+		write(o.htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep, run) }) &&
 		write(o.reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
 	if !ok {
 		return 2

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/reptest/reptest/diff"
-	"github.com/reptest/reptest/report"
 )
 
 // isDiffReport reports whether the file is a differential report
@@ -26,8 +24,8 @@ func isDiffReport(name string) bool {
 
 // reportDiff merges the differential reports of a sharded run and writes
 // the merged report (--merge-out), its HTML page (--html) and its text
-// summary.
-func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, stderr io.Writer) int {
+// summary. command is the command line that merges them.
+func reportDiff(command string, files []string, mergeOut, htmlOut string, quiet bool, stdout, stderr io.Writer) int {
 	var parts []*diff.Report
 	for _, name := range files {
 		rep, err := readFile(name, diff.ReadReport)
@@ -42,17 +40,15 @@ func reportDiff(files []string, mergeOut, htmlOut string, quiet bool, stdout, st
 		fmt.Fprintf(stderr, "reptest report: %v\n", err)
 		return 2
 	}
+	rep.Run.Command = command
+	rep.Run.Summary = &rep.Summary
 	for _, o := range []struct {
 		path string
 		fn   func(io.Writer) error
 	}{
 		{mergeOut, func(w io.Writer) error { return diff.WriteReport(w, rep) }},
 		{htmlOut, func(w io.Writer) error {
-			run := &report.DiffRun{Command: "reptest report " + strings.Join(files, " "), Summary: &rep.Summary}
-			if len(rep.Findings) > 0 {
-				run.Profile = rep.Findings[0].Profile
-			}
-			return writeDiffHTML(w, rep, run)
+			return writeDiffHTML(w, rep, rep.Run)
 		}},
 	} {
 		if !writeOutput("report", stdout, stderr, o.path, o.fn) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/warc"
 )
 
@@ -73,17 +74,95 @@ func TestDiffShardsMerge(t *testing.T) {
 	if !strings.Contains(out, "6 files") {
 		t.Errorf("merged summary:\n%s", out)
 	}
-	a, _ := os.ReadFile(want)
 	b, _ := os.ReadFile(got)
 	// The per-area counts are merged too (compared below with the rest).
 	if !strings.Contains(string(b), `"area": "matching"`) {
 		t.Errorf("merged report has no per-area counts:\n%s", b)
 	}
-	if diff := cmp.Diff(string(a), string(b)); diff != "" {
+	// The runs differ (their commands and inputs); the results must not.
+	if diff := cmp.Diff(findingsAndSummary(t, want), findingsAndSummary(t, got)); diff != "" {
 		t.Errorf("merged shards differ from the whole run (-whole +merged):\n%s", diff)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "r.html")); err != nil {
 		t.Error(err)
+	}
+}
+
+// findingsAndSummary reads a differential report and returns it without
+// its run, as JSON.
+func findingsAndSummary(t *testing.T, name string) string {
+	t.Helper()
+	rep, err := readFile(name, diff.ReadReport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.Run = nil
+	var b bytes.Buffer
+	if err := diff.WriteReport(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestReportDiffHeader merges reports of reptest diff --report with
+// reptest report --html: the page's header holds what the shards recorded
+// (parsers with versions, inputs, each shard's command) and the command
+// that merged them, and says plainly what a report without its run does
+// not record.
+func TestReportDiffHeader(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := dispatch(context.Background(), args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr.String())
+		}
+	}
+	common := []string{"diff", "--parser", "reference", "--parser", "reference-google", "--generate", "6", "--quiet"}
+	var shards []string
+	for _, sh := range []string{"1/2", "2/2"} {
+		name := filepath.Join(dir, "s"+sh[:1]+".json")
+		run(append(common, "--shard", sh, "--report", name)...)
+		shards = append(shards, name)
+	}
+	// A report as reptest wrote it before it recorded the run.
+	old := filepath.Join(dir, "old.json")
+	os.WriteFile(old, []byte(findingsAndSummary(t, shards[0])), 0o644)
+	for _, tc := range []struct {
+		name      string
+		files     []string
+		want, not []string
+	}{
+		{"two shards", shards, []string{
+			"<b>reference</b> " + reference.Version, "<b>reference-google</b> " + reference.Version,
+			"6 generated files (seed 1)", "shard 1/2", "shard 2/2", "rfc9309",
+			"from 2 shards", "--shard 1/2 --report", "--shard 2/2 --report",
+			"<code>reptest report " + shards[0] + " " + shards[1] + " --html",
+		}, []string{"not recorded"}},
+		{"a report without its run", []string{old}, []string{
+			"from 1 report", "1 of them record no run", "<dt>Inputs</dt><dd class=\"dim\">not recorded",
+			"<code>reptest report " + old + " --html",
+		}, []string{"generated files", "--shard 1/2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := filepath.Join(t.TempDir(), "r.html")
+			run(append(append([]string{"report"}, tc.files...), "--html", page, "--quiet")...)
+			html, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			head, _, _ := strings.Cut(string(html), `<section id="pairs">`)
+			for _, w := range tc.want {
+				if !strings.Contains(head, w) {
+					t.Errorf("the header lacks %q:\n%s", w, head)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(head, w) {
+					t.Errorf("the header holds %q:\n%s", w, head)
+				}
+			}
+		})
 	}
 }
 

@@ -41,7 +41,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	if isDiffReport(files[0]) { // the shards of reptest diff --report
-		return reportDiff(files, out.json, out.html, *quiet, stdout, stderr)
+		return reportDiff(commandLine("report", args), files, out.json, out.html, *quiet, stdout, stderr)
 	}
 	doc, err := readDocuments(files, *partial, stderr)
 	if err != nil {
