@@ -28,7 +28,8 @@ type Finding struct {
 	Verdicts map[string]cases.Verdict `json:"verdicts"`
 	// Signature says which parsers side with which; see Signature.
 	Signature string `json:"signature"`
-	// Minimized is set once Minimize has shrunk the input.
+	// Minimized is set once Minimize has shrunk the input. A finding in
+	// which a parser answered with an error is not minimised.
 	Minimized bool `json:"minimized"`
 	// Req holds the requirement IDs the reference's trace points to; see
 	// Tags.

@@ -405,6 +405,11 @@ func TestRunParserFailures(t *testing.T) {
 		if f.Verdicts["errs"] != VerdictError || f.Verdicts["panics"] != VerdictError {
 			t.Errorf("verdicts %v", f.Verdicts)
 		}
+		// Minimising towards an error would ask the failing parsers
+		// again on every candidate.
+		if f.Minimized || string(f.Robots) != "User-agent: *\nDisallow: /\n" {
+			t.Errorf("finding with errors minimised: %+v", f)
+		}
 	}
 
 	ctx := context.Background()

@@ -408,7 +408,12 @@ func pendingKey(robots *reference.Robots, vs []cases.Verdict, pr Probe) string {
 // the file's memo of small candidates (minimizeGoal).
 func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool) Finding {
 	in := w.in
-	if !opts.NoMinimize {
+	// A parser that did not answer (a timeout, a crash) is not asked to
+	// fail again on every candidate: each would cost a whole timeout, and
+	// an external program that stalls three times in a row is given up
+	// for the rest of the run. Such a finding is kept as found.
+	shrink := !opts.NoMinimize && !slices.Contains(w.vs, VerdictError)
+	if shrink {
 		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
 	}
 	fd := p.finding(ctx, in)
@@ -421,7 +426,7 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 		}
 		fd = Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
 	}
-	fd.Minimized = !opts.NoMinimize
+	fd.Minimized = shrink
 	fd.Req = Tags(fd.Input, fd.Verdicts)
 	fd.Trace, fd.Line = traceOf(fd.Input)
 	fd.Sources = []string{name}
