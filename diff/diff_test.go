@@ -395,11 +395,16 @@ func TestRunCountsPairs(t *testing.T) {
 
 func TestRunParserFailures(t *testing.T) {
 	files := []File{{Name: "a", Robots: []byte("User-agent: *\nDisallow: /\n")}}
+	var calls atomic.Int64
 	rep := run(t, files, 1, func() []cases.Parser {
-		return []cases.Parser{ref(), &broken{name: "errs"}, &broken{name: "panics", panic: true}}
+		return []cases.Parser{ref(), &broken{name: "errs", calls: &calls}, &broken{name: "panics", panic: true}}
 	})
 	if len(rep.Findings) == 0 {
 		t.Fatal("no findings")
+	}
+	// A parser that failed a probe is not asked about it again.
+	if got, want := calls.Load(), int64(rep.Summary.Probes); got != want {
+		t.Errorf("the failing parser was asked %d times; want %d, once per probe", got, want)
 	}
 	for _, f := range rep.Findings {
 		if f.Verdicts["errs"] != VerdictError || f.Verdicts["panics"] != VerdictError {

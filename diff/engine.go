@@ -409,14 +409,19 @@ func pendingKey(robots *reference.Robots, vs []cases.Verdict, pr Probe) string {
 func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool) Finding {
 	in := w.in
 	// A parser that did not answer (a timeout, a crash) is not asked to
-	// fail again on every candidate: each would cost a whole timeout, and
-	// an external program that stalls three times in a row is given up
-	// for the rest of the run. Such a finding is kept as found.
-	shrink := !opts.NoMinimize && !slices.Contains(w.vs, VerdictError)
+	// fail again, on every candidate or on the input once more: each
+	// would cost a whole timeout, and an external program that stalls
+	// three times in a row is given up for the rest of the run. Such a
+	// finding is kept as found.
+	failed := slices.Contains(w.vs, VerdictError)
+	shrink := !opts.NoMinimize && !failed
 	if shrink {
 		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
 	}
-	fd := p.finding(ctx, in)
+	var fd Finding
+	if !failed {
+		fd = p.finding(ctx, in)
+	}
 	if fd.Signature == "" {
 		// The parsers changed their minds (a flaky parser): keep the
 		// verdicts first seen on the input as found.

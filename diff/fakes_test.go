@@ -64,11 +64,15 @@ func (n *naive) Check(ctx context.Context, req cases.Request) (cases.Verdict, er
 type broken struct {
 	name  string
 	panic bool
+	calls *atomic.Int64 // counts checks when set
 }
 
 func (b *broken) Info() cases.Info { return cases.Info{Name: b.name} }
 
 func (b *broken) Check(context.Context, cases.Request) (cases.Verdict, error) {
+	if b.calls != nil {
+		b.calls.Add(1)
+	}
 	if b.panic {
 		panic("broken parser")
 	}
