@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,10 +28,12 @@ const DefaultStartTimeout = 20 * time.Second
 // trying and fails each check at once.
 const maxFailedStarts = 3
 
-// maxStalls is how many checks in a row may go unanswered within the
+// maxStalls is how many inputs in a row may go unanswered within the
 // timeout before Exec stops asking the program and fails each check at
 // once: a program that hangs on every input costs a few timeouts, not one
-// per check.
+// per check. Checks in a row on one input (a case's several checks of one
+// pathological body) count once, so that one input cannot end the
+// program's run.
 const maxStalls = 3
 
 func timeoutOr(d time.Duration) time.Duration {
@@ -73,7 +76,7 @@ type ExecOptions struct {
 	// program with the capability clock runs once, since its sessions live
 	// in its cache.
 	Procs int
-	// MaxStalls is how many checks in a row may go unanswered within the
+	// MaxStalls is how many inputs in a row may go unanswered within the
 	// timeout before Exec stops asking the program: 0 means 3, a negative
 	// number never.
 	MaxStalls int
@@ -93,7 +96,7 @@ type ExecOptions struct {
 // an earlier request is dropped, so a duplicate is not taken for the next
 // check's answer. An {"id":…,"error":…} answer or an unknown verdict is an
 // error of that check alone. After three failed starts in a row, or three
-// checks in a row without an answer within the timeout (MaxStalls), Exec stops
+// inputs in a row without an answer within the timeout (MaxStalls), Exec stops
 // starting or asking the program and fails each later check at once with
 // that reason, so a run always completes.
 //
@@ -119,7 +122,8 @@ type Exec struct {
 	starts      int // programs started, for tests
 	failedRun   int // failed starts in a row
 	lastFailure error
-	stalls      int // checks in a row without an answer in time
+	stalls      int    // inputs in a row without an answer in time
+	stallInput  uint64 // inputKey of the last of them
 	lastStall   error
 	closed      bool
 }
@@ -252,14 +256,14 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	what := "request " + id
 	out, err := p.roundTrip(ctx, line, batchTimeout(timeoutOr(e.opts.Timeout), len(qs)), staleAnswer(id))
 	if err != nil {
-		return answer{}, nil, id, e.fail(ctx, p, what, err)
+		return answer{}, nil, id, e.fail(ctx, p, what, err, inputKey(req))
 	}
 	var a answer
 	if err := json.Unmarshal(out, &a); err != nil {
-		return answer{}, nil, id, e.fail(ctx, p, what, fmt.Errorf("answered a line that is not a JSON object: %s", quoteShort(out, 200)))
+		return answer{}, nil, id, e.fail(ctx, p, what, fmt.Errorf("answered a line that is not a JSON object: %s", quoteShort(out, 200)), 0)
 	}
 	if got, ok := answerID(a.ID); !ok || got != id {
-		return answer{}, nil, id, e.fail(ctx, p, what, fmt.Errorf("answered id %s to request %s", shortID(a.ID), id))
+		return answer{}, nil, id, e.fail(ctx, p, what, fmt.Errorf("answered id %s to request %s", shortID(a.ID), id), 0)
 	}
 	e.release(p, true)
 	return a, out, id, nil
@@ -357,7 +361,7 @@ func (e *Exec) refusal() error {
 	case e.failedRun >= maxFailedStarts:
 		return fmt.Errorf("%s: not restarted after %d failed starts: %w", name, e.failedRun, e.lastFailure)
 	case e.stalls >= e.maxStalls():
-		return fmt.Errorf("%s: not asked again after %d checks in a row without an answer: %w", name, e.stalls, e.lastStall)
+		return fmt.Errorf("%s: not asked again after %d inputs in a row without an answer: %w", name, e.stalls, e.lastStall)
 	}
 	return nil
 }
@@ -392,14 +396,18 @@ func (e *Exec) release(p *process, ok bool) {
 
 // fail stops a program after a protocol failure and returns the check's
 // error with the end of the program's standard error. A timeout of the
-// program's own (not the caller's) counts towards maxStalls.
-func (e *Exec) fail(ctx context.Context, p *process, what string, err error) error {
+// program's own (not the caller's) counts towards maxStalls, unless it is
+// on the same input (inputKey) as the stall before it.
+func (e *Exec) fail(ctx context.Context, p *process, what string, err error, input uint64) error {
 	tail := p.kill()
 	e.tail.CompareAndSwap(p.stderr, nil)
 	var st *stallError
 	if errors.As(err, &st) && ctx.Err() == nil {
 		e.mu.Lock()
-		e.stalls++
+		if e.stalls == 0 || input != e.stallInput {
+			e.stalls++
+		}
+		e.stallInput = input
 		e.lastStall = err
 		e.mu.Unlock()
 	}
@@ -435,4 +443,13 @@ func (e *Exec) startOnce(ctx context.Context, label string) (*process, cases.Inf
 		return nil, cases.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
 	}
 	return p, info, batch, nil
+}
+
+// inputKey identifies the input of a request (its body, status and
+// robots.txt URL) for counting stalls.
+func inputKey(req cases.Request) uint64 {
+	h := fnv.New64a()
+	h.Write(req.Robots)
+	fmt.Fprintf(h, "\x00%d\x00%s", req.Status, req.RobotsURL)
+	return h.Sum64()
 }

@@ -16,30 +16,42 @@ import (
 )
 
 // TestExecBreaker checks that a program that stalls on every request is
-// restarted after each stall, and after maxStalls stalls in a row is not
-// asked again: the later checks fail at once, with the reason.
+// restarted after each stall, and after maxStalls inputs in a row without
+// an answer is not asked again: the later checks fail at once, with the
+// reason. Stalls in a row on one input count once.
 func TestExecBreaker(t *testing.T) {
 	e := newHelperExec(t, "good", 300*time.Millisecond)
-	stall := cases.Request{Agent: "FooBot", URL: "https://example.com/stall"}
+	stall := func(body string) cases.Request {
+		return cases.Request{Agent: "FooBot", URL: "https://example.com/stall", Robots: []byte(body)}
+	}
 	open := cases.Request{Agent: "FooBot", URL: "https://example.com/open"}
-	// Two stalls, then an answer: the run of stalls ends.
-	for range maxStalls - 1 {
-		if _, err := e.Check(context.Background(), stall); err == nil {
+	mustStall := func(req cases.Request) {
+		t.Helper()
+		if _, err := e.Check(context.Background(), req); err == nil {
 			t.Fatal("no error for a stalled check")
 		}
+	}
+	// Two stalls, then an answer: the run of stalls ends.
+	for i := range maxStalls - 1 {
+		mustStall(stall(fmt.Sprint("body ", i)))
 	}
 	if v, err := e.Check(context.Background(), open); err != nil || v != cases.Allow {
 		t.Fatalf("check after %d stalls: %q, %v; want allow (restarted)", maxStalls-1, v, err)
 	}
-	for range maxStalls {
-		if _, err := e.Check(context.Background(), stall); err == nil {
-			t.Fatal("no error for a stalled check")
-		}
+	// Many stalls on one input count as one.
+	for range maxStalls + 2 {
+		mustStall(stall("one body"))
+	}
+	if v, err := e.Check(context.Background(), open); err != nil || v != cases.Allow {
+		t.Fatalf("check after stalls on one input: %q, %v; want allow (restarted)", v, err)
+	}
+	for i := range maxStalls {
+		mustStall(stall(fmt.Sprint("body ", i)))
 	}
 	starts := e.starts
 	for i := range 5 {
 		_, err := e.Check(context.Background(), open)
-		want := fmt.Sprintf("not asked again after %d checks in a row without an answer: no answer within 300ms", maxStalls)
+		want := fmt.Sprintf("not asked again after %d inputs in a row without an answer: no answer within 300ms", maxStalls)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("check %d after the breaker opened: error %v, want one containing %q", i, err, want)
 		}
