@@ -277,6 +277,11 @@ func TestEncodeRequest(t *testing.T) {
 		if !strings.HasSuffix(string(line), "}\n") || strings.Count(string(line), "\n") != 1 {
 			t.Errorf("%s: %q is not one line", tt.name, line)
 		}
+		// Simple programs (a shell loop with sed) read the id as the
+		// first key.
+		if !strings.HasPrefix(string(line), `{"id":"7"`) {
+			t.Errorf("%s: %.40q does not start with the id", tt.name, line)
+		}
 		var got map[string]any
 		if err := json.Unmarshal(line, &got); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)

@@ -105,24 +105,26 @@ func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...s
 	if fetch {
 		return append(b, '\n'), nil
 	}
-	return withBody(b, req.Robots), nil
+	return withBody(id, b, req.Robots), nil
 }
 
 // withBody returns the request object obj with "robots_b64", the body in
-// base64, as its first key, and a newline. The body is most of a request's
+// base64, as its second key, after the id (simple programs read the id
+// as the first key), and a newline. The body is most of a request's
 // bytes, and base64 needs no JSON escaping: appended directly it is
-// encoded once, without json.Marshal's pass over every byte of the string.
-func withBody(obj, robots []byte) []byte {
-	const key = `{"robots_b64":"`
+// encoded once, without json.Marshal's pass over every byte of the
+// string. obj starts with its id (request's first field), a decimal
+// number.
+func withBody(id string, obj, robots []byte) []byte {
+	const key = `,"robots_b64":"`
+	head := len(`{"id":""`) + len(id)
 	enc := base64.StdEncoding
-	line := make([]byte, 0, len(key)+enc.EncodedLen(len(robots))+len(obj)+2)
+	line := make([]byte, 0, len(obj)+len(key)+enc.EncodedLen(len(robots))+2)
+	line = append(line, obj[:head]...)
 	line = append(line, key...)
 	line = enc.AppendEncode(line, robots)
 	line = append(line, '"')
-	if len(obj) > len("{}") {
-		line = append(line, ',')
-	}
-	line = append(line, obj[1:]...)
+	line = append(line, obj[head:]...)
 	return append(line, '\n')
 }
 
