@@ -106,6 +106,47 @@ func Areas() ([]Area, error) {
 	return slices.Clone(t.Areas), err
 }
 
+// tableIndex indexes the embedded table's areas for lookups.
+type tableIndex struct {
+	areas      int
+	rank       map[string]int    // area name → its place in the table
+	prefixArea map[string]string // ID prefix ("MATCH") → area name
+}
+
+var embeddedIndex = sync.OnceValue(func() tableIndex {
+	t, _ := embeddedTable()
+	ix := tableIndex{areas: len(t.Areas), rank: make(map[string]int), prefixArea: make(map[string]string)}
+	for i, a := range t.Areas {
+		ix.rank[a.Name] = i
+	}
+	for _, r := range t.Requirements {
+		ix.prefixArea[idPrefix(r.ID)] = r.Area
+	}
+	return ix
+})
+
+// AreaOf returns the name of the area of a requirement ID in the embedded
+// table, or "" for an ID whose prefix the table does not know. It goes by
+// the ID's prefix: the table puts the IDs of one prefix in one area, so an
+// ID from another version of the table still finds its area.
+func AreaOf(id string) string { return embeddedIndex().prefixArea[idPrefix(id)] }
+
+// AreaRank returns the place of an area in the embedded table, counting
+// from 0; an area the table does not list comes after all of them.
+func AreaRank(name string) int {
+	ix := embeddedIndex()
+	if i, ok := ix.rank[name]; ok {
+		return i
+	}
+	return ix.areas
+}
+
+// idPrefix returns the part of a requirement ID before its first '-'.
+func idPrefix(id string) string {
+	p, _, _ := strings.Cut(id, "-")
+	return p
+}
+
 var requirementID = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9.]*$`)
 
 // ParseRequirements reads a requirement table in the format of
@@ -135,7 +176,7 @@ func ParseRequirements(data []byte, name string) (Table, error) {
 				continue
 			}
 			seen[req.ID] = it.Line
-			prefix, _, _ := strings.Cut(req.ID, "-")
+			prefix := idPrefix(req.ID)
 			switch a, ok := prefixArea[prefix]; {
 			case areas != nil && !slices.ContainsFunc(areas, func(a Area) bool { return a.Name == req.Area }):
 				r.errorf(mappingValue(it, "area"), "unknown area %q (the areas are listed under areas:)", req.Area)

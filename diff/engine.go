@@ -340,25 +340,29 @@ func probesOf(f *File, opts *Options) []Probe {
 // and reference's cause (causeKey), which stands for all its probes.
 func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]cases.Verdict) []pending {
 	var (
-		robots  *reference.Robots
+		parsed  *reference.Robots
 		byKey   = make(map[string]int)
 		waiting []pending
 	)
+	// The file as the reference reads it, parsed once when first needed.
+	robots := func() *reference.Robots {
+		if parsed == nil {
+			parsed = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
+		}
+		return parsed
+	}
 	for at, pr := range probes {
 		if ctx.Err() != nil {
 			return nil
 		}
 		vs := all[at]
 		res.probes++
-		res.areas.add(pr, vs, f)
+		res.areas.add(pr, vs, robots)
 		if !res.countPairs(vs) {
 			continue
 		}
 		res.disagreements++
-		if robots == nil {
-			robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
-		}
-		key := pendingKey(robots, vs, pr)
+		key := pendingKey(robots(), vs, pr)
 		if w, ok := byKey[key]; ok {
 			waiting[w].probes++
 			waiting[w].lines = addLine(waiting[w].lines, pr.Line)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/reptest/reptest/cases"
@@ -73,37 +72,10 @@ type AreaStat struct {
 	Apart map[string]int `json:"apart,omitempty"`
 }
 
-// requirementAreas maps each requirement ID of the embedded requirement
-// table (corpus/requirements.yaml) to its area, and each area to its place
-// in the table. A malformed table, which the cases package's tests rule
-// out, gives no areas.
-var requirementAreas = sync.OnceValue(func() areaTable {
-	t := areaTable{of: make(map[string]string), rank: make(map[string]int)}
-	reqs, err := cases.Requirements()
-	if err != nil {
-		return t
-	}
-	areas, _ := cases.Areas()
-	for i, a := range areas {
-		t.rank[a.Name] = i
-	}
-	for _, r := range reqs {
-		t.of[r.ID] = r.Area
-	}
-	return t
-})
-
-// areaTable is the requirement table's areas, as the engine counts them.
-type areaTable struct {
-	of   map[string]string // requirement ID → area
-	rank map[string]int    // area → its place in the table
-}
-
 // areaCounts counts one file's probes per area, parsers by their place in
 // the run's panel.
 type areaCounts struct {
-	by     map[string]*areaCount
-	robots *reference.Robots // the file, parsed when a tie needs it
+	by map[string]*areaCount
 }
 
 type areaCount struct {
@@ -111,11 +83,12 @@ type areaCount struct {
 	apart          []int
 }
 
-// add counts a probe of f, with the parsers' verdicts vs, in the area of
-// its requirement (Probe.Req). A probe whose requirement has no area is
-// counted nowhere.
-func (c *areaCounts) add(pr Probe, vs []cases.Verdict, f *File) {
-	area := requirementAreas().of[pr.Req]
+// add counts a probe, with the parsers' verdicts vs, in the area of its
+// requirement (Probe.Req); robots returns the file as the reference
+// reads it, for a tie. A probe whose requirement has no area is counted
+// nowhere.
+func (c *areaCounts) add(pr Probe, vs []cases.Verdict, robots func() *reference.Robots) {
+	area := cases.AreaOf(pr.Req)
 	if area == "" {
 		return
 	}
@@ -132,7 +105,7 @@ func (c *areaCounts) add(pr Probe, vs []cases.Verdict, f *File) {
 		a.agreed++
 		return
 	}
-	side, ok := majority(vs, func() cases.Verdict { return c.reference(f, pr) })
+	side, ok := majority(vs, func() cases.Verdict { return referenceVerdict(robots(), pr) })
 	for i, v := range vs {
 		if !ok || v != side {
 			a.apart[i]++
@@ -140,13 +113,10 @@ func (c *areaCounts) add(pr Probe, vs []cases.Verdict, f *File) {
 	}
 }
 
-// reference returns the reference's verdict on a probe of f under f's
-// profile, or "" when it gives none (an agent that is not a token).
-func (c *areaCounts) reference(f *File, pr Probe) cases.Verdict {
-	if c.robots == nil {
-		c.robots = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
-	}
-	d, err := c.robots.Decide(pr.Agent, pr.URL)
+// referenceVerdict returns the reference's verdict on a probe of the file
+// robots, or "" when it gives none (an agent that is not a token).
+func referenceVerdict(robots *reference.Robots, pr Probe) cases.Verdict {
+	d, err := robots.Decide(pr.Agent, pr.URL)
 	switch {
 	case err != nil:
 		return ""
@@ -221,17 +191,8 @@ func addAreas(areas, more []AreaStat) []AreaStat {
 			a.Apart[name] += n
 		}
 	}
-	rank := requirementAreas().rank
 	slices.SortStableFunc(areas, func(a, b AreaStat) int {
-		ra, oka := rank[a.Area]
-		rb, okb := rank[b.Area]
-		if oka != okb {
-			if oka {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Or(ra-rb, strings.Compare(a.Area, b.Area))
+		return cmp.Or(cases.AreaRank(a.Area)-cases.AreaRank(b.Area), strings.Compare(a.Area, b.Area))
 	})
 	return areas
 }

@@ -368,7 +368,7 @@ func areaRows(areas []diff.AreaStat, fk *filterKeys) []areaRow {
 		}
 		out = append(out, r)
 	}
-	slices.SortStableFunc(out, func(x, y areaRow) int { return areaRank(x.Area) - areaRank(y.Area) })
+	slices.SortStableFunc(out, func(x, y areaRow) int { return cases.AreaRank(x.Area) - cases.AreaRank(y.Area) })
 	return out
 }
 

@@ -524,7 +524,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 		names = append(names, a)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if c := areaRank(a) - areaRank(b); c != 0 {
+		if c := cases.AreaRank(a) - cases.AreaRank(b); c != 0 {
 			return c
 		}
 		return strings.Compare(a, b)
@@ -582,7 +582,7 @@ func buildReqTable(d *Document, fk *filterKeys) reqTableView {
 		if r, ok := rows[id]; ok {
 			return r
 		}
-		r := &reqRow{ID: id, Area: areaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
+		r := &reqRow{ID: id, Area: cases.AreaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
 			r.Cells[i].Empty, r.Cells[i].Key = true, m.Parsers[i].Key
 		}

@@ -402,7 +402,7 @@ func TestHTMLInChromium(t *testing.T) {
 		{"outcome:violation", count(func(r cases.Result) bool { return r.Outcome == cases.Violation })},
 		{"parser:grobotstxt,outcome:skipped", count(func(r cases.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == cases.Skipped })},
 		{"level:SHOULD", count(func(r cases.Result) bool { return r.Level == cases.SHOULD })},
-		{"area:access", count(func(r cases.Result) bool { return areaOf(r.Req[0]) == "access" })},
+		{"area:access", count(func(r cases.Result) bool { return cases.AreaOf(r.Req[0]) == "access" })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.filter, func(t *testing.T) {

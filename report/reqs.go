@@ -14,34 +14,21 @@ import (
 // the one source of areas and sections, indexed for rendering.
 type reqTable struct {
 	areas []cases.Area
-	rank  map[string]int               // area name → position in areas
 	byID  map[string]cases.Requirement // requirement ID → row
-	// prefixArea gives the area of an ID prefix ("MATCH"): the table puts
-	// the IDs of one prefix in one area, so an ID it does not list (from
-	// a document of another version) still finds its area.
-	prefixArea map[string]string
 }
 
 // table reads the embedded table once. A malformed table is caught by
 // the cases package's tests and by every load; here it only leaves the
 // lookups empty (unknown areas, no sections).
 var table = sync.OnceValue(func() reqTable {
-	t := reqTable{rank: map[string]int{}, byID: map[string]cases.Requirement{}, prefixArea: map[string]string{}}
+	t := reqTable{byID: map[string]cases.Requirement{}}
 	t.areas, _ = cases.Areas()
-	for i, a := range t.areas {
-		t.rank[a.Name] = i
-	}
 	reqs, _ := cases.Requirements()
 	for _, r := range reqs {
 		t.byID[r.ID] = r
-		t.prefixArea[prefix(r.ID)] = r.Area
 	}
 	return t
 })
-
-// areaOf returns the name of a requirement's area, or "" for an ID whose
-// prefix the table does not know.
-func areaOf(id string) string { return table().prefixArea[prefix(id)] }
 
 // prefix returns the part of a requirement ID before its first '-'.
 func prefix(id string) string {
@@ -53,21 +40,13 @@ func prefix(id string) string {
 // and Title "other" when the table has none.
 func area(name string) cases.Area {
 	t := table()
-	if i, ok := t.rank[name]; ok {
+	if i := cases.AreaRank(name); i < len(t.areas) {
 		return t.areas[i]
 	}
 	if name == "" {
 		return cases.Area{Title: "other"}
 	}
 	return cases.Area{Name: name, Title: name}
-}
-
-// areaRank orders areas as the table lists them, unknown ones last.
-func areaRank(name string) int {
-	if i, ok := table().rank[name]; ok {
-		return i
-	}
-	return len(table().areas)
 }
 
 var sectionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
@@ -97,7 +76,7 @@ func requirementURL(id string) string {
 // compareReq orders requirement IDs by area, then by prefix, then by
 // number ("UA-2" before "UA-10"), then as text.
 func compareReq(a, b string) int {
-	if ra, rb := areaRank(areaOf(a)), areaRank(areaOf(b)); ra != rb {
+	if ra, rb := cases.AreaRank(cases.AreaOf(a)), cases.AreaRank(cases.AreaOf(b)); ra != rb {
 		return ra - rb
 	}
 	pa, pb := prefix(a), prefix(b)
@@ -117,10 +96,10 @@ func compareReq(a, b string) int {
 func areasOf(reqs []string) []string {
 	var out []string
 	for _, r := range reqs {
-		if a := areaOf(r); !slices.Contains(out, a) {
+		if a := cases.AreaOf(r); !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int { return areaRank(a) - areaRank(b) })
+	slices.SortFunc(out, func(a, b string) int { return cases.AreaRank(a) - cases.AreaRank(b) })
 	return out
 }
