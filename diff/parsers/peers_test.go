@@ -43,6 +43,10 @@ var commonPeerChecks = []verdictTest{
 	{"empty file", "", 0, "FooBot", "https://example.com/x", cases.Allow},
 }
 
+// Groups for several agents, for the peers that parse a body once for
+// all the agents a question names.
+const agentLines = "User-agent: FooBot\nUser-agent: BazBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /star\n"
+
 // An Allow inside a Disallow: libraries differ, which shows that the peer
 // really runs its library.
 const allowInside = "User-agent: *\nDisallow: /docs\nAllow: /docs/public\n"
@@ -91,6 +95,14 @@ func TestPeers(t *testing.T) {
 		{"perl-robotrules", []cases.Capability{cases.CapParse}, []verdictTest{
 			// WWW::RobotRules knows Disallow only; Allow lines are ignored.
 			{"allow ignored", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
+			// A line names the agent when its value is a substring of the
+			// agent's first word without its version. The peer parses a body
+			// once for the agents that this test answers alike, so the
+			// checks below ask three agents in turn about one body.
+			{"line inside the agent", agentLines, 0, "MyFooBot/2.0 (+https://example.com)", "https://example.com/foo", cases.Disallow},
+			{"line longer than the agent", agentLines, 0, "Foo", "https://example.com/foo", cases.Allow},
+			{"line longer than the agent, star group", agentLines, 0, "Foo", "https://example.com/star", cases.Disallow},
+			{"no line names the agent", agentLines, 0, "BarBot", "https://example.com/star", cases.Disallow},
 		}},
 		{"webrobots", []cases.Capability{cases.CapParse, cases.CapStatus}, []verdictTest{
 			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
@@ -100,6 +112,11 @@ func TestPeers(t *testing.T) {
 			// The library drops a file it cannot parse and records a
 			// parse error.
 			{"parse error", "User-agent: *\nDisallow: /\n(((\n", 0, "FooBot", "https://example.com/x", cases.Reject},
+			// One parse serves every agent: each still gets its own group.
+			{"second agent line", agentLines, 0, "BazBot", "https://example.com/foo", cases.Disallow},
+			{"second agent line, other path", agentLines, 0, "BazBot", "https://example.com/star", cases.Allow},
+			{"agent as a substring", agentLines, 0, "MyFooBot", "https://example.com/foo", cases.Disallow},
+			{"no line names the agent", agentLines, 0, "BarBot", "https://example.com/foo", cases.Allow},
 			{"crawl-delay does not sleep", "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n", 0, "FooBot", "https://example.com/x", cases.Disallow},
 		}},
 	}

@@ -32,11 +32,14 @@ $json->utf8->canonical;
 
 # The differential engine asks many questions of one body in a row, by URL
 # then agent, and WWW::RobotRules parses a body for one agent and one
-# robots.txt URL: the rules of the current body are kept per agent and
-# robots.txt URL, so each is parsed once however the questions interleave.
-# The body is recognised by its base64 text, so an unchanged body is
-# neither decoded nor compared byte by byte again.
-my ($body_b64, $body, %rules);
+# robots.txt URL. The library's parse depends on the agent only through
+# is_me() of the values of the file's User-agent lines: agents that is_me()
+# answers alike for every such value get the same rules, so the rules are
+# kept per robots.txt URL and that answer, and a body is parsed once for
+# all the agents of a file that share one group. The body is recognised by
+# its base64 text, so an unchanged body is neither decoded nor compared
+# byte by byte again.
+my ($body_b64, $body, @ua_values, %rules, %agent_key);
 
 sub body {
     my ($b64) = @_;
@@ -46,9 +49,44 @@ sub body {
         # leaves the cache as it was.
         $body = MIME::Base64::decode_base64($b64);
         $body_b64 = $b64;
+        @ua_values = ua_values($body);
         %rules = ();
+        %agent_key = ();
     }
     return $body;
+}
+
+# ua_values returns the distinct values of the body's User-agent lines
+# other than "*", read the way WWW::RobotRules::parse reads them (line
+# ends, comments, spacing): the values it may pass to is_me().
+sub ua_values {
+    my ($txt) = @_;
+    $txt =~ s/\015\012/\012/g;
+    my %seen;
+    for (split(/[\012\015]/, $txt)) {
+        next if /^\s*\#/;
+        s/\s*\#.*//;
+        next unless /^\s*User-Agent\s*:\s*(.*)/i;
+        my $ua = $1;
+        $ua =~ s/\s+$//;
+        $seen{$ua} = 1 unless $ua eq '*';
+    }
+    return sort keys %seen;
+}
+
+# rules returns the rules for agent under robots_url, parsing the body
+# only for the first agent with its is_me() answers.
+sub rules {
+    my ($robots, $agent, $robots_url) = @_;
+    my $key = $agent_key{$agent} //= do {
+        my $r = WWW::RobotRules->new($agent);
+        join '', map { $r->is_me($_) ? 1 : 0 } @ua_values;
+    };
+    return $rules{"$key\0$robots_url"} ||= do {
+        my $r = WWW::RobotRules->new($agent);
+        $r->parse($robots_url, $robots);
+        $r;
+    };
 }
 
 sub check {
@@ -58,12 +96,7 @@ sub check {
     $url = '' unless defined $url;
     my $page = URI->new($url);
     my $robots_url = URI->new_abs('/robots.txt', $page)->as_string;
-    my $rules = $rules{"$agent\0$robots_url"} ||= do {
-        my $r = WWW::RobotRules->new($agent);
-        $r->parse($robots_url, $robots);
-        $r;
-    };
-    my $ok = $rules->allowed($page);
+    my $ok = rules($robots, $agent, $robots_url)->allowed($page);
     return 'allow' if $ok eq '1';
     return 'disallow' if $ok eq '0';
     die "allowed() returned $ok\n";
