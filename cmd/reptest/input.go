@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,59 @@ func openInput(name string) (io.ReadCloser, error) {
 		return io.NopCloser(os.Stdin), nil
 	}
 	return os.Open(name)
+}
+
+// openStream opens a file, or standard input for "-", to be read until
+// ctx is done. Standard input and other files that are not regular (a
+// pipe, a terminal) can wait for input forever, and a read of standard
+// input cannot be interrupted: their reads go through interruptible, so
+// that a cancelled ctx ends a wait at once. A regular file is read
+// directly.
+func openStream(ctx context.Context, name string) (io.ReadCloser, error) {
+	r, err := openInput(name)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := r.(*os.File)
+	if !ok {
+		f = os.Stdin
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		return r, nil
+	}
+	return interruptible(ctx, r), nil
+}
+
+// interruptible returns a reader of r whose Read returns context.Cause(ctx)
+// as soon as ctx is done, even while r's Read waits. r is read in a
+// goroutine through an io.Pipe, one chunk handed over at a time; the
+// goroutine ends at r's end or error, or when its Read in progress
+// returns after ctx is done or the reader is closed. Closing the reader
+// closes r, which ends such a Read on a pipe opened by name; a Read of
+// standard input goes on until its input comes or the process exits.
+func interruptible(ctx context.Context, r io.ReadCloser) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		pw.CloseWithError(err) // nil: io.EOF for the reader
+	}()
+	// Closing the writing end lets the reader have what was handed over,
+	// then the cause; the goroutine's next write fails.
+	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(context.Cause(ctx)) })
+	return &pipedReader{PipeReader: pr, src: r, stop: stop}
+}
+
+// pipedReader is the reader interruptible returns.
+type pipedReader struct {
+	*io.PipeReader
+	src  io.Closer
+	stop func() bool
+}
+
+func (p *pipedReader) Close() error {
+	p.stop()
+	p.PipeReader.Close()
+	return p.src.Close()
 }
 
 // readFile opens the file name and decodes it with read, which is given

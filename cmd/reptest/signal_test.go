@@ -100,3 +100,26 @@ func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, out string) {
 		t.Errorf("document: interrupted %v, reason %q; want it marked with the signal", doc.Interrupted, doc.Reason)
 	}
 }
+
+// SIGTERM and SIGINT stop an audit that waits for standard input from a
+// pipe that sends nothing: the wait ends at once, not at the next line.
+func TestAuditStdinSignal(t *testing.T) {
+	robots := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close() // held open and never written: no input, no end of input
+			out := filepath.Join(t.TempDir(), "out.json")
+			cmd := reptestCmd(t, "audit", "--robots", robots, "--log", "-", "--json", out, "--quiet")
+			cmd.Stdin = r
+			stopWith(t, cmd, sig, out)
+			r.Close()
+		})
+	}
+}
