@@ -13,9 +13,10 @@ import (
 const maxInput = 64 << 20
 
 // readInput reads a file, or standard input for "-", up to maxInput
-// bytes.
-func readInput(name string) ([]byte, error) {
-	r, err := openInput(name)
+// bytes; a wait for input on standard input or a pipe ends when ctx is
+// done (openStream).
+func readInput(ctx context.Context, name string) ([]byte, error) {
+	r, err := openStream(ctx, name)
 	if err != nil {
 		return nil, err
 	}
