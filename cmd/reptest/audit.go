@@ -167,9 +167,9 @@ func readVersions(ctx context.Context, robots []string, git string) ([]crawl.Ver
 // scanLog feeds one log ("-": standard input) to the auditor. When ctx
 // is cancelled it stops, and the scanner returned holds what was read:
 // it looks every 65536 lines, and a wait for input from standard input or
-// a pipe ends at once (openStream).
+// a pipe ends at once (openInput).
 func scanLog(ctx context.Context, a *accesslog.Auditor, name string, f accesslog.Format) (*accesslog.Scanner, error) {
-	r, err := openStream(ctx, name)
+	r, err := openInput(ctx, name)
 	if err != nil {
 		return nil, err
 	}

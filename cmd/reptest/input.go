@@ -14,9 +14,9 @@ const maxInput = 64 << 20
 
 // readInput reads a file, or standard input for "-", up to maxInput
 // bytes; a wait for input on standard input or a pipe ends when ctx is
-// done (openStream).
+// done (openInput).
 func readInput(ctx context.Context, name string) ([]byte, error) {
-	r, err := openStream(ctx, name)
+	r, err := openInput(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -31,28 +31,21 @@ func readInput(ctx context.Context, name string) ([]byte, error) {
 	return body, nil
 }
 
-// openInput opens a file, or standard input for "-".
-func openInput(name string) (io.ReadCloser, error) {
-	if name == "-" {
-		return io.NopCloser(os.Stdin), nil
-	}
-	return os.Open(name)
-}
-
-// openStream opens a file, or standard input for "-", to be read until
+// openInput opens a file, or standard input for "-", to be read until
 // ctx is done. Standard input and other files that are not regular (a
 // pipe, a terminal) can wait for input forever, and a read of standard
 // input cannot be interrupted: their reads go through interruptible, so
 // that a cancelled ctx ends a wait at once. A regular file is read
 // directly.
-func openStream(ctx context.Context, name string) (io.ReadCloser, error) {
-	r, err := openInput(name)
-	if err != nil {
-		return nil, err
-	}
-	f, ok := r.(*os.File)
-	if !ok {
-		f = os.Stdin
+func openInput(ctx context.Context, name string) (io.ReadCloser, error) {
+	var r io.ReadCloser = io.NopCloser(os.Stdin)
+	f := os.Stdin
+	if name != "-" {
+		var err error
+		if f, err = os.Open(name); err != nil {
+			return nil, err
+		}
+		r = f
 	}
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		return r, nil
