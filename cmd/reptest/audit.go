@@ -165,10 +165,11 @@ func readVersions(ctx context.Context, robots []string, git string) ([]crawl.Ver
 }
 
 // scanLog feeds one log ("-": standard input) to the auditor. When ctx
-// is cancelled (looked at every 65536 lines) it stops, and the scanner
-// returned holds what was read.
+// is cancelled it stops, and the scanner returned holds what was read:
+// it looks every 65536 lines, and a wait for input from standard input or
+// a pipe ends at once (openInput).
 func scanLog(ctx context.Context, a *accesslog.Auditor, name string, f accesslog.Format) (*accesslog.Scanner, error) {
-	r, err := openInput(name)
+	r, err := openInput(ctx, name)
 	if err != nil {
 		return nil, err
 	}

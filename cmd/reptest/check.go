@@ -41,7 +41,7 @@ func cmdCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	opts, _ := reference.OptionsFor(*profile)
-	body, err := readInput(*robots)
+	body, err := readInput(ctx, *robots)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest check:", err)
 		return exitUsage

@@ -48,13 +48,18 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 // parseArgs parses a command's flags, which may stand before, between or
 // after its positional arguments, and returns the positional arguments.
 // When ok is false the command returns code: 0 after -h (help was asked
-// for and printed), 2 after a bad flag (the flag package printed why).
+// for and printed), 2 after a bad flag (the flag package printed why) or
+// two outputs on stdout (stdoutOnce; said here).
 func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
 	pos, err := parseInterleaved(fs, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return nil, 0, false
 	case err != nil:
+		return nil, exitUsage, false
+	}
+	if err := stdoutOnce(fs); err != nil {
+		fmt.Fprintf(fs.Output(), "%s: %v\n", fs.Name(), err)
 		return nil, exitUsage, false
 	}
 	return pos, 0, true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,9 +13,10 @@ import (
 const maxInput = 64 << 20
 
 // readInput reads a file, or standard input for "-", up to maxInput
-// bytes.
-func readInput(name string) ([]byte, error) {
-	r, err := openInput(name)
+// bytes; a wait for input on standard input or a pipe ends when ctx is
+// done (openInput).
+func readInput(ctx context.Context, name string) ([]byte, error) {
+	r, err := openInput(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -29,12 +31,58 @@ func readInput(name string) ([]byte, error) {
 	return body, nil
 }
 
-// openInput opens a file, or standard input for "-".
-func openInput(name string) (io.ReadCloser, error) {
-	if name == "-" {
-		return io.NopCloser(os.Stdin), nil
+// openInput opens a file, or standard input for "-", to be read until
+// ctx is done. Standard input and other files that are not regular (a
+// pipe, a terminal) can wait for input forever, and a read of standard
+// input cannot be interrupted: their reads go through interruptible, so
+// that a cancelled ctx ends a wait at once. A regular file is read
+// directly.
+func openInput(ctx context.Context, name string) (io.ReadCloser, error) {
+	var r io.ReadCloser = io.NopCloser(os.Stdin)
+	f := os.Stdin
+	if name != "-" {
+		var err error
+		if f, err = os.Open(name); err != nil {
+			return nil, err
+		}
+		r = f
 	}
-	return os.Open(name)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		return r, nil
+	}
+	return interruptible(ctx, r), nil
+}
+
+// interruptible returns a reader of r whose Read returns context.Cause(ctx)
+// as soon as ctx is done, even while r's Read waits. r is read in a
+// goroutine through an io.Pipe, one chunk handed over at a time; the
+// goroutine ends at r's end or error, or when its Read in progress
+// returns after ctx is done or the reader is closed. Closing the reader
+// closes r, which ends such a Read on a pipe opened by name; a Read of
+// standard input goes on until its input comes or the process exits.
+func interruptible(ctx context.Context, r io.ReadCloser) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, r)
+		pw.CloseWithError(err) // nil: io.EOF for the reader
+	}()
+	// Closing the writing end lets the reader have what was handed over,
+	// then the cause; the goroutine's next write fails.
+	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(context.Cause(ctx)) })
+	return &pipedReader{PipeReader: pr, src: r, stop: stop}
+}
+
+// pipedReader is the reader interruptible returns.
+type pipedReader struct {
+	*io.PipeReader
+	src  io.Closer
+	stop func() bool
+}
+
+func (p *pipedReader) Close() error {
+	p.stop()
+	p.PipeReader.Close()
+	return p.src.Close()
 }
 
 // readFile opens the file name and decodes it with read, which is given

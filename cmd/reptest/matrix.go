@@ -48,7 +48,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 	}
-	body, err := readInput(pos[0])
+	body, err := readInput(ctx, pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
 		return exitUsage

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/reptest/reptest/report"
 )
@@ -57,6 +58,35 @@ func toStdout(paths ...string) bool {
 	return false
 }
 
+// outputPath is the value of a flag that names an output file, "-" for
+// stdout. Every output flag of every command is one (outputVar), so that
+// parseArgs can refuse two of them on stdout (stdoutOnce).
+type outputPath string
+
+func (p *outputPath) String() string     { return string(*p) }
+func (p *outputPath) Set(s string) error { *p = outputPath(s); return nil }
+
+// outputVar defines an output flag: a file path, "-" for stdout.
+func outputVar(fs *flag.FlagSet, p *string, name, usage string) {
+	fs.Var((*outputPath)(p), name, usage)
+}
+
+// stdoutOnce returns an error when more than one output flag set in fs
+// is "-": each would be written to stdout in turn, one document after
+// the other, which no reader can take apart.
+func stdoutOnce(fs *flag.FlagSet) error {
+	var names []string
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := f.Value.(*outputPath); ok && f.Value.String() == "-" {
+			names = append(names, "--"+f.Name+" -")
+		}
+	})
+	if len(names) > 1 {
+		return fmt.Errorf("%s: only one output can be stdout (-); give the others a FILE", strings.Join(names, " and "))
+	}
+	return nil
+}
+
 // outputSet is a set of output flags: the commands that judge a results document
 // (run, crawl, audit, report) each register the ones they have from
 // outputFlags.register, so that a flag reads and means the same in all.
@@ -69,6 +99,7 @@ const (
 	flagBadge                             // --badge DIR
 	flagExpect                            // --expect FILE, read
 	flagWriteExpect                       // --write-expect FILE, written
+	flagMergeOut                          // --merge-out FILE: the JSON of flagJSON under report's name
 )
 
 // outputFlags are the files a document is rendered into, and the
@@ -84,15 +115,21 @@ type outputFlags struct {
 func (o *outputFlags) register(fs *flag.FlagSet, has outputSet) {
 	add := func(f outputSet, p *string, name, usage string) {
 		if has&f != 0 {
-			fs.StringVar(p, name, "", usage)
+			outputVar(fs, p, name, usage)
 		}
 	}
 	add(flagJSON, &o.json, "json", "write the results as JSON to `FILE`")
+	add(flagMergeOut, &o.json, "merge-out", "write the merged results JSON to `FILE` (- for stdout)")
 	add(flagJUnit, &o.junit, "junit", "write JUnit XML to `FILE`")
 	add(flagHTML, &o.html, "html", "write a self-contained HTML report to `FILE`")
-	add(flagBadge, &o.badges, "badge", "write a shields.io endpoint JSON per parser into `DIR`")
-	add(flagExpect, &o.expectFile, "expect", "a YAML `FILE` of expected failures; only new failures fail the run")
 	add(flagWriteExpect, &o.writeExpect, "write-expect", "write the run's failures as an expected-failure `FILE` to start one (see --expect)")
+	// Not outputs on stdout: a folder, and a file read.
+	if has&flagBadge != 0 {
+		fs.StringVar(&o.badges, "badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
+	}
+	if has&flagExpect != 0 {
+		fs.StringVar(&o.expectFile, "expect", "", "a YAML `FILE` of expected failures; only new failures fail the run")
+	}
 }
 
 // readExpect reads the expected-failure file of --expect, if one is given.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,56 @@ func TestOutputDashIsStdout(t *testing.T) {
 				os.Remove("-")
 			}
 		})
+	}
+}
+
+// Two outputs on stdout are a usage error, named, before any work: they
+// would be written one after the other into one stream. One output on
+// stdout beside files, or an input read from stdin, is not. (The runs are
+// small, should one start: one case, one parser.)
+func TestOutputDashOnce(t *testing.T) {
+	corpus := writeCorpus(t, map[string]string{"a.yaml": goodCase})
+	one := []string{"--corpus", corpus}
+	refused := []struct {
+		args  []string
+		flags []string // named in the error
+	}{
+		{append([]string{"run", "--json", "-", "--junit", "-"}, one...), []string{"--json -", "--junit -"}},
+		{append([]string{"run", "--html", "-", "--write-expect", "-", "--json", "out.json"}, one...), []string{"--html -", "--write-expect -"}},
+		{append([]string{"crawl", "--crawler", "true", "--json", "-", "--html", "-"}, one...), []string{"--html -", "--json -"}},
+		{[]string{"audit", "--robots", "r.txt", "--log", "a.log", "--junit", "-", "--json", "-"}, []string{"--json -", "--junit -"}},
+		{[]string{"report", "a.json", "--merge-out", "-", "--junit", "-"}, []string{"--junit -", "--merge-out -"}},
+		{append([]string{"diff", "--parser", "reference", "--json", "-", "--summary", "-"}, one...), []string{"--json -", "--summary -"}},
+		{append([]string{"diff", "--parser", "reference", "--html", "-", "--report", "-", "--json", "-"}, one...), []string{"--html -", "--json -", "--report -"}},
+	}
+	t.Chdir(t.TempDir()) // where the files of the runs would be written
+	for _, tt := range refused {
+		var stdout, stderr bytes.Buffer
+		code := dispatch(context.Background(), tt.args, &stdout, &stderr)
+		var named []string
+		for _, f := range tt.flags {
+			if strings.Contains(stderr.String(), f) {
+				named = append(named, f)
+			}
+		}
+		if code != exitUsage || stdout.Len() > 0 || !strings.Contains(stderr.String(), "only one output can be stdout") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2, nothing on stdout and the usage error", tt.args, code, stdout.String(), stderr.String())
+		}
+		if diff := cmp.Diff(tt.flags, named); diff != "" {
+			t.Errorf("%v: flags named in %q (-want +got):\n%s", tt.args, stderr.String(), diff)
+		}
+	}
+	accepted := []struct {
+		args  []string
+		parse func([]string) bool
+	}{
+		{[]string{"--robots", "r.txt", "--log", "-", "--json", "-"}, func(a []string) bool { _, _, ok := parseAuditFlags(a, io.Discard); return ok }},
+		{[]string{"--json", "-", "--html", "out.html", "--junit", "out.xml"}, func(a []string) bool { _, _, ok := parseRunFlags(a, io.Discard); return ok }},
+		{[]string{"--summary", "-", "--json", "out.json"}, func(a []string) bool { _, _, ok := parseDiffFlags(a, io.Discard); return ok }},
+	}
+	for _, tt := range accepted {
+		if !tt.parse(tt.args) {
+			t.Errorf("%v: refused; want one output on stdout accepted", tt.args)
+		}
 	}
 }

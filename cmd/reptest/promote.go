@@ -22,7 +22,7 @@ func cmdPromote(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !ok {
 		return code
 	}
-	drafts, skipped, err := promoteDrafts(o, stderr)
+	drafts, skipped, err := promoteDrafts(ctx, o, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest promote:", err)
 		return exitUsage
@@ -61,10 +61,10 @@ func parsePromote(args []string, stderr io.Writer) (o promoteOptions, code int, 
 // promoteDrafts reads the input files and turns each input into a draft,
 // once per draft ID. Inputs the case format cannot hold are named on
 // stderr and counted in skipped; an unreadable file is an error.
-func promoteDrafts(o promoteOptions, stderr io.Writer) (drafts []diff.Draft, skipped int, err error) {
+func promoteDrafts(ctx context.Context, o promoteOptions, stderr io.Writer) (drafts []diff.Draft, skipped int, err error) {
 	seen := make(map[string]bool)
 	for _, name := range o.files {
-		found, from, tag, err := readPromoteInput(name, o.profile)
+		found, from, tag, err := readPromoteInput(ctx, name, o.profile)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -88,8 +88,8 @@ func promoteDrafts(o promoteOptions, stderr io.Writer) (drafts []diff.Draft, ski
 
 // readPromoteInput reads one findings or fuzz corpus file and says where
 // its inputs come from (the draft's origin text and tag).
-func readPromoteInput(name, profile string) (found []diff.Finding, from, tag string, err error) {
-	data, err := readInput(name)
+func readPromoteInput(ctx context.Context, name, profile string) (found []diff.Finding, from, tag string, err error) {
+	data, err := readInput(ctx, name)
 	if err != nil {
 		return nil, "", "", err
 	}

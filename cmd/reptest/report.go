@@ -21,8 +21,7 @@ func colorFor(w io.Writer) bool {
 func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("report", stderr)
 	var out outputFlags
-	out.register(fs, flagHTML|flagJUnit|flagBadge|flagExpect)
-	fs.StringVar(&out.json, "merge-out", "", "write the merged results JSON to `FILE` (- for stdout)")
+	out.register(fs, flagHTML|flagJUnit|flagBadge|flagExpect|flagMergeOut)
 	fs.StringVar(&out.title, "title", "", "title of the HTML report")
 	var (
 		verbose  = fs.Bool("v", false, "list every failing check")

@@ -67,27 +67,13 @@ func TestRunSIGTERM(t *testing.T) {
 // that it stops with status 1 and writes out marked interrupted by sig.
 func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, out string) {
 	t.Helper()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Second) // the first check is running
-	cmd.Process.Signal(sig)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("reptest did not stop within 15s of %s; stderr:\n%s", sig, stderr.String())
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 1 {
-		t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr.String())
+	code, stderr := signalled(t, cmd, sig)
+	if code != 1 {
+		t.Errorf("exit status %d, want 1; stderr:\n%s", code, stderr)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {
-		t.Fatalf("no JSON written after %s: %v; stderr:\n%s", sig, err, stderr.String())
+		t.Fatalf("no JSON written after %s: %v; stderr:\n%s", sig, err, stderr)
 	}
 	var doc struct {
 		Interrupted bool   `json:"interrupted"`
@@ -98,5 +84,78 @@ func stopWith(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, out string) {
 	}
 	if !doc.Interrupted || !strings.Contains(doc.Reason, "signal") {
 		t.Errorf("document: interrupted %v, reason %q; want it marked with the signal", doc.Interrupted, doc.Reason)
+	}
+}
+
+// SIGTERM and SIGINT stop an audit that waits for standard input from a
+// pipe that sends nothing: the wait ends at once, not at the next line.
+func TestAuditStdinSignal(t *testing.T) {
+	robots := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close() // held open and never written: no input, no end of input
+			out := filepath.Join(t.TempDir(), "out.json")
+			cmd := reptestCmd(t, "audit", "--robots", robots, "--log", "-", "--json", out, "--quiet")
+			cmd.Stdin = r
+			stopWith(t, cmd, sig, out)
+			r.Close()
+		})
+	}
+}
+
+// signalled starts cmd, sends it sig a second later (its work is under
+// way), and returns its exit status and standard error once it stops,
+// which must be within 15 seconds.
+func signalled(t *testing.T, cmd *exec.Cmd, sig syscall.Signal) (code int, stderr string) {
+	t.Helper()
+	var buf strings.Builder
+	cmd.Stderr = &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("reptest did not stop within 15s of %s; stderr:\n%s", sig, buf.String())
+	}
+	return cmd.ProcessState.ExitCode(), buf.String()
+}
+
+// The commands that read one input whole from standard input stop
+// waiting for it at SIGINT, with an error that says why (status 2, as
+// for any input they cannot read).
+func TestReadInputSignal(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--robots", "-", "--agent", "FooBot", "https://example.com/"},
+		{"matrix", "-"},
+		{"promote", "-"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close() // held open and never written
+			defer r.Close()
+			cmd := reptestCmd(t, args...)
+			cmd.Stdin = r
+			code, stderr := signalled(t, cmd, syscall.SIGINT)
+			if code != exitUsage || !strings.Contains(stderr, "reading -: interrupt signal received") {
+				t.Errorf("exit status %d, stderr %q; want 2 and the interruption said", code, stderr)
+			}
+		})
 	}
 }
