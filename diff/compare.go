@@ -228,13 +228,17 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 // cheapest to get (see order), so that a slow parser is mostly asked only
 // to confirm what the fast ones agreed on; o learns from each answer. The
 // answer is the same as comparing all verdicts.
-func (p *panel) agrees(ctx context.Context, in Input, want []cases.Verdict, o *odds) bool {
-	b := newBody(in)
+// b is in's body when the caller has its digest already, else nil.
+func (p *panel) agrees(ctx context.Context, in Input, b *body, want []cases.Verdict, o *odds) bool {
+	if b == nil {
+		nb := newBody(in)
+		b = &nb
+	}
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
-	k := p.keyOf(&b, q)
+	k := p.keyOf(b, q)
 	for _, i := range p.order(o) {
 		o.asked[i]++
-		if p.verdict(ctx, i, &b, q, &k) != want[i] {
+		if p.verdict(ctx, i, b, q, &k) != want[i] {
 			o.differed[i]++
 			return false
 		}

@@ -2,9 +2,8 @@ package diff
 
 import (
 	"context"
-	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -58,7 +57,11 @@ type shrinker struct {
 	bytes int64           // body bytes left
 	seen  map[string]bool // keep's answer on each candidate tried
 	memo  map[string]bool // small candidates tried by any minimisation of the file
-	cur   Input
+	// kept holds the lengths of the large candidates keep held on: once
+	// the budget is spent, a large candidate of another length cannot
+	// hold, and is neither built nor hashed.
+	kept map[int]bool
+	cur  Input
 }
 
 // goal is what the engine keeps while minimising: the verdicts found (in
@@ -80,15 +83,16 @@ func newGoal(in Input, want []cases.Verdict, all bool) *goal {
 }
 
 // holds reports whether the goal holds on in: the reference's reason
-// first (it is cheap), then the parsers' verdicts.
-func (g *goal) holds(ctx context.Context, p *panel, in Input) bool {
+// first (it is cheap), then the parsers' verdicts. b is in's body when
+// the caller has its digest already, else nil.
+func (g *goal) holds(ctx context.Context, p *panel, in Input, b *body) bool {
 	if r, ok := reasonOf(in); ok != g.reasonOK || r != g.reason {
 		return false
 	}
 	if g.all {
 		return slices.Equal(p.verdicts(ctx, in, nil), g.want)
 	}
-	return p.agrees(ctx, in, g.want, g.odds)
+	return p.agrees(ctx, in, b, g.want, g.odds)
 }
 
 func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {
@@ -108,7 +112,7 @@ func newShrinker(ctx context.Context, p *panel, in Input, maxTests int, memo map
 	if maxTests <= 0 {
 		maxTests = DefaultMaxTests
 	}
-	return &shrinker{ctx: ctx, p: p, left: maxTests, bytes: MaxMinimizeBytes, seen: make(map[string]bool), cur: in, memo: memo}
+	return &shrinker{ctx: ctx, p: p, left: maxTests, bytes: MaxMinimizeBytes, seen: make(map[string]bool), kept: make(map[int]bool), cur: in, memo: memo}
 }
 
 // minimizeGoal minimises in while g holds. memo holds the small
@@ -143,12 +147,20 @@ func (s *shrinker) run(in Input) Input {
 // test reports whether keep holds on in; it makes in the current input
 // when it does.
 func (s *shrinker) test(in Input) bool {
-	key, small := candidateKey(in)
+	if s.spent(len(in.Robots)) {
+		return false
+	}
+	var b *body
+	if len(in.Robots) > memoBytes {
+		nb := newBody(in)
+		b = &nb
+	}
+	key, small := candidateKey(in, b)
 	if ok, done := s.seen[key]; done {
 		return ok
 	}
 	if !s.memo[key] {
-		if s.left <= 0 || s.bytes < 0 || s.ctx.Err() != nil {
+		if s.exhausted() {
 			return false
 		}
 		s.left--
@@ -159,7 +171,7 @@ func (s *shrinker) test(in Input) bool {
 	}
 	var ok bool
 	if s.goal != nil {
-		ok = s.goal.holds(s.ctx, s.p, in)
+		ok = s.goal.holds(s.ctx, s.p, in, b)
 	} else {
 		f := s.p.finding(s.ctx, in)
 		ok = s.keep(f)
@@ -167,25 +179,51 @@ func (s *shrinker) test(in Input) bool {
 	s.seen[key] = ok
 	if ok {
 		s.cur = in
+		if !small {
+			s.kept[len(in.Robots)] = true
+		}
 	}
 	return ok
 }
 
-// candidateKey returns the key a candidate is remembered by: its text
-// when its body is small, else a digest of it, computed without copying
-// the body (a minimisation of a large file tries thousands of
-// candidates).
-func candidateKey(in Input) (key string, small bool) {
-	if len(in.Robots) <= memoBytes {
-		return in.Agent + "\x00" + in.URL + "\x00" + string(in.Robots), true
+// exhausted reports whether the minimisation may test no new candidate.
+func (s *shrinker) exhausted() bool {
+	return s.left <= 0 || s.bytes < 0 || s.ctx.Err() != nil
+}
+
+// spent reports whether a candidate body of n bytes cannot hold without
+// being tested: the budget is spent, the body is too large to be one
+// that an earlier minimisation of the file tried (memo), and keep held on
+// no candidate of its length. test would answer false for it, after
+// building and hashing it.
+func (s *shrinker) spent(n int) bool {
+	return n > memoBytes && !s.kept[n] && s.exhausted()
+}
+
+// candidateKey returns the key a candidate is remembered by: its agent,
+// URL and body text when the body is small (b is nil), else its agent,
+// URL and b's digest, so that a large body is hashed once for both this
+// key and the verdict cache's.
+func candidateKey(in Input, b *body) (key string, small bool) {
+	k := make([]byte, 0, 24+len(in.Agent)+len(in.URL)+min(len(in.Robots), memoBytes))
+	k = binary.AppendUvarint(k, uint64(len(in.Agent)))
+	k = append(k, in.Agent...)
+	k = binary.AppendUvarint(k, uint64(len(in.URL)))
+	k = append(k, in.URL...)
+	if b == nil {
+		return string(append(append(k, 't'), in.Robots...)), true
 	}
-	h := sha256.New()
-	io.WriteString(h, in.Agent)
-	h.Write([]byte{0})
-	io.WriteString(h, in.URL)
-	h.Write([]byte{0})
-	h.Write(in.Robots)
-	return string(h.Sum(nil)), false
+	return string(append(append(k, 'h'), b.sum[:]...)), false
+}
+
+// testLines reports whether keep holds on the current input with the
+// body made of lines, building the body only when it can hold.
+func (s *shrinker) testLines(lines []string) bool {
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	return !s.spent(n) && s.test(s.withBody(lines))
 }
 
 func (s *shrinker) withBody(lines []string) Input {
@@ -209,11 +247,11 @@ func (s *shrinker) lines() {
 				cand = append(cand, l)
 			}
 		}
-		if s.test(s.withBody(cand)) {
+		if s.testLines(cand) {
 			lines = cand
 		}
 	}
-	ddmin(lines, true, func(c []string) bool { return s.test(s.withBody(c)) })
+	ddmin(lines, true, func(c []string) bool { return s.testLines(c) })
 }
 
 // traceLines returns the line numbers the reference's decision names,
@@ -274,7 +312,7 @@ func (s *shrinker) chars() {
 			}
 			cand := slices.Clone(lines)
 			cand[i] = t + eol
-			if s.test(s.withBody(cand)) {
+			if s.testLines(cand) {
 				lines = cand
 				return true
 			}
@@ -375,7 +413,7 @@ func (s *shrinker) lineEnds() {
 		norm[i] = text + eol
 	}
 	if changed {
-		s.test(s.withBody(norm))
+		s.testLines(norm)
 	}
 }
 
@@ -447,13 +485,13 @@ func (s *shrinker) canonicalLines() {
 			at = append(at, n)
 		}
 	}
-	if len(at) == 0 || s.test(s.withBody(canon)) || len(at) == 1 {
+	if len(at) == 0 || s.testLines(canon) || len(at) == 1 {
 		return
 	}
 	for _, n := range at {
 		cand := slices.Clone(lines)
 		cand[n] = canon[n]
-		if s.test(s.withBody(cand)) {
+		if s.testLines(cand) {
 			lines = cand
 		}
 	}
