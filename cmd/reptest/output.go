@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -71,6 +72,20 @@ func outputVar(fs *flag.FlagSet, p *string, name, usage string) {
 	fs.Var((*outputPath)(p), name, usage)
 }
 
+// folderPath is the value of a flag that names a folder to write into
+// (--badge): "-" is refused, since a folder cannot be stdout and a folder
+// named "-" is never what was meant.
+type folderPath string
+
+func (p *folderPath) String() string { return string(*p) }
+func (p *folderPath) Set(s string) error {
+	if s == "-" {
+		return errors.New("a folder, not stdout (-)")
+	}
+	*p = folderPath(s)
+	return nil
+}
+
 // stdoutOnce returns an error when more than one output flag set in fs
 // is "-": each would be written to stdout in turn, one document after
 // the other, which no reader can take apart.
@@ -125,7 +140,7 @@ func (o *outputFlags) register(fs *flag.FlagSet, has outputSet) {
 	add(flagWriteExpect, &o.writeExpect, "write-expect", "write the run's failures as an expected-failure `FILE` to start one (see --expect)")
 	// Not outputs on stdout: a folder, and a file read.
 	if has&flagBadge != 0 {
-		fs.StringVar(&o.badges, "badge", "", "write a shields.io endpoint JSON per parser into `DIR`")
+		fs.Var((*folderPath)(&o.badges), "badge", "write a shields.io endpoint JSON per parser into `DIR`")
 	}
 	if has&flagExpect != 0 {
 		fs.StringVar(&o.expectFile, "expect", "", "a YAML `FILE` of expected failures; only new failures fail the run")

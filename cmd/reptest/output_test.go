@@ -169,3 +169,23 @@ func TestOutputDashOnce(t *testing.T) {
 		}
 	}
 }
+
+// --badge names a folder: "-" is refused as a usage error, and no folder
+// named "-" is made.
+func TestBadgeNotStdout(t *testing.T) {
+	corpus := writeCorpus(t, map[string]string{"a.yaml": goodCase})
+	t.Chdir(t.TempDir())
+	for _, args := range [][]string{
+		{"run", "--corpus", corpus, "--badge", "-"},
+		{"report", "a.json", "--badge", "-"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := dispatch(context.Background(), args, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), "a folder, not stdout (-)") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the usage error", args, code, stderr.String())
+		}
+		if _, err := os.Stat("-"); err == nil {
+			t.Errorf("%v: made a folder named -", args)
+		}
+	}
+}
