@@ -97,8 +97,9 @@ func FromResults(m Meta, parsers []cases.Summary, results []cases.Result, cs []c
 		Profile: m.Profile,
 		Strict:  m.Strict,
 		Drafts:  m.Drafts,
-		Parsers: slices.Clone(parsers),
-		Results: slices.Clone(results),
+		// Never nil: a run that judged nothing is "results": [], not null.
+		Parsers: append([]cases.Summary{}, parsers...),
+		Results: append([]cases.Result{}, results...),
 
 		Selection:       m.Selection,
 		Interrupted:     m.Interrupted != "",

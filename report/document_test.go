@@ -274,3 +274,25 @@ func caseData(c cases.Case) *CaseInfo {
 	}
 	return CaseData(cs, res)[c.ID]
 }
+
+// A run that judged nothing (an audit of an empty log, an empty
+// selection) writes empty lists, not null.
+func TestFromResultsEmptyLists(t *testing.T) {
+	d := FromResults(Meta{}, nil, nil, nil)
+	var buf bytes.Buffer
+	if err := d.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"parsers": []`, `"results": []`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("WriteJSON of an empty run lacks %s:\n%s", want, buf.String())
+		}
+	}
+	back, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatalf("ReadJSON of an empty run: %v", err)
+	}
+	if len(back.Results) != 0 || len(back.Parsers) != 0 {
+		t.Errorf("ReadJSON gave %d parsers, %d results; want none", len(back.Parsers), len(back.Results))
+	}
+}
