@@ -150,12 +150,12 @@ func (s *shrinker) test(in Input) bool {
 	if s.spent(len(in.Robots)) {
 		return false
 	}
-	var b *body
+	var b *body // only a large candidate is hashed, and only here
 	if len(in.Robots) > memoBytes {
 		nb := newBody(in)
 		b = &nb
 	}
-	key, small := candidateKey(in, b)
+	key := candidateKey(in, b)
 	if ok, done := s.seen[key]; done {
 		return ok
 	}
@@ -165,7 +165,7 @@ func (s *shrinker) test(in Input) bool {
 		}
 		s.left--
 		s.bytes -= int64(len(in.Robots))
-		if small && len(s.memo) < maxMemo {
+		if b == nil && len(s.memo) < maxMemo {
 			s.memo[key] = true
 		}
 	}
@@ -179,7 +179,7 @@ func (s *shrinker) test(in Input) bool {
 	s.seen[key] = ok
 	if ok {
 		s.cur = in
-		if !small {
+		if b != nil {
 			s.kept[len(in.Robots)] = true
 		}
 	}
@@ -204,16 +204,16 @@ func (s *shrinker) spent(n int) bool {
 // URL and body text when the body is small (b is nil), else its agent,
 // URL and b's digest, so that a large body is hashed once for both this
 // key and the verdict cache's.
-func candidateKey(in Input, b *body) (key string, small bool) {
+func candidateKey(in Input, b *body) string {
 	k := make([]byte, 0, 24+len(in.Agent)+len(in.URL)+min(len(in.Robots), memoBytes))
 	k = binary.AppendUvarint(k, uint64(len(in.Agent)))
 	k = append(k, in.Agent...)
 	k = binary.AppendUvarint(k, uint64(len(in.URL)))
 	k = append(k, in.URL...)
 	if b == nil {
-		return string(append(append(k, 't'), in.Robots...)), true
+		return string(append(append(k, 't'), in.Robots...))
 	}
-	return string(append(append(k, 'h'), b.sum[:]...)), false
+	return string(append(append(k, 'h'), b.sum[:]...))
 }
 
 // testLines reports whether keep holds on the current input with the
