@@ -248,7 +248,7 @@ func writeServed(b *strings.Builder, r Response) {
 
 // referenceTracer explains failures in the harness with the reference's
 // decision, for parse and status requests (fetching needs the test
-// server's history, which the reference adapter of package diff/parsers
+// server's history, which the reference adapter of package parsers
 // keeps: set RunOptions.Explain to it for traces of HTTP cases).
 type referenceTracer struct{}
 

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 // TestReference runs the whole embedded corpus against the reference, in

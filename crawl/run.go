@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 // The placeholders of a crawler command template.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 // TestBatchersAnswerAsCheck checks that the in-process parsers that

@@ -86,7 +86,7 @@ func ref() cases.Parser       { return &refParser{name: "reference", opts: refer
 func refGoogle() cases.Parser { return &refParser{name: "reference-google", opts: reference.Google()} }
 
 // refParser adapts the reference for tests without importing the adapters
-// under diff/parsers.
+// under parsers.
 type refParser struct {
 	name string
 	opts reference.Options

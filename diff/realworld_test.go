@@ -9,7 +9,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 // TestRealworld compares the reference with grobotstxt and temoto on a

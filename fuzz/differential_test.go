@@ -8,7 +8,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -93,7 +93,7 @@ func diffAgent(agent string) string {
 }
 
 // peers are the two Go libraries FuzzDifferential compares the
-// reference with, through their adapters (package diff/parsers), each
+// reference with, through their adapters (package parsers), each
 // with the profile the reference reads the input in and the classes
 // that filter its known disagreements.
 var peers = []struct {
@@ -129,7 +129,7 @@ func compare(t *testing.T, i int, body []byte, agent, url string) *divergence {
 // with reference.Google() options against github.com/jimsmart/grobotstxt
 // (a port of Google's parser), and with reference.RFC() options against
 // github.com/temoto/robotstxt (whose parse errors count as "reject"),
-// both through their adapters in diff/parsers. Every known class of
+// both through their adapters in parsers. Every known class of
 // disagreement is filtered by a predicate of classes_test.go; an input
 // that shows none fails, with a case draft (diff's) that a person can
 // review and promote.

@@ -25,7 +25,7 @@ mkdir -p "$out"
 go build -o "$work/reptest" ./cmd/reptest
 # The peers of this checkout, whose Node libraries install.sh installed
 # (the binary's embedded copies have none of their own).
-export REPTEST_PEERS="$PWD/diff/peers"
+export REPTEST_PEERS="$PWD/peers"
 
 parsers=""
 for p in reference grobotstxt temoto python-urllib protego perl-robotrules webrobots robots-parser; do

@@ -9,7 +9,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )

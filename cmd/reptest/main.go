@@ -28,7 +28,7 @@ import (
 	"sort"
 	"syscall"
 
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
 )
 

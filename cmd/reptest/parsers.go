@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 // unavailable is a parser that could not be started, with the reason

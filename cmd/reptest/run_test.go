@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/report"
 )
 

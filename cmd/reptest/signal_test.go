@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 // TestMain lets a test run the command itself, as a child process: the

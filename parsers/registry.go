@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
-	peerfiles "github.com/reptest/reptest/diff/peers"
+	peerfiles "github.com/reptest/reptest/peers"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -29,7 +29,7 @@ var ErrUnknown = errors.New("unknown parser")
 // for something it cannot do; the runner never sends such requests.
 var errCapability = errors.New("the parser lacks the capability for this request")
 
-// ModulePath is the module whose root holds diff/peers.
+// ModulePath is the module whose root holds peers.
 const ModulePath = "github.com/reptest/reptest"
 
 // PeersEnv is the environment variable that can name the peers directory.
@@ -37,7 +37,7 @@ const PeersEnv = "REPTEST_PEERS"
 
 // Options configures New. The zero value is usable.
 type Options struct {
-	// PeersDir is the directory of the peer programs (diff/peers in this
+	// PeersDir is the directory of the peer programs (peers in this
 	// repository). Empty: $REPTEST_PEERS, else found from the working
 	// directory (see PeersDir).
 	PeersDir string
@@ -121,11 +121,11 @@ func New(ctx context.Context, name string, opts Options) (cases.Parser, error) {
 }
 
 // PeersDir returns the directory of the peer programs: opts.PeersDir when
-// set, else $REPTEST_PEERS when set, else diff/peers in the root of module
+// set, else $REPTEST_PEERS when set, else peers in the root of module
 // github.com/reptest/reptest when the working directory is inside a
-// checkout (where diff/peers/install.sh installs the npm library), else
+// checkout (where peers/install.sh installs the npm library), else
 // the programs embedded in the binary, written to
-// os.UserCacheDir()/reptest/peers/VERSION (see the Extract of package diff/peers).
+// os.UserCacheDir()/reptest/peers/VERSION (see the Extract of package peers).
 func PeersDir(opts Options) (string, error) {
 	if dir := opts.PeersDir; dir != "" {
 		return checkDir(dir, "Options.PeersDir")
@@ -136,7 +136,7 @@ func PeersDir(opts Options) (string, error) {
 	if wd, err := os.Getwd(); err == nil {
 		for dir := wd; ; dir = filepath.Dir(dir) {
 			if isModuleRoot(dir) {
-				return checkDir(filepath.Join(dir, "diff", "peers"), "the module root")
+				return checkDir(filepath.Join(dir, "peers"), "the module root")
 			}
 			if filepath.Dir(dir) == dir {
 				break
@@ -145,7 +145,7 @@ func PeersDir(opts Options) (string, error) {
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no folder for the peer programs (set $%s to a copy of diff/peers): %w", PeersEnv, err)
+		return "", fmt.Errorf("no folder for the peer programs (set $%s to a copy of peers): %w", PeersEnv, err)
 	}
 	return peerfiles.Extract(filepath.Join(cache, "reptest", "peers"))
 }

@@ -44,7 +44,7 @@ func TestPeersDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	if want := filepath.Join(filepath.Dir(filepath.Dir(wd)), "diff", "peers"); got != want {
+	if want := filepath.Join(filepath.Dir(wd), "peers"); got != want {
 		t.Errorf("PeersDir from the working directory = %q, want %q", got, want)
 	}
 

@@ -91,7 +91,7 @@ func peers() []peer {
 // pinned) are not installed: in a checkout install.sh runs npm ci, outside
 // one the embedded programs' folder needs it, or a global install.
 func npmMissing(lib, pkgs string) string {
-	return "cannot load " + lib + " (npm " + pkgs + ": run `npm ci` in %[1]s/node or diff/peers/install.sh, " +
+	return "cannot load " + lib + " (npm " + pkgs + ": run `npm ci` in %[1]s/node or peers/install.sh, " +
 		"or `npm install -g " + pkgs + "` and set NODE_PATH=$(npm root -g))"
 }
 

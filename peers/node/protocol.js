@@ -22,7 +22,7 @@ function load(peer, pkg) {
   try {
     return { lib: require(pkg), version: require(`${pkg}/package.json`).version };
   } catch (err) {
-    process.stderr.write(`${peer} peer: ${err.message} (npm package ${pkg}: run npm ci in diff/peers/node)\n`);
+    process.stderr.write(`${peer} peer: ${err.message} (npm package ${pkg}: run npm ci in peers/node)\n`);
     process.exit(3);
   }
   return undefined;

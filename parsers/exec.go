@@ -85,7 +85,7 @@ type ExecOptions struct {
 // Exec is a parser run as a long-lived external program that speaks the
 // reptest/1 protocol over its standard input and output: a hello line,
 // then one JSON request per line, each answered by one JSON line, in
-// order (see diff/peers/README.md).
+// order (see peers/README.md).
 //
 // The program runs as "sh -c COMMAND" in a process group of its own. When
 // it exits, stays silent past the timeout, answers a line that is not JSON,

@@ -17,18 +17,18 @@
 //   - perl-robotrules: Perl's WWW::RobotRules (parse only).
 //   - webrobots: Ruby's WebRobots (parse and status).
 //
-// The last seven are external peers: small programs in diff/peers that speak
-// the reptest/1 protocol (docs/FORMAT.md §3; diff/peers/README.md) around
+// The last seven are external peers: small programs in peers that speak
+// the reptest/1 protocol (docs/FORMAT.md §3; peers/README.md) around
 // the library, started through NewExec. Their runtimes come from Debian and
-// npm packages that diff/peers/install.sh installs; when one is missing, New returns an
+// npm packages that peers/install.sh installs; when one is missing, New returns an
 // error wrapping ErrUnavailable that names the package, and callers report
 // that parser as skipped.
 //
 // The peer programs are found in the peers directory: Options.PeersDir
 // when set, else the directory in the environment variable REPTEST_PEERS,
-// else diff/peers in the root of this module when the working directory is
+// else peers in the root of this module when the working directory is
 // inside a checkout, else the copies embedded in the binary (package
-// diff/peers), written once to the user's cache folder.
+// peers), written once to the user's cache folder.
 //
 // With Options.Isolate, grobotstxt and temoto run as Isolated: checks
 // beyond a measured fast path go to a worker process (the running binary,

@@ -2,7 +2,7 @@
 # install.sh installs the runtimes and libraries of reptest's external peer
 # parsers on a Debian machine (bookworm or later). Run it as root:
 #
-#	sh diff/peers/install.sh
+#	sh peers/install.sh
 #
 # Peers and what they need:
 #

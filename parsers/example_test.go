@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff/parsers"
+	"github.com/reptest/reptest/parsers"
 )
 
 func ExampleNew() {
