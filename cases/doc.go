@@ -22,8 +22,10 @@
 //     check and records a Result per check per parser, with Summaries.
 //   - Server (server.go): the loopback HTTP server that serves a case's
 //     responses, faults and timeline steps to fetching parsers.
-//   - Harness (harness.go): Test, the corpus as Go subtests for a parser
-//     author's own test, one subtest per case.
+//   - Suite (harness.go): RunSuite, the corpus run for one parser and
+//     sorted into one report per case; the Go harness that turns those
+//     into subtests is package casetest (kept apart so that this package,
+//     which the binary links, does not import testing).
 //
 // Text shown to people (harness failures) is escaped with package
 // visible.

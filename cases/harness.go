@@ -6,15 +6,14 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"testing"
 
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/visible"
 )
 
-// TestOptions selects what Test runs. The zero value runs every rfc9309
-// case of the embedded corpus.
-type TestOptions struct {
+// SuiteOptions selects what RunSuite (and the harness casetest.Test)
+// runs. The zero value runs every rfc9309 case of the embedded corpus.
+type SuiteOptions struct {
 	// Profile selects the cases of one profile: "rfc9309" (default),
 	// "google" or "aipref".
 	Profile string
@@ -23,7 +22,7 @@ type TestOptions struct {
 	// Run and Skip are globs over case ids and requirement IDs, as for
 	// `reptest run --run/--skip`.
 	Run, Skip []string
-	// Strict makes deviations (failed SHOULD checks) fail the test.
+	// Strict makes deviations (failed SHOULD checks) fail.
 	Strict bool
 	// Cases, when set, replaces the embedded corpus.
 	Cases []Case
@@ -33,47 +32,45 @@ type TestOptions struct {
 	RunOptions RunOptions
 }
 
-// Test runs the corpus against p as subtests of t, one per case, named by
-// case id, in the manner of testing/fstest.TestFS: a parser author calls it
-// from one test function of their own. Violations and errors fail the
-// subtest; deviations and notes are logged (deviations fail with Strict);
-// a case whose every check is skipped (the parser lacks a capability) is
-// skipped. If no check runs at all, t fails: the parser was not tested.
-//
-// All cases run first, in one run, so that a parser that hangs is given
-// up on once rather than once per case; the subtests then report.
-func Test(t *testing.T, p Parser, opts TestOptions) {
-	t.Helper()
+// CaseReport is what a test of one case says: the messages that fail it,
+// the messages that are only logged, and why it is skipped, if it is.
+type CaseReport struct {
+	ID       string
+	Failures []string // each a failure of the case (a t.Error)
+	Logs     []string // each logged only (a t.Log)
+	Skip     string   // set when every check was skipped: the reason
+}
+
+// SuiteReport is the outcome of RunSuite: one report per selected case, in
+// case order, and NotRun, set when the parser counts as not run at all.
+type SuiteReport struct {
+	Cases  []CaseReport
+	NotRun string
+}
+
+// RunSuite runs the selected cases against p in one run, so that a parser
+// that hangs is given up on once rather than once per case, and sorts the
+// outcome into one report per case. It is what the Go harness
+// (package casetest) runs; it imports no testing, so that a program may use
+// it too.
+func RunSuite(ctx context.Context, p Parser, opts SuiteOptions) (SuiteReport, error) {
 	sel, err := selectForTest(opts)
 	if err != nil {
-		t.Fatal(err)
+		return SuiteReport{}, err
 	}
 	ro := opts.RunOptions
 	ro.Strict = opts.Strict
 	if ro.Explain == nil {
 		ro.Explain = referenceTracer{}
 	}
-	rep, err := Run(t.Context(), sel, []Parser{p}, ro)
+	rep, err := Run(ctx, sel, []Parser{p}, ro)
 	if err != nil {
-		t.Fatal(err)
+		return SuiteReport{}, err
 	}
-	reports := harnessReports(sel, rep.Results, opts.Strict)
-	for _, cr := range reports {
-		t.Run(cr.id, func(t *testing.T) {
-			for _, m := range cr.logs {
-				t.Log(m)
-			}
-			for _, m := range cr.failures {
-				t.Error(m)
-			}
-			if cr.skip != "" {
-				t.Skip(cr.skip)
-			}
-		})
-	}
-	if msg := notRun(p.Info(), rep.Results, opts.Strict); msg != "" {
-		t.Error(msg)
-	}
+	return SuiteReport{
+		Cases:  harnessReports(sel, rep.Results, opts.Strict),
+		NotRun: notRun(p.Info(), rep.Results, opts.Strict),
+	}, nil
 }
 
 // notRun says why the parser counts as not run (Summarize), or "".
@@ -87,17 +84,17 @@ func notRun(info Info, results []Result, strict bool) string {
 }
 
 // selectForTest checks the options and selects the cases.
-func selectForTest(opts TestOptions) ([]Case, error) {
+func selectForTest(opts SuiteOptions) ([]Case, error) {
 	profile := opts.Profile
 	if profile == "" {
 		profile = ProfileRFC
 	}
 	if profile != ProfileRFC && profile != ProfileGoogle && profile != ProfileAIPref {
-		return nil, fmt.Errorf("cases.Test: Profile %q: want %q, %q or %q", profile, ProfileRFC, ProfileGoogle, ProfileAIPref)
+		return nil, fmt.Errorf("cases: Profile %q: want %q, %q or %q", profile, ProfileRFC, ProfileGoogle, ProfileAIPref)
 	}
 	for _, lv := range opts.Levels {
 		if lv.rank() > Interpretation.rank() {
-			return nil, fmt.Errorf("cases.Test: Levels: %q is not a level (want cases.MUST, SHOULD, MAY or Interpretation)", lv)
+			return nil, fmt.Errorf("cases: Levels: %q is not a level (want cases.MUST, SHOULD, MAY or Interpretation)", lv)
 		}
 	}
 	all := opts.Cases
@@ -109,28 +106,20 @@ func selectForTest(opts TestOptions) ([]Case, error) {
 	}
 	sel := SelectLevels(Select(all, profile, opts.Run, opts.Skip), opts.Levels)
 	if len(sel) == 0 {
-		return nil, fmt.Errorf("cases.Test: no case selected (profile %q, levels %q, run %q, skip %q)", profile, opts.Levels, opts.Run, opts.Skip)
+		return nil, fmt.Errorf("cases: no case selected (profile %q, levels %q, run %q, skip %q)", profile, opts.Levels, opts.Run, opts.Skip)
 	}
 	return sel, nil
 }
 
-// caseReport is what the subtest of one case says.
-type caseReport struct {
-	id       string
-	failures []string // t.Error
-	logs     []string // t.Log
-	skip     string   // t.Skip, when every check was skipped
-}
-
 // harnessReports sorts results into one report per case, in case order.
-func harnessReports(cs []Case, results []Result, strict bool) (reports []caseReport) {
+func harnessReports(cs []Case, results []Result, strict bool) (reports []CaseReport) {
 	byCase := make(map[string][]Result, len(cs))
 	for _, r := range results {
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}
 	for i := range cs {
 		c := &cs[i]
-		cr := caseReport{id: c.ID}
+		cr := CaseReport{ID: c.ID}
 		rs := byCase[c.ID]
 		skipped := 0
 		for _, r := range rs {
@@ -138,13 +127,13 @@ func harnessReports(cs []Case, results []Result, strict bool) (reports []caseRep
 			case r.Outcome == Skipped:
 				skipped++
 			case r.Outcome.Fails(strict):
-				cr.failures = append(cr.failures, describeResult(c, r))
+				cr.Failures = append(cr.Failures, describeResult(c, r))
 			case r.Outcome != Pass:
-				cr.logs = append(cr.logs, describeResult(c, r))
+				cr.Logs = append(cr.Logs, describeResult(c, r))
 			}
 		}
 		if skipped > 0 && skipped == len(rs) {
-			cr.skip = rs[0].Detail
+			cr.Skip = rs[0].Detail
 		}
 		reports = append(reports, cr)
 	}

@@ -25,10 +25,10 @@ func TestHarnessReports(t *testing.T) {
 		Failures, Logs int
 		Skip           string
 	}
-	sum := func(rs []caseReport) []summary {
+	sum := func(rs []CaseReport) []summary {
 		var out []summary
 		for _, r := range rs {
-			out = append(out, summary{r.id, len(r.failures), len(r.logs), r.skip})
+			out = append(out, summary{r.ID, len(r.Failures), len(r.Logs), r.Skip})
 		}
 		return out
 	}

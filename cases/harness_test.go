@@ -3,7 +3,6 @@ package cases_test
 import (
 	"context"
 	"fmt"
-	"testing"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
@@ -27,16 +26,10 @@ func (myParser) Check(_ context.Context, req cases.Request) (cases.Verdict, erro
 	return cases.Disallow, nil
 }
 
-// The harness passes a conforming parse-only parser over the embedded
-// corpus (HTTP and timeline cases are skipped for it).
-func TestHarness(t *testing.T) {
-	cases.Test(t, myParser{}, cases.TestOptions{})
-}
-
-// A parser author calls cases.Test from a test of their own:
+// A parser author calls casetest.Test from a test of their own:
 //
 //	func TestRFC9309(t *testing.T) {
-//		cases.Test(t, myParser{}, cases.TestOptions{Levels: []cases.Level{cases.MUST}})
+//		casetest.Test(t, myParser{}, cases.SuiteOptions{Levels: []cases.Level{cases.MUST}})
 //	}
 //
 // Outside a test, Run gives the same outcomes as data.

@@ -50,7 +50,7 @@ func caseMatches(c *Case, patterns []string) bool {
 // Glob reports whether name (a case id or a requirement ID) matches
 // pattern, in which "*" matches any run of characters, "/" included, and
 // "?" any one character; every other character stands for itself. It is
-// the one pattern syntax for case ids: --run and --skip, TestOptions.Run
+// the one pattern syntax for case ids: --run and --skip, SuiteOptions.Run
 // and Skip, and the cases of an expected-failure file.
 func Glob(pattern, name string) bool {
 	// Iterative matching with backtracking to the last star: linear in

@@ -1,9 +1,10 @@
-package cases_test
+package casetest_test
 
 import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/cases/casetest"
 	"github.com/reptest/reptest/parsers"
 )
 
@@ -15,11 +16,27 @@ import (
 func TestReference(t *testing.T) {
 	for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
 		t.Run(profile, func(t *testing.T) {
-			cases.Test(t, parsers.NewReference(), cases.TestOptions{
+			casetest.Test(t, parsers.NewReference(), cases.SuiteOptions{
 				Profile:    profile,
 				Strict:     true,
 				RunOptions: cases.RunOptions{Explain: parsers.NewReference()},
 			})
 		})
 	}
+}
+
+// parseOnly is a parser that only parses: the reference without its HTTP
+// and timeline capabilities, as most parser libraries are.
+type parseOnly struct{ cases.Parser }
+
+func (p parseOnly) Info() cases.Info {
+	info := p.Parser.Info()
+	info.Capabilities = []cases.Capability{cases.CapParse}
+	return info
+}
+
+// The harness passes a conforming parse-only parser over the embedded
+// corpus (HTTP and timeline cases are skipped for it).
+func TestHarness(t *testing.T) {
+	casetest.Test(t, parseOnly{parsers.NewReference()}, cases.SuiteOptions{})
 }
