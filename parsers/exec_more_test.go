@@ -246,9 +246,52 @@ func TestBatchTimeout(t *testing.T) {
 	for _, tt := range []struct {
 		n    int
 		want time.Duration
-	}{{0, 64 * time.Second}, {1, 64 * time.Second}, {2, 65 * time.Second}, {1024, 1087 * time.Second}} {
-		if got := batchTimeout(64*time.Second, tt.n); got != tt.want {
-			t.Errorf("batchTimeout(64s, %d) = %s, want %s", tt.n, got, tt.want)
+	}{{0, 64 * time.Second}, {1, 64 * time.Second}, {2, 128 * time.Second}, {60, 3840 * time.Second}, {1024, 65536 * time.Second}} {
+		if got := BatchTimeout(64*time.Second, tt.n); got != tt.want {
+			t.Errorf("BatchTimeout(64s, %d) = %s, want %s", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestExecSlowButInTime checks the timeouts as documented: a program that
+// answers each question in 0.6 of the per-check timeout gets every verdict
+// of a 60-question file, asked one by one under the shared deadline a
+// caller gives the file (BatchTimeout) or in one batch request, however
+// long the whole takes; a question it stalls on is an error of its own,
+// from its own timeout, and the questions after it are answered.
+func TestExecSlowButInTime(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	req := cases.Request{Case: "slow", Robots: []byte("User-agent: *\nDisallow: /private\n")}
+	for _, tt := range []struct {
+		mode  string
+		stall int // the question the program stalls on, or -1
+	}{{"good", -1}, {"batch", -1}, {"good", 30}} {
+		e := newHelperExec(t, tt.mode, timeout, "REPTEST_DELAY=60ms")
+		qs := make([]cases.Question, 60)
+		want := make([]cases.Verdict, len(qs))
+		for i := range qs {
+			qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
+			if i%7 == 3 {
+				qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
+			}
+		}
+		if tt.stall >= 0 {
+			qs[tt.stall].URL, want[tt.stall] = "https://example.com/stall", ""
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), BatchTimeout(timeout, len(qs)))
+		vs, errs := e.CheckBatch(ctx, req, qs)
+		cancel()
+		if diff := cmp.Diff(want, vs); diff != "" {
+			t.Errorf("%s, stall at %d: verdicts (-want +got):\n%s", tt.mode, tt.stall, diff)
+		}
+		for i, err := range errs {
+			var st *stallError
+			switch {
+			case i == tt.stall && !errors.As(err, &st):
+				t.Errorf("%s: question %d (a stall): error %v, want its own timeout", tt.mode, i, err)
+			case i != tt.stall && err != nil:
+				t.Errorf("%s, stall at %d: question %d: %v", tt.mode, tt.stall, i, err)
+			}
 		}
 	}
 }
