@@ -30,6 +30,7 @@ type diffOptions struct {
 	shard                                   cases.Shard
 	maxProbes, workers, top                 int
 	timeout                                 time.Duration
+	leftOut                                 []string // the built-in parsers that could not run
 }
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
@@ -60,7 +61,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	return o.writeOutputs(rep, run, stdout, stderr)
+	code = o.writeOutputs(rep, run, stdout, stderr)
+	doctorNote(stderr, "diff", o.leftOut)
+	return code
 }
 
 // parseDiffFlags reads the flags of `reptest diff` and checks them. When
@@ -168,6 +171,7 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 			if !o.quiet {
 				fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", n, isMissing(n, missing))
 			}
+			o.leftOut = append(o.leftOut, n)
 			continue
 		}
 		usable = append(usable, n)

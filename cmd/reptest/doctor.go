@@ -11,6 +11,7 @@ import (
 	"sync"
 	"text/tabwriter"
 
+	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/setup"
 )
@@ -237,4 +238,39 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// doctorNote points, after the summary, to reptest doctor for the
+// built-in parsers that did not run. It is a line of its own on w.
+func doctorNote(w io.Writer, cmd string, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	flags := ""
+	for _, n := range names {
+		flags += " --parser " + n
+	}
+	fmt.Fprintf(w, "reptest %s: %s did not run; `reptest doctor%s` says what is missing, and `reptest doctor --install` installs it\n",
+		cmd, strings.Join(names, ", "), flags)
+}
+
+// crawlNote points, after the summary, to reptest doctor when the crawler
+// could not be started in some scenarios.
+func crawlNote(w io.Writer, name string, runs []crawl.Run) {
+	n, first := 0, ""
+	for _, r := range runs {
+		if strings.HasPrefix(r.Failure, crawl.NotStarted) {
+			if n == 0 {
+				first = r.Failure
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "reptest crawl: %s did not run in %d of %d scenarios: %s\n", name, n, len(runs), first)
+	if !strings.Contains(first, "reptest doctor") {
+		fmt.Fprintln(w, "reptest crawl: `reptest doctor` lists the crawlers it knows and how to install them")
+	}
 }
