@@ -2,6 +2,8 @@ package setup
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,5 +106,27 @@ func TestNpmInstallOffline(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "robots-parser")); err == nil {
 		t.Error("robots-parser was installed from an unreachable registry")
+	}
+}
+
+// TestAptInstall runs a fake apt-get: as root, update then install of the
+// packages; otherwise ErrNotRoot naming the command to run with sudo.
+func TestAptInstall(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "apt.log")
+	fakePath(t, map[string]string{"apt-get": `echo "$DEBIAN_FRONTEND $*" >> ` + log})
+	err := AptInstall(context.Background(), []string{"wget2", "faketime", "wget2"}, io.Discard)
+	if os.Geteuid() != 0 {
+		if !errors.Is(err, ErrNotRoot) || !strings.Contains(err.Error(), "sudo apt-get install -y --no-install-recommends faketime wget2") {
+			t.Errorf("AptInstall as a user: %v; want ErrNotRoot with the sudo command", err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(log)
+	want := "noninteractive update\nnoninteractive install -y --no-install-recommends faketime wget2\n"
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("apt-get calls (-want +got):\n%s", diff)
 	}
 }
