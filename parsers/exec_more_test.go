@@ -260,38 +260,50 @@ func TestBatchTimeout(t *testing.T) {
 // long the whole takes; a question it stalls on is an error of its own,
 // from its own timeout, and the questions after it are answered.
 func TestExecSlowButInTime(t *testing.T) {
-	const timeout = 100 * time.Millisecond
+	// 0.6 of the timeout leaves 200 ms per question for the pipe and the
+	// scheduler of a busy machine; the cases sleep side by side.
+	const timeout = 500 * time.Millisecond
 	req := cases.Request{Case: "slow", Robots: []byte("User-agent: *\nDisallow: /private\n")}
 	for _, tt := range []struct {
 		mode  string
 		stall int // the question the program stalls on, or -1
 	}{{"good", -1}, {"batch", -1}, {"good", 30}} {
-		e := newHelperExec(t, tt.mode, timeout, "REPTEST_DELAY=60ms")
-		qs := make([]cases.Question, 60)
-		want := make([]cases.Verdict, len(qs))
-		for i := range qs {
-			qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
-			if i%7 == 3 {
-				qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
-			}
+		t.Run(fmt.Sprintf("%s,stall=%d", tt.mode, tt.stall), func(t *testing.T) {
+			t.Parallel()
+			slowButInTime(t, tt.mode, tt.stall, timeout, req)
+		})
+	}
+}
+
+// slowButInTime asks a helper in mode, answering each question in 0.6 of
+// timeout, 60 questions about req's body, stalling on question stall
+// (none when -1).
+func slowButInTime(t *testing.T, mode string, stall int, timeout time.Duration, req cases.Request) {
+	e := newHelperExec(t, mode, timeout, "REPTEST_DELAY="+(timeout*6/10).String())
+	qs := make([]cases.Question, 60)
+	want := make([]cases.Verdict, len(qs))
+	for i := range qs {
+		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
+		if i%7 == 3 {
+			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
 		}
-		if tt.stall >= 0 {
-			qs[tt.stall].URL, want[tt.stall] = "https://example.com/stall", ""
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), BatchTimeout(timeout, len(qs)))
-		vs, errs := e.CheckBatch(ctx, req, qs)
-		cancel()
-		if diff := cmp.Diff(want, vs); diff != "" {
-			t.Errorf("%s, stall at %d: verdicts (-want +got):\n%s", tt.mode, tt.stall, diff)
-		}
-		for i, err := range errs {
-			var st *stallError
-			switch {
-			case i == tt.stall && !errors.As(err, &st):
-				t.Errorf("%s: question %d (a stall): error %v, want its own timeout", tt.mode, i, err)
-			case i != tt.stall && err != nil:
-				t.Errorf("%s, stall at %d: question %d: %v", tt.mode, tt.stall, i, err)
-			}
+	}
+	if stall >= 0 {
+		qs[stall].URL, want[stall] = "https://example.com/stall", ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), BatchTimeout(timeout, len(qs)))
+	vs, errs := e.CheckBatch(ctx, req, qs)
+	cancel()
+	if diff := cmp.Diff(want, vs); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	for i, err := range errs {
+		var st *stallError
+		switch {
+		case i == stall && !errors.As(err, &st):
+			t.Errorf("question %d (a stall): error %v, want its own timeout", i, err)
+		case i != stall && err != nil:
+			t.Errorf("question %d: %v", i, err)
 		}
 	}
 }
