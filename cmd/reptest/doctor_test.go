@@ -119,15 +119,21 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
-// TestDidNotRunPointsToDoctor runs run and crawl with a parser and a
+// TestDidNotRunPointsToDoctor runs diff, run and crawl with a parser and a
 // crawler that cannot run, stdout and stderr in one stream: each message
 // starts on its own line, and the last points to reptest doctor.
 func TestDidNotRunPointsToDoctor(t *testing.T) {
 	fakeTools(t)
+	inputs := t.TempDir()
+	if err := os.WriteFile(filepath.Join(inputs, "r.txt"), []byte("User-agent: *\nDisallow: /a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"diff", "--parser", "reference", "--parser", "perl-robotrules", "--parser", "reference-google", "--inputs", inputs},
+			"reptest diff: perl-robotrules did not run; `reptest doctor --parser perl-robotrules` says what is missing"},
 		{[]string{"run", "--parser", "perl-robotrules", "--run", "syntax/*"},
 			"reptest run: perl-robotrules did not run; `reptest doctor --parser perl-robotrules` says what is missing"},
 		{[]string{"crawl", "--crawler", "wget2 {url}", "--run", "access/authority-lowercase-path", "--timeout", "5s"},
