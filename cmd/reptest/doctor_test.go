@@ -158,3 +158,20 @@ func TestDidNotRunPointsToDoctor(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorInstallWithoutNpm: --install on a machine without npm says
+// what installs it, prints the apt-get line, and exits 1.
+func TestDoctorInstallWithoutNpm(t *testing.T) {
+	fakeTools(t)
+	var stdout, stderr bytes.Buffer
+	code := dispatch(context.Background(), []string{"doctor", "--install", "--parser", "robots-parser"}, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if want := "npm not found on PATH; install with `apt-get install -y --no-install-recommends nodejs npm`"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q; want %q", stderr.String(), want)
+	}
+	if want := "apt-get update && apt-get install -y --no-install-recommends nodejs npm\n"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("stdout %q; want %q", stdout.String(), want)
+	}
+}
