@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"runtime"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/setup"
@@ -47,6 +48,9 @@ func Readiness(ctx context.Context, name string, opts Options) setup.Status {
 	}
 	info := p.Info()
 	st.Ready, st.Version, st.Runtime = true, info.Version, info.Runtime
+	if pr == nil && st.Runtime == "" {
+		st.Runtime = "Go " + runtime.Version() + ", in this binary"
+	}
 	return st
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestReadiness(t *testing.T) {
 	}
 	node := filepath.Join(peersDir, "node")
 	want := []setup.Status{
-		{Name: "reference", Kind: setup.KindParser, Ready: true},
+		{Name: "reference", Kind: setup.KindParser, Ready: true, Runtime: "Go " + runtime.Version() + ", in this binary"},
 		{Name: "webrobots", Kind: setup.KindParser, Ready: true, Version: "0.1.2", Runtime: "fake-ruby 9.9",
 			Apt: []string{"ruby", "ruby-webrobots"}, Install: "apt-get install -y --no-install-recommends ruby ruby-webrobots"},
 		{Name: "perl-robotrules", Kind: setup.KindParser, Reason: "perl not found",
