@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/setup"
 )
 
 // The placeholders of a crawler command template.
@@ -55,6 +56,20 @@ type Run struct {
 	Exit string
 	// Output is the end of the crawler's standard output and error.
 	Output string
+}
+
+// NotStarted begins the Failure of a run whose crawler could not be
+// started.
+const NotStarted = "the crawler could not be started"
+
+// startHint is what follows the error of a crawler that could not be
+// started: for a known crawler not found, what installs it.
+func startHint(command string, err error) string {
+	p, ok := setup.ProgramFor(command)
+	if !ok || !errors.Is(err, exec.ErrNotFound) && !errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	return "; " + setup.Hint(p.InstallLine(), p.Name, p.Kind)
 }
 
 // outputKeep is how much of a crawler's output a Run keeps.
@@ -104,7 +119,7 @@ func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
 	cmd.Stdout, cmd.Stderr = out, out
 	newGroup(cmd)
 	if err := cmd.Start(); err != nil {
-		run.Failure = fmt.Sprintf("the crawler could not be started: %v", err)
+		run.Failure = NotStarted + ": " + err.Error() + startHint(words[0], err)
 		return run
 	}
 	run.Exit, run.Failure = c.wait(ctx, cmd, site)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -342,11 +343,11 @@ func (p *panel) ask(ctx context.Context, i int, req cases.Request) (v cases.Verd
 	return verdictOf(v)
 }
 
-// askBatch asks a batch of questions, bounded by the check timeout plus
-// a 64th of it for each question after the first (what an --exec program
-// is allowed for a batch request): the batch is one parse and many
-// lookups. A panic or a reply of the wrong length is an error on every
-// question.
+// askBatch asks a batch of questions, bounded by the sum of their check
+// timeouts (parsers.BatchTimeout, what an --exec program is allowed for a
+// batch request): a parser asked one question at a time, or one slowed
+// down by a busy machine, gets each question's time. A panic or a reply
+// of the wrong length is an error on every question.
 func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []cases.Verdict) {
 	out = make([]cases.Verdict, len(qs))
 	if !p.acquire(ctx) {
@@ -365,7 +366,7 @@ func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Reques
 	}()
 	if p.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.timeout+time.Duration(len(qs)-1)*(p.timeout/64))
+		ctx, cancel = context.WithTimeout(ctx, parsers.BatchTimeout(p.timeout, len(qs)))
 		defer cancel()
 	}
 	vs, errs := bt.CheckBatch(ctx, req, qs)

@@ -2,8 +2,10 @@ package diff
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -146,5 +148,53 @@ func TestVerdictCacheBounded(t *testing.T) {
 	none.put(0, key("/1"), cases.Allow)
 	if _, ok := none.get(0, key("/1")); ok {
 		t.Error("a nil cache remembered")
+	}
+}
+
+// slowEach is naive with cases.Batcher: it answers the questions of a
+// batch one at a time, each in delay, as an --exec program without the
+// capability batch is asked, and fails those asked after ctx is done.
+type slowEach struct {
+	naive
+	delay time.Duration
+}
+
+func (s *slowEach) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+	vs, errs := make([]cases.Verdict, len(qs)), make([]error, len(qs))
+	for i, q := range qs {
+		select {
+		case <-ctx.Done():
+			errs[i] = ctx.Err()
+			continue
+		case <-time.After(s.delay):
+		}
+		r := req
+		r.Agent, r.URL = q.Agent, q.URL
+		vs[i], errs[i] = s.Check(ctx, r)
+	}
+	return vs, errs
+}
+
+// TestAskBatchEachQuestionsTime checks that the engine's deadline for the
+// questions of one body is the sum of their check timeouts: a parser that
+// answers each of 60 questions in 0.6 of the timeout gets 60 verdicts.
+func TestAskBatchEachQuestionsTime(t *testing.T) {
+	const timeout = 50 * time.Millisecond
+	p, err := newPanel([]cases.Parser{&slowEach{naive: naive{name: "slow"}, delay: timeout * 6 / 10}}, timeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs := make([]cases.Question, 60)
+	want := make([]cases.Verdict, len(qs))
+	for i := range qs {
+		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
+		if i%2 == 1 {
+			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
+		}
+	}
+	req := cases.Request{Case: "slow", Robots: []byte("User-agent: *\nDisallow: /private\n")}
+	got := p.askBatch(context.Background(), p.parsers[0].(cases.Batcher), req, qs)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,8 +61,7 @@ type ExecOptions struct {
 	Name string
 	// Timeout bounds each check (sending the request and reading the
 	// answer); 0 means DefaultTimeout. A batch request of n questions gets
-	// Timeout plus Timeout/64 for each question after the first: a parser
-	// without a parsed form (grobotstxt) parses the body once per question.
+	// BatchTimeout(Timeout, n), the sum of its questions' timeouts.
 	Timeout time.Duration
 	// StartTimeout bounds each start, up to the hello's answer; 0 means
 	// DefaultStartTimeout, or Timeout when that is longer.
@@ -254,7 +254,7 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	}
 	e.tail.Store(p.stderr)
 	what := "request " + id
-	out, err := p.roundTrip(ctx, line, batchTimeout(timeoutOr(e.opts.Timeout), len(qs)), staleAnswer(id))
+	out, err := p.roundTrip(ctx, line, BatchTimeout(timeoutOr(e.opts.Timeout), len(qs)), staleAnswer(id))
 	if err != nil {
 		return answer{}, nil, id, e.fail(ctx, p, what, err, inputKey(req))
 	}
@@ -269,9 +269,19 @@ func (e *Exec) exchange(ctx context.Context, req cases.Request, qs []cases.Quest
 	return a, out, id, nil
 }
 
-// batchTimeout is the time a request with n questions (0: a check) gets.
-func batchTimeout(timeout time.Duration, n int) time.Duration {
-	return timeout + time.Duration(max(n-1, 0))*(timeout/64)
+// BatchTimeout is the time n questions about one body get together when
+// each check gets timeout: the sum of their timeouts, whether they are
+// sent in one batch request or one by one under a shared deadline. A
+// parser that answers every question within the per-check timeout thus
+// never overruns a batch, however busy the machine; one that hangs on a
+// body costs up to n timeouts before its error. n below 1 counts as 1; a
+// sum past the largest Duration is that.
+func BatchTimeout(timeout time.Duration, n int) time.Duration {
+	n = max(n, 1)
+	if timeout > math.MaxInt64/time.Duration(n) {
+		return math.MaxInt64
+	}
+	return timeout * time.Duration(n)
 }
 
 // shortID shows an answer's raw JSON id as it was written.

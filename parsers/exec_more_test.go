@@ -246,9 +246,65 @@ func TestBatchTimeout(t *testing.T) {
 	for _, tt := range []struct {
 		n    int
 		want time.Duration
-	}{{0, 64 * time.Second}, {1, 64 * time.Second}, {2, 65 * time.Second}, {1024, 1087 * time.Second}} {
-		if got := batchTimeout(64*time.Second, tt.n); got != tt.want {
-			t.Errorf("batchTimeout(64s, %d) = %s, want %s", tt.n, got, tt.want)
+	}{{0, 64 * time.Second}, {1, 64 * time.Second}, {2, 128 * time.Second}, {60, 3840 * time.Second}, {1024, 65536 * time.Second}} {
+		if got := BatchTimeout(64*time.Second, tt.n); got != tt.want {
+			t.Errorf("BatchTimeout(64s, %d) = %s, want %s", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestExecSlowButInTime checks the timeouts as documented: a program that
+// answers each question in 0.6 of the per-check timeout gets every verdict
+// of a 60-question file, asked one by one under the shared deadline a
+// caller gives the file (BatchTimeout) or in one batch request, however
+// long the whole takes; a question it stalls on is an error of its own,
+// from its own timeout, and the questions after it are answered.
+func TestExecSlowButInTime(t *testing.T) {
+	// 0.6 of the timeout leaves 400 ms per question for the pipe and the
+	// scheduler of a busy machine (200 ms was not enough at load 48); the
+	// cases sleep side by side, 36 s, using next to no CPU.
+	const timeout = time.Second
+	req := cases.Request{Case: "slow", Robots: []byte("User-agent: *\nDisallow: /private\n")}
+	for _, tt := range []struct {
+		mode  string
+		stall int // the question the program stalls on, or -1
+	}{{"good", -1}, {"batch", -1}, {"good", 30}} {
+		t.Run(fmt.Sprintf("%s,stall=%d", tt.mode, tt.stall), func(t *testing.T) {
+			t.Parallel()
+			slowButInTime(t, tt.mode, tt.stall, timeout, req)
+		})
+	}
+}
+
+// slowButInTime asks a helper in mode, answering each question in 0.6 of
+// timeout, 60 questions about req's body, stalling on question stall
+// (none when -1).
+func slowButInTime(t *testing.T, mode string, stall int, timeout time.Duration, req cases.Request) {
+	e := newHelperExec(t, mode, timeout, "REPTEST_DELAY="+(timeout*6/10).String())
+	qs := make([]cases.Question, 60)
+	want := make([]cases.Verdict, len(qs))
+	for i := range qs {
+		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
+		if i%7 == 3 {
+			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
+		}
+	}
+	if stall >= 0 {
+		qs[stall].URL, want[stall] = "https://example.com/stall", ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), BatchTimeout(timeout, len(qs)))
+	vs, errs := e.CheckBatch(ctx, req, qs)
+	cancel()
+	if diff := cmp.Diff(want, vs); diff != "" {
+		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+	for i, err := range errs {
+		var st *stallError
+		switch {
+		case i == stall && !errors.As(err, &st):
+			t.Errorf("question %d (a stall): error %v, want its own timeout", i, err)
+		case i != stall && err != nil:
+			t.Errorf("question %d: %v", i, err)
 		}
 	}
 }

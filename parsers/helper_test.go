@@ -116,10 +116,14 @@ func helperExecMain(mode string) {
 			say(map[string]any{"name": name, "version": "9.9", "runtime": "helper-runtime 1.0", "capabilities": caps})
 			continue
 		}
+		// REPTEST_DELAY slows every answer down: that long per question.
+		delay, _ := time.ParseDuration(os.Getenv("REPTEST_DELAY"))
 		if qs, ok := req["questions"].([]any); ok {
+			time.Sleep(time.Duration(len(qs)) * delay)
 			helperBatch(req, qs, say)
 			continue
 		}
+		time.Sleep(delay)
 		id, _ := req["id"].(string)
 		url, _ := req["url"].(string)
 		body, err := base64.StdEncoding.DecodeString(fmt.Sprint(req["robots_b64"]))

@@ -10,15 +10,19 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/setup"
 )
 
 // peer describes one shipped external peer program in the peers directory.
 type peer struct {
 	name string
-	// runtime is the interpreter, looked up in PATH unless absolute, and
-	// runtimePkg the Debian package that provides it.
-	runtime    string
-	runtimePkg string
+	// runtime is the interpreter, looked up in PATH unless absolute; apt
+	// are the Debian packages of the interpreter (first) and the library.
+	runtime string
+	apt     []string
+	// npm is set when the library comes from npm, pinned by the
+	// package-lock.json in the node folder of the peers directory.
+	npm bool
 	// args go between the interpreter and the script.
 	args []string
 	// script is the program's path below the peers directory.
@@ -30,8 +34,7 @@ type peer struct {
 	probe    []string
 	probeDir string
 	resolve  bool
-	// missing says what the probe failed to load and how to install it;
-	// %[1]s in it stands for the peers directory.
+	// missing says what the probe failed to load.
 	missing string
 }
 
@@ -39,97 +42,102 @@ type peer struct {
 func peers() []peer {
 	return []peer{
 		{
-			name: "python-urllib", runtime: "python3", runtimePkg: "python3",
+			name: "python-urllib", runtime: "python3", apt: []string{"python3"},
 			args: []string{"-B"}, script: "python/urllib_robotparser.py",
 			probe:   []string{"-c", "import sys, urllib.robotparser; print(sys.executable)"},
 			resolve: true,
-			missing: "cannot import urllib.robotparser (install Debian package python3)",
+			missing: "cannot import urllib.robotparser",
 		},
 		{
-			name: "protego", runtime: "/usr/bin/python3", runtimePkg: "python3",
+			name: "protego", runtime: "/usr/bin/python3", apt: []string{"python3", "python3-protego"},
 			args: []string{"-B"}, script: "python/protego_peer.py",
 			probe:   []string{"-c", "import protego"},
-			missing: "cannot import protego (install Debian package python3-protego)",
+			missing: "cannot import protego",
 		},
 		{
-			name: "perl-robotrules", runtime: "perl", runtimePkg: "perl",
+			name: "perl-robotrules", runtime: "perl", apt: []string{"perl", "libwww-robotrules-perl", "libjson-xs-perl"},
 			script:  "perl/robotrules.pl",
 			probe:   []string{"-MWWW::RobotRules", "-MURI", "-MJSON::PP", "-MMIME::Base64", "-e", "1"},
-			missing: "cannot load WWW::RobotRules (install Debian package libwww-robotrules-perl)",
+			missing: "cannot load WWW::RobotRules",
 		},
 		{
-			name: "webrobots", runtime: "ruby", runtimePkg: "ruby",
+			name: "webrobots", runtime: "ruby", apt: []string{"ruby", "ruby-webrobots"},
 			script:  "ruby/webrobots.rb",
 			probe:   []string{"-e", `require "json"; require "webrobots"`},
-			missing: "cannot load webrobots (install Debian package ruby-webrobots)",
+			missing: "cannot load webrobots",
 		},
 		{
-			name: "robots-parser", runtime: "node", runtimePkg: "nodejs",
+			name: "robots-parser", runtime: "node", apt: []string{"nodejs", "npm"},
 			script:   "node/robots-parser.js",
 			probe:    []string{"-e", `require("robots-parser")`},
 			probeDir: "node",
-			missing:  npmMissing("robots-parser", "robots-parser@3.0.1"),
+			missing:  "cannot load robots-parser (npm robots-parser@3.0.1)", npm: true,
 		},
 		{
-			name: "robots-txt-guard", runtime: "node", runtimePkg: "nodejs",
+			name: "robots-txt-guard", runtime: "node", apt: []string{"nodejs", "npm"},
 			script:   "node/robots-txt-guard.js",
 			probe:    []string{"-e", `require("robots-txt-guard"); require("robots-txt-parse")`},
 			probeDir: "node",
-			missing:  npmMissing("robots-txt-guard", "robots-txt-guard@1.0.2 robots-txt-parse@2.0.1"),
+			missing:  "cannot load robots-txt-guard (npm robots-txt-guard@1.0.2 robots-txt-parse@2.0.1)", npm: true,
 		},
 		{
-			name: "robots-txt-parser", runtime: "node", runtimePkg: "nodejs",
+			name: "robots-txt-parser", runtime: "node", apt: []string{"nodejs", "npm"},
 			script:   "node/robots-txt-parser.js",
 			probe:    []string{"-e", `require("robots-txt-parser")`},
 			probeDir: "node",
-			missing:  npmMissing("robots-txt-parser", "robots-txt-parser@2.0.3"),
+			missing:  "cannot load robots-txt-parser (npm robots-txt-parser@2.0.3)", npm: true,
 		},
 	}
 }
 
-// npmMissing is the missing message of a peer whose npm packages (pkgs,
-// pinned) are not installed: in a checkout install.sh runs npm ci, outside
-// one the embedded programs' folder needs it, or a global install.
-func npmMissing(lib, pkgs string) string {
-	return "cannot load " + lib + " (npm " + pkgs + ": run `npm ci` in %[1]s/node or peers/install.sh, " +
-		"or `npm install -g " + pkgs + "` and set NODE_PATH=$(npm root -g))"
+// install is the command that installs what the peer needs, with dir
+// the peers directory.
+func (p peer) install(dir string) string {
+	npmDir := ""
+	if p.npm {
+		npmDir = filepath.Join(dir, "node")
+	}
+	return setup.InstallCommand(p.apt, npmDir)
+}
+
+// hint ends the message of a peer that cannot run.
+func (p peer) hint(dir string) string {
+	return setup.Hint(p.install(dir), p.name, setup.KindParser)
 }
 
 // unavailableError is a peer that cannot run here; it wraps ErrUnavailable
-// and says what to install.
-type unavailableError struct{ msg string }
+// and says what is missing and, in hint, how to install it.
+type unavailableError struct{ name, reason, hint string }
 
-func (e *unavailableError) Error() string { return e.msg }
-func (e *unavailableError) Unwrap() error { return ErrUnavailable }
-
-func unavailable(format string, a ...any) error {
-	return &unavailableError{msg: fmt.Sprintf(format, a...)}
+func (e *unavailableError) Error() string {
+	if e.hint == "" {
+		return e.name + ": " + e.reason
+	}
+	return e.name + ": " + e.reason + "; " + e.hint
 }
+
+func (e *unavailableError) Unwrap() error { return ErrUnavailable }
 
 // start checks that the peer can run and starts its program.
 func (p peer) start(ctx context.Context, opts Options) (cases.Parser, error) {
 	dir, err := PeersDir(opts)
 	if err != nil {
-		return nil, unavailable("%s: %v", p.name, err)
+		return nil, &unavailableError{name: p.name, reason: err.Error()}
 	}
 	script := filepath.Join(dir, filepath.FromSlash(p.script))
 	if _, err := os.Stat(script); err != nil {
-		return nil, unavailable("%s: peer program missing: %v", p.name, err)
+		return nil, &unavailableError{name: p.name, reason: "peer program missing: " + err.Error()}
 	}
 	rt, err := exec.LookPath(p.runtime)
 	if err != nil {
-		return nil, unavailable("%s: %s not found (install Debian package %s)", p.name, p.runtime, p.runtimePkg)
+		return nil, &unavailableError{name: p.name, reason: p.runtime + " not found", hint: p.hint(dir)}
 	}
 	out, err := p.runProbe(ctx, rt, filepath.Join(dir, filepath.FromSlash(p.probeDir)), opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("%s: checking %s: %w", p.name, p.runtime, err)
 		}
-		missing := p.missing
-		if strings.Contains(missing, "%[1]s") {
-			missing = fmt.Sprintf(missing, dir)
-		}
-		return nil, unavailable("%s: %s %s", p.name, p.runtime, missing)
+		return nil, &unavailableError{name: p.name, reason: p.runtime + " " + p.missing, hint: p.hint(dir)}
 	}
 	if real := strings.TrimSpace(out); p.resolve && filepath.IsAbs(real) {
 		if _, err := os.Stat(real); err == nil {

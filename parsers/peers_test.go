@@ -153,11 +153,11 @@ func TestPeerUnavailable(t *testing.T) {
 		p       peer
 		wantMsg string
 	}{
-		{"library missing", peer{name: "fake", runtime: "sh", runtimePkg: "dash", script: "fake.sh",
-			probe: []string{"-c", "exit 1"}, missing: "cannot import fake (install Debian package python3-fake)"},
-			"fake: sh cannot import fake (install Debian package python3-fake)"},
-		{"runtime missing", peer{name: "fake", runtime: "no-such-interpreter-x", runtimePkg: "fake-lang", script: "fake.sh"},
-			"fake: no-such-interpreter-x not found (install Debian package fake-lang)"},
+		{"library missing", peer{name: "fake", runtime: "sh", apt: []string{"dash", "python3-fake"}, script: "fake.sh",
+			probe: []string{"-c", "exit 1"}, missing: "cannot import fake"},
+			"fake: sh cannot import fake; install with `apt-get install -y --no-install-recommends dash python3-fake`; `reptest doctor --parser fake` says what is missing"},
+		{"runtime missing", peer{name: "fake", runtime: "no-such-interpreter-x", apt: []string{"fake-lang"}, script: "fake.sh"},
+			"fake: no-such-interpreter-x not found; install with `apt-get install -y --no-install-recommends fake-lang`; `reptest doctor --parser fake` says what is missing"},
 	}
 	for _, tt := range tests {
 		_, err := tt.p.start(context.Background(), Options{PeersDir: peersDir})
@@ -179,18 +179,25 @@ func TestPeerUnavailable(t *testing.T) {
 }
 
 // TestPeerRuntimeMissing runs New with an empty PATH: the interpreters
-// found through PATH are reported missing with their Debian package.
+// found through PATH are reported missing with the command that installs
+// them, the same as reptest doctor's.
 func TestPeerRuntimeMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
+	dir, err := PeersDir(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := "apt-get install -y --no-install-recommends nodejs npm && cd " + filepath.Join(dir, "node") + " && npm ci --no-audit --no-fund"
 	want := map[string]string{
-		"python-urllib":     "python-urllib: python3 not found (install Debian package python3)",
-		"perl-robotrules":   "perl-robotrules: perl not found (install Debian package perl)",
-		"webrobots":         "webrobots: ruby not found (install Debian package ruby)",
-		"robots-parser":     "robots-parser: node not found (install Debian package nodejs)",
-		"robots-txt-guard":  "robots-txt-guard: node not found (install Debian package nodejs)",
-		"robots-txt-parser": "robots-txt-parser: node not found (install Debian package nodejs)",
+		"python-urllib":     "python-urllib: python3 not found; install with `apt-get install -y --no-install-recommends python3`",
+		"perl-robotrules":   "perl-robotrules: perl not found; install with `apt-get install -y --no-install-recommends libjson-xs-perl libwww-robotrules-perl perl`",
+		"webrobots":         "webrobots: ruby not found; install with `apt-get install -y --no-install-recommends ruby ruby-webrobots`",
+		"robots-parser":     "robots-parser: node not found; install with `" + node + "`",
+		"robots-txt-guard":  "robots-txt-guard: node not found; install with `" + node + "`",
+		"robots-txt-parser": "robots-txt-parser: node not found; install with `" + node + "`",
 	}
 	for name, msg := range want {
+		msg += "; `reptest doctor --parser " + name + "` says what is missing"
 		_, err := New(context.Background(), name, Options{})
 		if !errors.Is(err, ErrUnavailable) || err.Error() != msg {
 			t.Errorf("New(%q) with an empty PATH: %v; want %q wrapping ErrUnavailable", name, err, msg)

@@ -61,6 +61,7 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !cfg.quiet && !cfg.out.toStdout() {
 		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: report.IsTerminal(stdout)})
 	}
+	crawlNote(stderr, cfg.crawler.Name, runs)
 	return resultStatus(doc)
 }
 

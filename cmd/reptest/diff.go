@@ -30,6 +30,7 @@ type diffOptions struct {
 	shard                                   cases.Shard
 	maxProbes, workers, top                 int
 	timeout                                 time.Duration
+	leftOut                                 []string // the built-in parsers that could not run
 }
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
@@ -57,10 +58,11 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	rep, code := o.compare(ctx, in, len(files), factory, stderr)
-	if code != 0 {
-		return code
+	if code == 0 {
+		code = o.writeOutputs(rep, run, stdout, stderr)
 	}
-	return o.writeOutputs(rep, run, stdout, stderr)
+	doctorNote(stderr, "diff", o.leftOut)
+	return code
 }
 
 // parseDiffFlags reads the flags of `reptest diff` and checks them. When
@@ -84,7 +86,7 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 	fs.IntVar(&o.workers, "workers", 0, "files compared at once (default: the number of CPUs)")
 	fs.IntVar(&o.top, "top", 15, "groups shown in the summary (0: all)")
 	fs.BoolVar(&o.noMin, "no-minimize", false, "report disagreements as found, without minimising them")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-check timeout")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, and the questions about one body get the sum of theirs")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no summary, only errors")
 	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
 	if code, ok := parseNoArgs(fs, args, stderr); !ok {
@@ -168,6 +170,7 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 			if !o.quiet {
 				fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", n, isMissing(n, missing))
 			}
+			o.leftOut = append(o.leftOut, n)
 			continue
 		}
 		usable = append(usable, n)

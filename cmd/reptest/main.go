@@ -49,6 +49,7 @@ func commands() map[string]command {
 		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
 		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
 		"crawl":   {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
+		"doctor":  {cmdDoctor, "list the parsers, crawlers and tools that can run here, and install the rest"},
 		"audit":   {cmdAudit, "judge the bots of an access log against robots.txt versions"},
 		"version": {cmdVersion, "print the version of reptest and of Go"},
 	}

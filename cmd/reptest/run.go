@@ -29,6 +29,7 @@ type runConfig struct {
 	shard                  cases.Shard
 	timeout                time.Duration
 	stderr                 io.Writer
+	notRun                 []string // the built-in parsers that could not run
 }
 
 // cmdRun runs the corpus against parsers (docs/FORMAT.md §5): it reads the
@@ -58,6 +59,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !cfg.quiet && !cfg.out.toStdout() {
 		report.Text(stdout, doc, report.TextOptions{Verbose: cfg.verbose, Color: colorFor(stdout)})
 	}
+	doctorNote(stderr, "run", cfg.notRun)
 	return resultStatus(doc)
 }
 
@@ -228,6 +230,7 @@ func (cfg *runConfig) execute(ctx context.Context, selected []cases.Case) (rep c
 			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.name, u.err)
 		} else {
 			fmt.Fprintf(stderr, "reptest run: %s did not run: %v\n", u.name, u.err)
+			cfg.notRun = append(cfg.notRun, u.name)
 		}
 	}
 	opts := cases.RunOptions{Strict: cfg.strict, Timeout: cfg.timeout, Explain: parsers.NewReference()}
