@@ -20,6 +20,10 @@ type Options struct {
 	Grace time.Duration
 	// Reference is the option set files are read with.
 	Reference reference.Options
+	// IncludeUnnamed judges the clients that name no token of the file
+	// and look like browsers (LooksLikeBrowser) as "*"; by default they
+	// are counted, not judged: people, not bots.
+	IncludeUnnamed bool
 }
 
 // keepExamples bounds the requests an agent's report quotes per tier.
@@ -27,12 +31,15 @@ const keepExamples = 10
 
 // AgentReport is what an audit found for one product token.
 type AgentReport struct {
-	Agent      string `json:"agent"` // the token, or "*" for User-Agents that name no group
-	Requests   int    `json:"requests"`
-	Robots     int    `json:"robots_fetches"`
-	Allowed    int    `json:"allowed"`
-	Grace      int    `json:"grace"`
-	Violations int    `json:"violations"`
+	Agent string `json:"agent"` // the token, or "*" for User-Agents that name no group
+	// Clients is the number of clients (User-Agent and address) judged
+	// as the agent, each against its own robots.txt fetches.
+	Clients    int `json:"clients"`
+	Requests   int `json:"requests"`
+	Robots     int `json:"robots_fetches"`
+	Allowed    int `json:"allowed"`
+	Grace      int `json:"grace"`
+	Violations int `json:"violations"`
 	// Verified counts the requests the log marks as from a verified bot.
 	Verified int `json:"verified"`
 	// ByReq counts violations per requirement (ACC-2, ACC-7, CACHE-2).
@@ -47,7 +54,8 @@ type AgentReport struct {
 	Warnings   []string `json:"warnings,omitempty"`
 	UserAgents []string `json:"user_agents,omitempty"`
 
-	shadow map[shadowKey]*shadowCount
+	shadow  map[shadowKey]*shadowCount
+	clients map[string]bool
 }
 
 // RuleCount is how many violations one rule decided.
@@ -74,9 +82,12 @@ type shadowCount struct {
 
 // Report is an audit's result.
 type Report struct {
-	Lines     int            `json:"lines"`
-	Requests  int            `json:"requests"`
-	Skipped   int            `json:"skipped"` // requests of agents not audited
+	Lines    int `json:"lines"`
+	Requests int `json:"requests"`
+	Skipped  int `json:"skipped"` // requests of agents not audited
+	// Browsers counts the requests left out because their client names
+	// no token of the file and looks like a browser.
+	Browsers  int            `json:"browsers"`
 	Malformed int            `json:"malformed"`
 	Errors    []LineError    `json:"errors,omitempty"`
 	Versions  []string       `json:"versions"`
@@ -100,12 +111,18 @@ func NewAuditor(versions []crawl.Version, opts Options) *Auditor {
 		a.versions[v.Label] = &v
 		a.rep.Versions = append(a.rep.Versions, v.Label)
 	}
-	a.grader = crawl.NewGrader(versions, crawl.Options{Reference: opts.Reference, Grace: opts.Grace, Agent: a.agentOf})
+	a.grader = crawl.NewGrader(versions, crawl.Options{Reference: opts.Reference, Grace: opts.Grace, Agent: a.agentOf, Identity: clientOf})
 	return a
 }
 
+// clientOf is a request's client: its exact User-Agent and its address.
+// Two bots that name no group of the file, or one bot's crawlers on two
+// addresses, keep separate robots.txt histories.
+func clientOf(r crawl.Request, _ string) string { return r.UserAgent + "\x00" + r.Client }
+
 // agentOf picks the token a User-Agent is judged as: among --agent tokens
-// when given ("" when it names none), else among the file's.
+// when given ("" when it names none), else among the file's ("" for a
+// browser that names none, unless IncludeUnnamed).
 func (a *Auditor) agentOf(ua string, tokens []string) string {
 	if len(a.opts.Agents) > 0 {
 		if t := crawl.NamedToken(ua, a.opts.Agents); t != "*" {
@@ -113,23 +130,37 @@ func (a *Auditor) agentOf(ua string, tokens []string) string {
 		}
 		return ""
 	}
-	return crawl.NamedToken(ua, tokens)
+	t := crawl.NamedToken(ua, tokens)
+	if t == "*" && !a.opts.IncludeUnnamed && LooksLikeBrowser(ua) {
+		return ""
+	}
+	return t
 }
 
-// Add judges one request. Requests must come in time order.
-func (a *Auditor) Add(r crawl.Request) {
+// Add judges one request and returns the judgement; its Agent is "" when
+// the request was counted, not judged (an agent not audited, a browser).
+// Requests must come in time order.
+func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 	a.rep.Requests++
 	j := a.grader.Judge(r)
 	if j.Agent == "" {
-		a.rep.Skipped++
-		return
+		if len(a.opts.Agents) > 0 {
+			a.rep.Skipped++
+		} else {
+			a.rep.Browsers++
+		}
+		return j
 	}
 	ar := a.agents[j.Agent]
 	if ar == nil {
-		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}}
+		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{}}
 		a.agents[j.Agent] = ar
 	}
 	ar.Requests++
+	if c := clientOf(r, ""); !ar.clients[c] {
+		ar.clients[c] = true
+		ar.Clients++
+	}
 	if r.Verified != "" {
 		ar.Verified++
 	}
@@ -155,6 +186,7 @@ func (a *Auditor) Add(r crawl.Request) {
 			ar.Violating = append(ar.Violating, j)
 		}
 	}
+	return j
 }
 
 // countRule counts a violation under its deciding rule.

@@ -32,21 +32,23 @@ type Fields struct {
 	// Verified, when set, names a field that marks requests of bots the
 	// log's source verified (any value but "", "false" and "0").
 	Verified string
+	// Client names the field holding the client's address.
+	Client string
 }
 
 // JSONFields are the field names a JSON-lines log has by default.
-var JSONFields = Fields{Time: "time", Method: "method", URL: "url", UserAgent: "user_agent", Status: "status", Verified: "verified_bot"}
+var JSONFields = Fields{Time: "time", Method: "method", URL: "url", UserAgent: "user_agent", Status: "status", Verified: "verified_bot", Client: "remote_addr"}
 
 // CloudflareFields are the field names of Cloudflare's HTTP request logs
 // (Logpush http_requests), VerifiedBotCategory being set for verified bots.
 var CloudflareFields = Fields{Time: "EdgeStartTimestamp", Method: "ClientRequestMethod", URL: "ClientRequestURI",
-	UserAgent: "ClientRequestUserAgent", Status: "EdgeResponseStatus", Verified: "VerifiedBotCategory"}
+	UserAgent: "ClientRequestUserAgent", Status: "EdgeResponseStatus", Verified: "VerifiedBotCategory", Client: "ClientIP"}
 
 // ParseFields changes fields by a list "key=name,...", the keys being
-// time, method, url, user_agent, status and verified.
+// time, method, url, user_agent, status, verified and client.
 func ParseFields(spec string, fields Fields) (Fields, error) {
 	names := map[string]*string{"time": &fields.Time, "method": &fields.Method, "url": &fields.URL,
-		"user_agent": &fields.UserAgent, "status": &fields.Status, "verified": &fields.Verified}
+		"user_agent": &fields.UserAgent, "status": &fields.Status, "verified": &fields.Verified, "client": &fields.Client}
 	for _, kv := range strings.Split(spec, ",") {
 		if strings.TrimSpace(kv) == "" {
 			continue
@@ -57,7 +59,7 @@ func ParseFields(spec string, fields Fields) (Fields, error) {
 		}
 		name, ok := names[strings.TrimSpace(k)]
 		if !ok {
-			return fields, fmt.Errorf("field %q: the keys are time, method, url, user_agent, status and verified", kv)
+			return fields, fmt.Errorf("field %q: the keys are time, method, url, user_agent, status, verified and client", kv)
 		}
 		*name = v
 	}
@@ -203,6 +205,9 @@ func parseCombined(line []byte) (crawl.Request, error) {
 		return r, fmt.Errorf("time %q: want %s", s[open+1:end], combinedTime)
 	}
 	r.Time = t
+	if host, _, ok := strings.Cut(s, " "); ok && host != "-" {
+		r.Client = host
+	}
 	rest := strings.TrimLeft(s[end+1:], " ")
 	request, rest, err := quoted(rest)
 	if err != nil {
@@ -297,6 +302,9 @@ func parseJSON(line []byte, f *Fields) (crawl.Request, error) {
 	}
 	r.Method, _ = str(f.Method)
 	r.UserAgent, _ = str(f.UserAgent)
+	if f.Client != "" {
+		r.Client, _ = str(f.Client)
+	}
 	if s, ok := str(f.Status); ok {
 		if r.Status, err = strconv.Atoi(s); err != nil {
 			return r, fmt.Errorf("%s %q is not a number", f.Status, s)

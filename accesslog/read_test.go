@@ -38,8 +38,8 @@ func TestCombined(t *testing.T) {
 	got, sc := scanAll(t, log, accesslog.Format{})
 	want := []crawl.Request{
 		{Time: time.Date(2026, 10, 10, 20, 55, 36, 0, time.UTC), Method: "GET", URL: "/a%20b?q=1", Status: 200,
-			UserAgent: `Mozilla/4.08 [en] (Win98; I ;Nav) "quoted"`, Source: "log:1"},
-		{Time: time.Date(2026, 10, 10, 20, 55, 37, 0, time.UTC), Method: "HEAD", URL: "/robots.txt", Status: 503, Source: "log:2"},
+			UserAgent: `Mozilla/4.08 [en] (Win98; I ;Nav) "quoted"`, Client: "127.0.0.1", Source: "log:1"},
+		{Time: time.Date(2026, 10, 10, 20, 55, 37, 0, time.UTC), Method: "HEAD", URL: "/robots.txt", Status: 503, Client: "127.0.0.1", Source: "log:2"},
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -93,12 +93,15 @@ func WriteText(w io.Writer, rep *Report) error {
 	if rep.Skipped > 0 {
 		p("%d requests of other agents were not audited\n", rep.Skipped)
 	}
+	if rep.Browsers > 0 {
+		p("%d requests of browsers (User-Agents that name no group and look like a browser's) were not judged; --include-unnamed judges them as *\n", rep.Browsers)
+	}
 	for _, ar := range rep.Agents {
 		name := ar.Agent
 		if name == "*" {
 			name = "* (User-Agents that name no group)"
 		}
-		p("\n%s: %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
+		p("\n%s: %d clients (User-Agent and address, each judged against its own robots.txt fetches), %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Clients, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
 		if ar.Verified > 0 {
 			p(", %d from a verified bot", ar.Verified)
 		}

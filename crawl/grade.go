@@ -27,6 +27,9 @@ type Request struct {
 	Location string `json:"location,omitempty"`
 	// Verified is a log's verified-bot field as written ("true"), if any.
 	Verified string `json:"verified,omitempty"`
+	// Client is the address the request came from, as the log writes it;
+	// empty when unknown.
+	Client string `json:"client,omitempty"`
 	// Source is where the request was read: "access.log:12".
 	Source string `json:"source,omitempty"`
 }
@@ -101,6 +104,11 @@ type Options struct {
 	// Agent returns the product token a User-Agent header is judged as,
 	// given the tokens the file in force names; nil: NamedToken.
 	Agent func(userAgent string, tokens []string) string
+	// Identity returns the client a request is from, given the token it
+	// is judged as: each client is judged against its own robots.txt
+	// fetches only. Nil: the token, one client per token (a crawl
+	// scenario runs one crawler).
+	Identity func(r Request, agent string) string
 }
 
 // Grader judges requests one at a time, in time order, keeping per agent
@@ -110,10 +118,10 @@ type Grader struct {
 	opts     Options
 	versions map[string][]Version // origin → versions, by From
 	state    map[string]*fetchState
-	// pending holds, per agent, the redirect targets of robots.txt
+	// pending holds, per client, the redirect targets of robots.txt
 	// fetches not yet requested: a request for one goes on with that
 	// fetch rather than being a resource of its own.
-	pending map[string]map[string]string // agent → target route → origin
+	pending map[string]map[string]string // client → target route → origin
 }
 
 // fetchState is what the grader knows of one agent's view of one origin.
@@ -191,15 +199,19 @@ func (g *Grader) Judge(r Request) Judgement {
 	origin := OriginOf(r.URL)
 	cur, known := g.versionAt(origin, r.Time)
 	agent := g.agent(r.UserAgent, cur, known)
-	key := agent + " " + origin
+	client := agent
+	if g.opts.Identity != nil {
+		client = g.opts.Identity(r, agent)
+	}
+	key := client + " " + origin
 	st := g.state[key]
 	if st == nil {
 		st = &fetchState{}
 		g.state[key] = st
 	}
 	j := Judgement{Request: r, Agent: agent, Origin: origin}
-	if from, ok := g.pendingFor(agent, r.URL); ok {
-		delete(g.pending[agent], routeOf(r.URL))
+	if from, ok := g.pendingFor(client, r.URL); ok {
+		delete(g.pending[client], routeOf(r.URL))
 		if IsRobotsTxt(r.URL) {
 			// Also a fetch of this origin's own robots.txt.
 			var own Judgement
@@ -207,12 +219,12 @@ func (g *Grader) Judge(r Request) Judgement {
 		}
 		j.Tier = TierRobots
 		j.Why = "a redirect of the robots.txt fetch of " + from
-		g.redirect(agent, from, r)
+		g.redirect(client, from, r)
 		return j
 	}
 	if IsRobotsTxt(r.URL) {
 		g.robotsFetch(st, r, cur, known, &j)
-		g.redirect(agent, origin, r)
+		g.redirect(client, origin, r)
 		return j
 	}
 	if !known {
@@ -269,9 +281,9 @@ func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool,
 }
 
 // pendingFor reports whether u is the pending redirect target of one of
-// agent's robots.txt fetches, and of which origin's.
-func (g *Grader) pendingFor(agent, u string) (string, bool) {
-	p := g.pending[agent]
+// the client's robots.txt fetches, and of which origin's.
+func (g *Grader) pendingFor(client, u string) (string, bool) {
+	p := g.pending[client]
 	if len(p) == 0 {
 		return "", false
 	}
@@ -280,14 +292,14 @@ func (g *Grader) pendingFor(agent, u string) (string, bool) {
 }
 
 // redirect notes the Location of a robots.txt redirect as pending.
-func (g *Grader) redirect(agent, origin string, r Request) {
+func (g *Grader) redirect(client, origin string, r Request) {
 	if r.Status < 300 || r.Status >= 400 || r.Location == "" {
 		return
 	}
-	if g.pending[agent] == nil {
-		g.pending[agent] = map[string]string{}
+	if g.pending[client] == nil {
+		g.pending[client] = map[string]string{}
 	}
-	g.pending[agent][routeOf(r.Location)] = origin
+	g.pending[client][routeOf(r.Location)] = origin
 }
 
 // versionResult is the file as served in the version; with no version

@@ -23,6 +23,7 @@ type auditConfig struct {
 	grace                time.Duration
 	profile              string
 	quiet                bool
+	includeUnnamed       bool
 	out                  outputFlags
 }
 
@@ -62,8 +63,9 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.StringVar(&cfg.git, "robots-git", "", "robots.txt versions from a git history: `REPO:PATH` (commit times)")
 	fs.Var(&cfg.logs, "log", "an access log `FILE` (repeatable; - for stdin)")
 	fs.StringVar(&cfg.formatName, "log-format", "combined", "combined, json or cloudflare (JSON lines with Cloudflare's field names)")
-	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified)")
+	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified, client)")
 	fs.Var(&cfg.agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
+	fs.BoolVar(&cfg.includeUnnamed, "include-unnamed", false, "judge as * the clients that name no token of the file and look like browsers (default: counted, not judged)")
 	fs.DurationVar(&cfg.grace, "grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
 	cfg.out.register(fs, flagJSON|flagHTML|flagJUnit)
@@ -106,7 +108,7 @@ func (cfg *auditConfig) audit(ctx context.Context) (rep *accesslog.Report, inter
 		return nil, "", err
 	}
 	opts, _ := reference.OptionsFor(cfg.profile)
-	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts})
+	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts, IncludeUnnamed: cfg.includeUnnamed})
 	var scanners []*accesslog.Scanner
 	for _, name := range cfg.logs {
 		sc, err := scanLog(ctx, a, name, cfg.format)
