@@ -202,7 +202,7 @@ func parseCombined(line []byte) (crawl.Request, error) {
 	}
 	t, err := time.Parse(combinedTime, s[open+1:end])
 	if err != nil {
-		return r, fmt.Errorf("time %q: want %s", s[open+1:end], combinedTime)
+		return r, fmt.Errorf("time %.60q: want %s", s[open+1:end], combinedTime)
 	}
 	r.Time = t
 	if host, _, ok := strings.Cut(s, " "); ok && host != "-" {
@@ -215,7 +215,7 @@ func parseCombined(line []byte) (crawl.Request, error) {
 	}
 	parts := strings.Fields(request)
 	if len(parts) < 2 {
-		return r, fmt.Errorf("request %q: want METHOD URL [PROTOCOL]", request)
+		return r, fmt.Errorf("request %.80q: want METHOD URL [PROTOCOL]", request)
 	}
 	r.Method, r.URL = parts[0], parts[1]
 	fields := strings.Fields(rest)
@@ -223,7 +223,7 @@ func parseCombined(line []byte) (crawl.Request, error) {
 		return r, errors.New("no status")
 	}
 	if r.Status, err = strconv.Atoi(fields[0]); err != nil || r.Status < 100 || r.Status > 999 {
-		return r, fmt.Errorf("status %q is not a number from 100 to 999", fields[0])
+		return r, fmt.Errorf("status %.20q is not a number from 100 to 999", fields[0])
 	}
 	// Skip status and size; then referer and user agent, quoted.
 	rest = strings.TrimLeft(rest, " ")
@@ -307,7 +307,7 @@ func parseJSON(line []byte, f *Fields) (crawl.Request, error) {
 	}
 	if s, ok := str(f.Status); ok {
 		if r.Status, err = strconv.Atoi(s); err != nil {
-			return r, fmt.Errorf("%s %q is not a number", f.Status, s)
+			return r, fmt.Errorf("%s %.20q is not a number", f.Status, s)
 		}
 	}
 	if f.Verified != "" {
@@ -326,7 +326,7 @@ func parseTime(s string) (time.Time, error) {
 	}
 	n, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor a Unix time", s)
+		return time.Time{}, fmt.Errorf("%.60q is neither RFC 3339 nor a Unix time", s)
 	}
 	switch {
 	case n > 1e17:

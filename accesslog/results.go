@@ -101,11 +101,11 @@ func WriteText(w io.Writer, rep *Report) error {
 		if name == "*" {
 			name = "* (User-Agents that name no group)"
 		}
-		p("\n%s: %d clients (User-Agent and address, each judged against its own robots.txt fetches), %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Clients, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
+		p("\n%s: %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
 		if ar.Verified > 0 {
 			p(", %d from a verified bot", ar.Verified)
 		}
-		p("\n")
+		p("; clients (User-Agent and address, each judged by its own robots.txt fetches): %d\n", ar.Clients)
 		for _, rc := range ar.Rules {
 			where := rc.Version
 			if rc.Line > 0 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/reptest/reptest/accesslog"
@@ -41,6 +43,12 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if interrupted != "" {
 		fmt.Fprintln(stderr, "reptest audit: interrupted; the requests read so far are reported")
+	} else if why := judgedNothing(rep); why != "" {
+		if !cfg.quiet {
+			accesslog.WriteText(stderr, rep)
+		}
+		fmt.Fprintln(stderr, "reptest audit:", why)
+		return exitUsage
 	}
 	sums, results := accesslog.Results(rep)
 	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
@@ -61,7 +69,7 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs := newFlags("audit", stderr)
 	fs.Var(&cfg.robots, "robots", "a robots.txt `FILE`, or FILE@TIME (RFC 3339) in force from TIME on (repeatable)")
 	fs.StringVar(&cfg.git, "robots-git", "", "robots.txt versions from a git history: `REPO:PATH` (commit times)")
-	fs.Var(&cfg.logs, "log", "an access log `FILE` (repeatable; - for stdin)")
+	fs.Var(&cfg.logs, "log", "an access log `FILE` or glob, plain or compressed with gzip, bzip2 or zstd (repeatable; - for stdin); several are judged together in time order")
 	fs.StringVar(&cfg.formatName, "log-format", "combined", "combined, json or cloudflare (JSON lines with Cloudflare's field names)")
 	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified, client)")
 	fs.Var(&cfg.agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
@@ -99,30 +107,120 @@ func (cfg *auditConfig) check(pos []string) error {
 	return err
 }
 
-// audit reads the robots.txt versions and feeds every log to an auditor.
-// When ctx is cancelled while the logs are read, the report holds the
-// requests read so far and interrupted says why it stopped.
+// audit reads the robots.txt versions and feeds the logs to an auditor,
+// merged in time order. When ctx is cancelled while the logs are read,
+// the report holds the requests read so far and interrupted says why it
+// stopped.
 func (cfg *auditConfig) audit(ctx context.Context) (rep *accesslog.Report, interrupted string, err error) {
 	versions, err := readVersions(ctx, cfg.robots, cfg.git)
+	if err != nil {
+		return nil, "", err
+	}
+	names, err := expandLogs(cfg.logs)
 	if err != nil {
 		return nil, "", err
 	}
 	opts, _ := reference.OptionsFor(cfg.profile)
 	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts, IncludeUnnamed: cfg.includeUnnamed})
 	var scanners []*accesslog.Scanner
-	for _, name := range cfg.logs {
-		sc, err := scanLog(ctx, a, name, cfg.format)
-		if sc != nil {
-			scanners = append(scanners, sc)
-		}
-		if err != nil && ctx.Err() != nil {
-			return a.Report(scanners...), interruption(ctx, ctx.Err()), nil
-		}
+	for _, name := range names {
+		r, err := openLog(ctx, name)
 		if err != nil {
 			return nil, "", err
 		}
+		defer r.Close()
+		scanners = append(scanners, accesslog.NewScanner(r, name, cfg.format))
+	}
+	err = feed(ctx, a, accesslog.Merge(scanners...))
+	if err != nil && ctx.Err() != nil {
+		return a.Report(scanners...), interruption(ctx, ctx.Err()), nil
+	}
+	if err != nil {
+		return nil, "", err
 	}
 	return a.Report(scanners...), "", nil
+}
+
+// expandLogs expands the --log arguments' globs, in order; a pattern that
+// matches nothing is an error, as a missing file is.
+func expandLogs(args []string) ([]string, error) {
+	var names []string
+	for _, arg := range args {
+		if arg == "-" || !strings.ContainsAny(arg, "*?[") {
+			names = append(names, arg)
+			continue
+		}
+		m, err := filepath.Glob(arg)
+		if err != nil {
+			return nil, fmt.Errorf("--log %q: %w", arg, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("--log %q matches no file", arg)
+		}
+		names = append(names, m...)
+	}
+	return names, nil
+}
+
+// openLog opens a log ("-": standard input), decompressed by its magic
+// bytes (accesslog.Decompress).
+func openLog(ctx context.Context, name string) (io.ReadCloser, error) {
+	f, err := openInput(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	r, _, err := accesslog.Decompress(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, closers{r, f}}, nil
+}
+
+// closers closes each in turn and returns the first error.
+type closers []io.Closer
+
+func (cs closers) Close() error {
+	var first error
+	for _, c := range cs {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// feed gives the auditor every request of the merged logs. When ctx is
+// cancelled it stops: it looks every 65536 requests, and a wait for input
+// from standard input or a pipe ends at once (openInput).
+func feed(ctx context.Context, a *accesslog.Auditor, m *accesslog.Merged) error {
+	for n := 1; m.Scan(); n++ {
+		a.Add(m.Request())
+		if n%65536 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	if err := m.Err(); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// judgedNothing returns why an audit's report cannot stand for a
+// verdict, or "": it judged no request, or most of its lines were
+// malformed (a log in another format, a binary file).
+func judgedNothing(rep *accesslog.Report) string {
+	judged := rep.Requests - rep.Skipped - rep.Browsers
+	switch {
+	case rep.Malformed > 0 && rep.Malformed*2 >= rep.Lines:
+		return fmt.Sprintf("%d of %d lines are malformed: is --log-format right (%d requests judged)?", rep.Malformed, rep.Lines, judged)
+	case judged == 0:
+		return fmt.Sprintf("no request was judged (%d lines, %d requests, %d of browsers, %d of agents not audited)", rep.Lines, rep.Requests, rep.Browsers, rep.Skipped)
+	}
+	return ""
 }
 
 // logFormat builds the log format of the flags.
@@ -164,24 +262,4 @@ func readVersions(ctx context.Context, robots []string, git string) ([]crawl.Ver
 		vs = append(vs, gv...)
 	}
 	return vs, nil
-}
-
-// scanLog feeds one log ("-": standard input) to the auditor. When ctx
-// is cancelled it stops, and the scanner returned holds what was read:
-// it looks every 65536 lines, and a wait for input from standard input or
-// a pipe ends at once (openInput).
-func scanLog(ctx context.Context, a *accesslog.Auditor, name string, f accesslog.Format) (*accesslog.Scanner, error) {
-	r, err := openInput(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	sc := accesslog.NewScanner(r, name, f)
-	for sc.Scan() {
-		a.Add(sc.Request())
-		if sc.Lines()%65536 == 0 && ctx.Err() != nil {
-			return sc, ctx.Err()
-		}
-	}
-	return sc, sc.Err()
 }
