@@ -40,15 +40,23 @@ type AgentReport struct {
 	Allowed    int `json:"allowed"`
 	Grace      int `json:"grace"`
 	Violations int `json:"violations"`
+	// Uncertain counts the requests of buckets (aggregated logs) whose
+	// tier depends on what the bucket cannot tell.
+	Uncertain int `json:"uncertain"`
 	// Verified counts the requests the log marks as from a verified bot.
 	Verified int `json:"verified"`
 	// ByReq counts violations per requirement (ACC-2, ACC-7, CACHE-2).
 	ByReq map[string]int `json:"by_requirement,omitempty"`
+	// CouldByReq counts the uncertain requests that may break each
+	// requirement.
+	CouldByReq map[string]int `json:"uncertain_by_requirement,omitempty"`
 	// Rules counts violations per deciding rule.
 	Rules []RuleCount `json:"rules,omitempty"`
-	// Violating and InGrace quote the first requests of those tiers.
-	Violating []crawl.Judgement `json:"violating,omitempty"`
-	InGrace   []crawl.Judgement `json:"in_grace,omitempty"`
+	// Violating, InGrace and UncertainOnes quote the first requests of
+	// those tiers.
+	Violating     []crawl.Judgement `json:"violating,omitempty"`
+	InGrace       []crawl.Judgement `json:"in_grace,omitempty"`
+	UncertainOnes []crawl.Judgement `json:"uncertain_requests,omitempty"`
 	// Warnings are matrix.Build's warnings about the agent's group,
 	// each with the requests that show it.
 	Warnings   []string `json:"warnings,omitempty"`
@@ -141,13 +149,14 @@ func (a *Auditor) agentOf(ua string, tokens []string) string {
 // the request was counted, not judged (an agent not audited, a browser).
 // Requests must come in time order.
 func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
-	a.rep.Requests++
+	n := r.N()
+	a.rep.Requests += n
 	j := a.grader.Judge(r)
 	if j.Agent == "" {
 		if len(a.opts.Agents) > 0 {
-			a.rep.Skipped++
+			a.rep.Skipped += n
 		} else {
-			a.rep.Browsers++
+			a.rep.Browsers += n
 		}
 		return j
 	}
@@ -156,37 +165,50 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{}}
 		a.agents[j.Agent] = ar
 	}
-	ar.Requests++
+	ar.Requests += n
 	if c := clientOf(r, ""); !ar.clients[c] {
 		ar.clients[c] = true
 		ar.Clients++
 	}
 	if r.Verified != "" {
-		ar.Verified++
+		ar.Verified += n
 	}
 	if len(ar.UserAgents) < 5 && !slices.Contains(ar.UserAgents, r.UserAgent) {
 		ar.UserAgents = append(ar.UserAgents, r.UserAgent)
 	}
 	switch j.Tier {
 	case crawl.TierRobots:
-		ar.Robots++
+		ar.Robots += n
 	case crawl.TierAllowed:
-		ar.Allowed++
+		ar.Allowed += n
 		a.shadowed(ar, j)
 	case crawl.TierGrace:
-		ar.Grace++
-		if len(ar.InGrace) < keepExamples {
-			ar.InGrace = append(ar.InGrace, j)
+		ar.Grace += n
+		ar.InGrace = keep(ar.InGrace, j)
+	case crawl.TierUncertain:
+		ar.Uncertain += n
+		ar.UncertainOnes = keep(ar.UncertainOnes, j)
+		for _, req := range j.Could {
+			if ar.CouldByReq == nil {
+				ar.CouldByReq = map[string]int{}
+			}
+			ar.CouldByReq[req] += n
 		}
 	case crawl.TierViolation:
-		ar.Violations++
-		ar.ByReq[j.Req]++
+		ar.Violations += n
+		ar.ByReq[j.Req] += n
 		a.countRule(ar, j)
-		if len(ar.Violating) < keepExamples {
-			ar.Violating = append(ar.Violating, j)
-		}
+		ar.Violating = keep(ar.Violating, j)
 	}
 	return j
+}
+
+// keep appends j to the quoted requests of a tier, up to keepExamples.
+func keep(js []crawl.Judgement, j crawl.Judgement) []crawl.Judgement {
+	if len(js) < keepExamples {
+		js = append(js, j)
+	}
+	return js
 }
 
 // countRule counts a violation under its deciding rule.
@@ -203,12 +225,12 @@ func (a *Auditor) countRule(ar *AgentReport, j crawl.Judgement) {
 	}
 	for i := range ar.Rules {
 		if ar.Rules[i].Version == rc.Version && ar.Rules[i].Line == rc.Line && ar.Rules[i].Rule == rc.Rule {
-			ar.Rules[i].Count++
+			ar.Rules[i].Count += j.Request.N()
 			return
 		}
 	}
 	if len(ar.Rules) < 100 {
-		rc.Count = 1
+		rc.Count = j.Request.N()
 		ar.Rules = append(ar.Rules, rc)
 	}
 }
@@ -242,7 +264,7 @@ func (a *Auditor) shadowed(ar *AgentReport, j crawl.Judgement) {
 		sc = &shadowCount{pattern: star.Rule.Pattern, ownLine: own, example: j.Request.URL}
 		ar.shadow[k] = sc
 	}
-	sc.n++
+	sc.n += j.Request.N()
 }
 
 // Report returns the audit's result so far; scanned is the scanner whose

@@ -66,11 +66,15 @@ func ParseFields(spec string, fields Fields) (Fields, error) {
 	return fields, nil
 }
 
-// Format is how a log is written: Combined Log Format, or JSON lines with
-// the given field names.
+// Format is how a log is written: Combined Log Format, JSON lines with
+// the given field names, or the JSON answer of a Cloudflare GraphQL
+// Analytics query (buckets of requests, not requests).
 type Format struct {
 	JSON   bool
 	Fields Fields
+	// CloudflareGraphQL reads the answer of an httpRequestsAdaptiveGroups
+	// query; the log is then read whole (at most MaxGraphQL bytes).
+	CloudflareGraphQL bool
 }
 
 // LineError is a malformed line.
@@ -100,6 +104,10 @@ type Scanner struct {
 
 	malformed int
 	errs      []LineError
+
+	// rows are a GraphQL answer's buckets, read at the first Scan.
+	rows   []crawl.Request
+	loaded bool
 }
 
 // NewScanner returns a scanner of the log r; name is used in errors.
@@ -110,6 +118,9 @@ func NewScanner(r io.Reader, name string, f Format) *Scanner {
 // Scan advances to the next well-formed request. It returns false at the
 // end of the log or on a read error (see Err).
 func (s *Scanner) Scan() bool {
+	if s.format.CloudflareGraphQL {
+		return s.scanGraphQL()
+	}
 	for {
 		line, err := s.next()
 		if err != nil {
@@ -136,6 +147,31 @@ func (s *Scanner) Scan() bool {
 		s.req = req
 		return true
 	}
+}
+
+// scanGraphQL serves the buckets of a GraphQL answer, read whole at the
+// first call; each group counts as a line.
+func (s *Scanner) scanGraphQL() bool {
+	if !s.loaded {
+		s.loaded = true
+		rows, bad, err := readGraphQL(s.r, s.name)
+		if err != nil {
+			s.err = fmt.Errorf("%s: %w", s.name, err)
+			return false
+		}
+		s.rows, s.line = rows, len(rows)+len(bad)
+		for _, e := range bad {
+			s.malformed++
+			if len(s.errs) < keepErrors {
+				s.errs = append(s.errs, e)
+			}
+		}
+	}
+	if len(s.rows) == 0 {
+		return false
+	}
+	s.req, s.rows = s.rows[0], s.rows[1:]
+	return true
 }
 
 // next returns the next line; one longer than MaxLine is skipped and

@@ -32,6 +32,20 @@ type Request struct {
 	Client string `json:"client,omitempty"`
 	// Source is where the request was read: "access.log:12".
 	Source string `json:"source,omitempty"`
+	// Span, when set, says the request came at some time in [Time,
+	// Time+Span), not at Time: a bucket of an aggregated log.
+	Span time.Duration `json:"span,omitempty"`
+	// Count is the number of requests the line stands for (a bucket's
+	// count); 0 means 1.
+	Count int `json:"count,omitempty"`
+}
+
+// N is the number of requests r stands for.
+func (r Request) N() int {
+	if r.Count > 0 {
+		return r.Count
+	}
+	return 1
 }
 
 // Version is one version of an origin's robots.txt, in force from From on
@@ -60,12 +74,15 @@ type Version struct {
 type Tier string
 
 // The tiers. A robots.txt fetch is TierRobots; every other request is
-// allowed, within the cache grace, or a violation.
+// allowed, within the cache grace, or a violation; a bucket of requests
+// (Request.Span) whose tier depends on when in the bucket they came, or
+// on which copy a robots.txt fetch in a bucket read, is uncertain.
 const (
 	TierRobots    Tier = "robots"
 	TierAllowed   Tier = "allowed"
 	TierGrace     Tier = "grace"
 	TierViolation Tier = "violation"
+	TierUncertain Tier = "uncertain"
 )
 
 // Judgement is the grader's account of one request.
@@ -90,6 +107,9 @@ type Judgement struct {
 	Version string
 	// Why explains the tier in one sentence.
 	Why string
+	// Could lists, for an uncertain bucket, the requirements it breaks in
+	// some of the cases the bucket cannot tell apart.
+	Could []string `json:"could,omitempty"`
 }
 
 // Options configure a Grader.
@@ -131,6 +151,12 @@ type fetchState struct {
 	res     *reference.Result
 	label   string
 	status  string
+	// For a fetch in a bucket: the bucket's end, the other versions in
+	// force during it (the fetch may have read any), and the state
+	// before it (a request of the same bucket may have come first).
+	until time.Time
+	alts  []Version
+	prev  *fetchState
 }
 
 // NewGrader returns a grader for the given robots.txt versions.
@@ -227,14 +253,25 @@ func (g *Grader) Judge(r Request) Judgement {
 		g.redirect(client, origin, r)
 		return j
 	}
+	if r.Span > 0 {
+		return g.judgeBucket(j, st)
+	}
+	g.judgeAt(&j, st, cur, known)
+	return j
+}
+
+// judgeAt judges a request that is not a robots.txt fetch, at j's time,
+// by the fetch state st and the version cur in force.
+func (g *Grader) judgeAt(j *Judgement, st *fetchState, cur Version, known bool) {
+	r, agent := j.Request, j.Agent
 	if !known {
 		j.Tier, j.Why = TierAllowed, "no robots.txt version is known for this origin"
-		return j
+		return
 	}
 	j.Before = !st.fetched
 	switch {
 	case !st.fetched:
-		g.judgeUnfetched(r, agent, cur, &j)
+		g.judgeUnfetched(r, agent, cur, j)
 	case st.res.Info.Access == reference.NotReachable:
 		j.Tier, j.Req, j.Version = TierViolation, "ACC-7", st.label
 		j.Why = fmt.Sprintf("its robots.txt fetch at %s %s: the file was unreachable, so nothing of the site may be fetched until a later fetch succeeds", clock(st.at), st.status)
@@ -242,9 +279,8 @@ func (g *Grader) Judge(r Request) Judgement {
 		j.Tier, j.Req, j.Version = TierAllowed, "ACC-6", st.label
 		j.Why = fmt.Sprintf("its robots.txt fetch at %s %s: unavailable, everything may be fetched", clock(st.at), st.status)
 	default:
-		g.judgeFetched(r, agent, st, cur, &j)
+		g.judgeFetched(r, agent, st, cur, j)
 	}
-	return j
 }
 
 // agent picks the product token r is judged as.
@@ -262,6 +298,12 @@ func (g *Grader) agent(ua string, cur Version, known bool) string {
 // robotsFetch records a fetch of robots.txt: what the crawler learnt.
 func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool, j *Judgement) {
 	j.Tier = TierRobots
+	prev := *st
+	prev.prev = nil
+	st.prev, st.alts, st.until = nil, nil, time.Time{}
+	if r.Span > 0 {
+		st.prev, st.until = &prev, r.Time.Add(r.Span)
+	}
 	st.fetched, st.at = true, r.Time
 	st.label = cur.Label
 	st.status = statusText(r)
@@ -273,6 +315,9 @@ func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool,
 		// For a redirect the file in force, as the reference reached it,
 		// stands for the outcome of the whole fetch.
 		st.res = versionResult(cur, known, g.opts.Reference)
+		if r.Span > 0 {
+			st.alts = g.changesIn(OriginOf(r.URL), r.Time, st.until)
+		}
 	default:
 		st.res = reference.FromStatus(r.Status, nil, g.opts.Reference)
 	}

@@ -70,7 +70,7 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.Var(&cfg.robots, "robots", "a robots.txt `FILE`, or FILE@TIME (RFC 3339) in force from TIME on (repeatable)")
 	fs.StringVar(&cfg.git, "robots-git", "", "robots.txt versions from a git history: `REPO:PATH` (commit times)")
 	fs.Var(&cfg.logs, "log", "an access log `FILE` or glob, plain or compressed with gzip, bzip2 or zstd (repeatable; - for stdin); several are judged together in time order")
-	fs.StringVar(&cfg.formatName, "log-format", "combined", "combined, json or cloudflare (JSON lines with Cloudflare's field names)")
+	fs.StringVar(&cfg.formatName, "log-format", "combined", "combined, json, cloudflare (JSON lines with Cloudflare's field names) or cloudflare-graphql (the answer of an httpRequestsAdaptiveGroups query: hourly or minute buckets)")
 	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified, client)")
 	fs.Var(&cfg.agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
 	fs.BoolVar(&cfg.includeUnnamed, "include-unnamed", false, "judge as * the clients that name no token of the file and look like browsers (default: counted, not judged)")
@@ -236,8 +236,14 @@ func logFormat(name, fields string) (accesslog.Format, error) {
 		f.JSON, f.Fields = true, accesslog.JSONFields
 	case "cloudflare":
 		f.JSON, f.Fields = true, accesslog.CloudflareFields
+	case "cloudflare-graphql":
+		if fields != "" {
+			return f, fmt.Errorf("--fields is for JSON-lines logs (--log-format json or cloudflare)")
+		}
+		f.CloudflareGraphQL = true
+		return f, nil
 	default:
-		return f, fmt.Errorf("--log-format must be combined, json or cloudflare, not %q", name)
+		return f, fmt.Errorf("--log-format must be combined, json, cloudflare or cloudflare-graphql, not %q", name)
 	}
 	var err error
 	f.Fields, err = accesslog.ParseFields(fields, f.Fields)
