@@ -53,10 +53,10 @@ type AgentReport struct {
 	// Rules counts violations per deciding rule.
 	Rules []RuleCount `json:"rules,omitempty"`
 	// Violating, InGrace and UncertainOnes quote the first requests of
-	// those tiers.
-	Violating     []crawl.Judgement `json:"violating,omitempty"`
-	InGrace       []crawl.Judgement `json:"in_grace,omitempty"`
-	UncertainOnes []crawl.Judgement `json:"uncertain_requests,omitempty"`
+	// those tiers, for the text; the JSON lists every request (Section).
+	Violating     []crawl.Judgement `json:"-"`
+	InGrace       []crawl.Judgement `json:"-"`
+	UncertainOnes []crawl.Judgement `json:"-"`
 	// Warnings are matrix.Build's warnings about the agent's group,
 	// each with the requests that show it.
 	Warnings   []string `json:"warnings,omitempty"`

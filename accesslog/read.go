@@ -79,9 +79,9 @@ type Format struct {
 
 // LineError is a malformed line.
 type LineError struct {
-	File string
-	Line int
-	Msg  string
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Msg  string `json:"message"`
 }
 
 func (e LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }

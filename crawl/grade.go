@@ -107,6 +107,11 @@ type Judgement struct {
 	Version string
 	// Why explains the tier in one sentence.
 	Why string
+	// Copy labels the robots.txt version its client's last fetch got, as
+	// "LABEL (answered 200)"; FetchedAt is that fetch's time. Both are
+	// empty when the client had fetched none.
+	Copy      string    `json:"copy,omitempty"`
+	FetchedAt time.Time `json:"fetched_at,omitzero"`
 	// Could lists, for an uncertain bucket, the requirements it breaks in
 	// some of the cases the bucket cannot tell apart.
 	Could []string `json:"could,omitempty"`
@@ -269,6 +274,9 @@ func (g *Grader) judgeAt(j *Judgement, st *fetchState, cur Version, known bool) 
 		return
 	}
 	j.Before = !st.fetched
+	if st.fetched {
+		j.Copy, j.FetchedAt = st.label+" ("+st.status+")", st.at
+	}
 	switch {
 	case !st.fetched:
 		g.judgeUnfetched(r, agent, cur, j)
@@ -323,6 +331,9 @@ func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool,
 	}
 	j.Version = st.label
 	j.Why = st.res.Info.Why
+	if len(st.alts) > 0 {
+		j.Why += "; robots.txt changed inside the bucket, so this fetch may have read " + versionList(st)
+	}
 }
 
 // pendingFor reports whether u is the pending redirect target of one of

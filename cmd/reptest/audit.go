@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -26,6 +28,7 @@ type auditConfig struct {
 	profile              string
 	quiet                bool
 	includeUnnamed       bool
+	requests             string // --requests FILE
 	out                  outputFlags
 }
 
@@ -36,14 +39,16 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	rep, interrupted, err := cfg.audit(ctx)
+	sec, interrupted, err := cfg.audit(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest audit:", err)
 		return exitUsage
 	}
 	if interrupted != "" {
 		fmt.Fprintln(stderr, "reptest audit: interrupted; the requests read so far are reported")
-	} else if why := judgedNothing(rep); why != "" {
+	}
+	rep := sec.Report
+	if why := judgedNothing(rep); why != "" && interrupted == "" {
 		if !cfg.quiet {
 			accesslog.WriteText(stderr, rep)
 		}
@@ -53,6 +58,13 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	sums, results := accesslog.Results(rep)
 	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
 	doc := report.FromResults(meta, sums, results, nil)
+	if doc.Audit, err = json.Marshal(sec); err != nil {
+		fmt.Fprintln(stderr, "reptest audit:", err)
+		return exitUsage
+	}
+	if sec.JudgedOmitted > 0 && cfg.out.json != "" {
+		fmt.Fprintf(stderr, "reptest audit: the JSON lists the first %d judged requests of %d; --requests FILE writes them all as JSON lines\n", len(sec.Judged), len(sec.Judged)+sec.JudgedOmitted)
+	}
 	if !cfg.out.write("audit", doc, stdout, stderr) {
 		return exitUsage
 	}
@@ -74,6 +86,7 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified, client)")
 	fs.Var(&cfg.agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
 	fs.BoolVar(&cfg.includeUnnamed, "include-unnamed", false, "judge as * the clients that name no token of the file and look like browsers (default: counted, not judged)")
+	fs.StringVar(&cfg.requests, "requests", "", "write every judged request to `FILE` as JSON lines, streamed (default: listed in --json, up to 100,000)")
 	fs.DurationVar(&cfg.grace, "grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
 	cfg.out.register(fs, flagJSON|flagHTML|flagJUnit)
@@ -97,6 +110,9 @@ func (cfg *auditConfig) check(pos []string) error {
 	if err := profileError(cfg.profile); err != nil {
 		return err
 	}
+	if cfg.requests == "-" {
+		return errors.New("--requests - : give a file (standard output holds the report)")
+	}
 	for _, a := range cfg.agents {
 		if !reference.IsProductToken(a) {
 			return fmt.Errorf("--agent %q is not a product token ([a-zA-Z_-]+)", a)
@@ -111,7 +127,7 @@ func (cfg *auditConfig) check(pos []string) error {
 // merged in time order. When ctx is cancelled while the logs are read,
 // the report holds the requests read so far and interrupted says why it
 // stopped.
-func (cfg *auditConfig) audit(ctx context.Context) (rep *accesslog.Report, interrupted string, err error) {
+func (cfg *auditConfig) audit(ctx context.Context) (sec *accesslog.Section, interrupted string, err error) {
 	versions, err := readVersions(ctx, cfg.robots, cfg.git)
 	if err != nil {
 		return nil, "", err
@@ -131,14 +147,35 @@ func (cfg *auditConfig) audit(ctx context.Context) (rep *accesslog.Report, inter
 		defer r.Close()
 		scanners = append(scanners, accesslog.NewScanner(r, name, cfg.format))
 	}
-	err = feed(ctx, a, accesslog.Merge(scanners...))
+	sec = &accesslog.Section{RequestsFile: cfg.requests}
+	list := func(crawl.Judgement) {}
+	if cfg.out.json != "" {
+		list = func(j crawl.Judgement) { sec.List(accesslog.Record(j)) }
+	}
+	if cfg.requests != "" {
+		f, err := os.Create(cfg.requests)
+		if err != nil {
+			return nil, "", fmt.Errorf("--requests: %w", err)
+		}
+		defer f.Close()
+		rw := accesslog.NewRecordWriter(f)
+		list = func(j crawl.Judgement) { rw.Write(accesslog.Record(j)) }
+		defer func() {
+			if ferr := rw.Flush(); ferr != nil && err == nil {
+				sec, interrupted, err = nil, "", fmt.Errorf("--requests %s: %w", cfg.requests, ferr)
+			}
+		}()
+	}
+	err = feed(ctx, a, accesslog.Merge(scanners...), list)
 	if err != nil && ctx.Err() != nil {
-		return a.Report(scanners...), interruption(ctx, ctx.Err()), nil
+		sec.Report = a.Report(scanners...)
+		return sec, interruption(ctx, ctx.Err()), nil
 	}
 	if err != nil {
 		return nil, "", err
 	}
-	return a.Report(scanners...), "", nil
+	sec.Report = a.Report(scanners...)
+	return sec, "", nil
 }
 
 // expandLogs expands the --log arguments' globs, in order; a pattern that
@@ -193,12 +230,15 @@ func (cs closers) Close() error {
 	return first
 }
 
-// feed gives the auditor every request of the merged logs. When ctx is
+// feed gives the auditor every request of the merged logs, and list
+// every judgement of a request it judged. When ctx is
 // cancelled it stops: it looks every 65536 requests, and a wait for input
 // from standard input or a pipe ends at once (openInput).
-func feed(ctx context.Context, a *accesslog.Auditor, m *accesslog.Merged) error {
+func feed(ctx context.Context, a *accesslog.Auditor, m *accesslog.Merged, list func(crawl.Judgement)) error {
 	for n := 1; m.Scan(); n++ {
-		a.Add(m.Request())
+		if j := a.Add(m.Request()); j.Agent != "" {
+			list(j)
+		}
 		if n%65536 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +120,82 @@ func TestAuditJudgedNothing(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", filepath.Base(name), code, stderr, want)
 		}
+	}
+}
+
+// The JSON lists every judged request with how it was judged; --requests
+// writes the same records as JSON lines instead.
+func TestAuditRequestList(t *testing.T) {
+	dir := t.TempDir()
+	robots := filepath.Join(dir, "robots.txt")
+	os.WriteFile(robots, []byte("User-agent: *\nDisallow: /go/\n\nUser-agent: Googlebot\nAllow: /\n"), 0o644)
+	log := "../../accesslog/testdata/access.log"
+	out, lines := filepath.Join(dir, "a.json"), filepath.Join(dir, "req.jsonl")
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"audit", "--robots", robots, "--log", log, "--json", out, "--quiet"}, &stdout, &stderr); code != exitFail {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	type record struct {
+		Time        string
+		Agent, Tier string
+		URL         string
+		Requirement string
+		Rule        *struct {
+			Line int
+			Rule string
+		}
+		Version string `json:"robots_version"`
+		Copy    string
+		Client  string
+		Count   int
+	}
+	var doc struct {
+		Audit struct {
+			Judged       []record
+			RequestsFile string `json:"requests_file"`
+			Browsers     int
+		}
+	}
+	data, _ := os.ReadFile(out)
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range doc.Audit.Judged {
+		rule := ""
+		if r.Rule != nil {
+			rule = fmt.Sprintf("%s line %d", r.Rule.Rule, r.Rule.Line)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %s %s [%s] copy %q from %s ×%d", r.Time, r.Agent, r.URL, r.Tier, r.Requirement, rule, r.Copy, r.Client, r.Count))
+	}
+	robotsName := robots + " (answered 200)"
+	want := []string{
+		"2026-10-06T01:00:00Z googlebot /robots.txt robots  [] copy \"\" from 66.249.66.1 ×1",
+		"2026-10-06T02:00:00Z googlebot /go/a allowed  [Allow: / line 5] copy \"" + robotsName + "\" from 66.249.66.1 ×1",
+		"2026-10-06T02:30:00Z * /robots.txt robots  [] copy \"\" from 5.255.253.1 ×1",
+		"2026-10-06T02:31:00Z * /shop violation ACC-7 [] copy \"" + robots + " (answered 503)\" from 5.255.253.1 ×1",
+		"2026-10-06T04:00:00Z googlebot /go/c allowed  [Allow: / line 5] copy \"" + robotsName + "\" from 66.249.66.1 ×1",
+	}
+	if diff := cmp.Diff(want, got); diff != "" || doc.Audit.Browsers != 1 {
+		t.Errorf("judged (-want +got):\n%s; browsers %d", diff, doc.Audit.Browsers)
+	}
+	stdout.Reset()
+	if code := dispatch(context.Background(), []string{"audit", "--robots", robots, "--log", log, "--json", out, "--requests", lines, "--quiet"}, &stdout, &stderr); code != exitFail {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	data, _ = os.ReadFile(out)
+	doc.Audit.Judged = nil
+	json.Unmarshal(data, &doc)
+	jl, _ := os.ReadFile(lines)
+	var fromLines []record
+	for _, l := range strings.Split(strings.TrimSpace(string(jl)), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		fromLines = append(fromLines, r)
+	}
+	if len(doc.Audit.Judged) != 0 || doc.Audit.RequestsFile != lines || len(fromLines) != len(want) || fromLines[3].Requirement != "ACC-7" {
+		t.Errorf("with --requests: %d listed in the JSON (want 0), file %q, %d lines: %+v", len(doc.Audit.Judged), doc.Audit.RequestsFile, len(fromLines), fromLines)
 	}
 }
