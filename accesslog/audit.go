@@ -3,6 +3,7 @@ package accesslog
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,9 @@ type Options struct {
 	// and look like browsers (LooksLikeBrowser) as "*"; by default they
 	// are counted, not judged: people, not bots.
 	IncludeUnnamed bool
+	// Ranges, when set, are the published address ranges of bots: a
+	// request from inside them is verified, as one the log marks is.
+	Ranges *Ranges
 }
 
 // keepExamples bounds the requests an agent's report quotes per tier.
@@ -43,8 +47,12 @@ type AgentReport struct {
 	// Uncertain counts the requests of buckets (aggregated logs) whose
 	// tier depends on what the bucket cannot tell.
 	Uncertain int `json:"uncertain"`
-	// Verified counts the requests the log marks as from a verified bot.
+	// Verified counts the requests the log marks as from a verified bot,
+	// or that came from inside the published ranges (Options.Ranges).
 	Verified int `json:"verified"`
+	// ByVerification splits the requests into "verified" and "claimed"
+	// (the User-Agent names the bot; nothing shows it is that bot).
+	ByVerification map[string]*TierCounts `json:"by_verification"`
 	// ByReq counts violations per requirement (ACC-2, ACC-7, CACHE-2).
 	ByReq map[string]int `json:"by_requirement,omitempty"`
 	// CouldByReq counts the uncertain requests that may break each
@@ -64,6 +72,33 @@ type AgentReport struct {
 
 	shadow  map[shadowKey]*shadowCount
 	clients map[string]bool
+}
+
+// TierCounts counts requests by tier.
+type TierCounts struct {
+	Requests   int `json:"requests"`
+	Robots     int `json:"robots_fetches"`
+	Allowed    int `json:"allowed"`
+	Grace      int `json:"grace"`
+	Uncertain  int `json:"uncertain"`
+	Violations int `json:"violations"`
+}
+
+// add counts n requests of a tier.
+func (tc *TierCounts) add(t crawl.Tier, n int) {
+	tc.Requests += n
+	switch t {
+	case crawl.TierRobots:
+		tc.Robots += n
+	case crawl.TierAllowed:
+		tc.Allowed += n
+	case crawl.TierGrace:
+		tc.Grace += n
+	case crawl.TierUncertain:
+		tc.Uncertain += n
+	case crawl.TierViolation:
+		tc.Violations += n
+	}
 }
 
 // RuleCount is how many violations one rule decided.
@@ -95,10 +130,13 @@ type Report struct {
 	Skipped  int `json:"skipped"` // requests of agents not audited
 	// Browsers counts the requests left out because their client names
 	// no token of the file and looks like a browser.
-	Browsers  int            `json:"browsers"`
-	Malformed int            `json:"malformed"`
-	Errors    []LineError    `json:"errors,omitempty"`
-	Versions  []string       `json:"versions"`
+	Browsers  int         `json:"browsers"`
+	Malformed int         `json:"malformed"`
+	Errors    []LineError `json:"errors,omitempty"`
+	Versions  []string    `json:"versions"`
+	// Verifying says address ranges were given (Options.Ranges): every
+	// request outside them is claimed.
+	Verifying bool           `json:"verifying,omitempty"`
 	Agents    []*AgentReport `json:"agents"`
 }
 
@@ -114,6 +152,7 @@ type Auditor struct {
 // NewAuditor returns an auditor for the given robots.txt versions.
 func NewAuditor(versions []crawl.Version, opts Options) *Auditor {
 	a := &Auditor{opts: opts, versions: map[string]*crawl.Version{}, agents: map[string]*AgentReport{}}
+	a.rep.Verifying = opts.Ranges != nil
 	for i := range versions {
 		v := versions[i]
 		a.versions[v.Label] = &v
@@ -123,10 +162,14 @@ func NewAuditor(versions []crawl.Version, opts Options) *Auditor {
 	return a
 }
 
-// clientOf is a request's client: its exact User-Agent and its address.
-// Two bots that name no group of the file, or one bot's crawlers on two
+// clientOf is a request's client: its exact User-Agent and its address,
+// and whether it was verified (an aggregated log has no address, but
+// tells a verified bot from one that only claims its name). Two bots
+// that name no group of the file, or one bot's crawlers on two
 // addresses, keep separate robots.txt histories.
-func clientOf(r crawl.Request, _ string) string { return r.UserAgent + "\x00" + r.Client }
+func clientOf(r crawl.Request, _ string) string {
+	return r.UserAgent + "\x00" + r.Client + "\x00" + strconv.FormatBool(r.Verified != "")
+}
 
 // agentOf picks the token a User-Agent is judged as: among --agent tokens
 // when given ("" when it names none), else among the file's ("" for a
@@ -151,6 +194,11 @@ func (a *Auditor) agentOf(ua string, tokens []string) string {
 func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 	n := r.N()
 	a.rep.Requests += n
+	if a.opts.Ranges != nil && r.Verified == "" {
+		if label, ok := a.opts.Ranges.Lookup(r.Client); ok {
+			r.Verified = "in " + label
+		}
+	}
 	j := a.grader.Judge(r)
 	if j.Agent == "" {
 		if len(a.opts.Agents) > 0 {
@@ -162,7 +210,8 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 	}
 	ar := a.agents[j.Agent]
 	if ar == nil {
-		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{}}
+		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{},
+			ByVerification: map[string]*TierCounts{"verified": {}, "claimed": {}}}
 		a.agents[j.Agent] = ar
 	}
 	ar.Requests += n
@@ -172,6 +221,9 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 	}
 	if r.Verified != "" {
 		ar.Verified += n
+		ar.ByVerification["verified"].add(j.Tier, n)
+	} else {
+		ar.ByVerification["claimed"].add(j.Tier, n)
 	}
 	if len(ar.UserAgents) < 5 && !slices.Contains(ar.UserAgents, r.UserAgent) {
 		ar.UserAgents = append(ar.UserAgents, r.UserAgent)

@@ -113,6 +113,13 @@ func WriteText(w io.Writer, rep *Report) error {
 	if rep.Browsers > 0 {
 		p("%d requests of browsers (User-Agents that name no group and look like a browser's) were not judged; --include-unnamed judges them as *\n", rep.Browsers)
 	}
+	verifying := rep.Verifying
+	for _, ar := range rep.Agents {
+		verifying = verifying || ar.Verified > 0
+	}
+	if verifying {
+		p("verified: the log marks the request as a verified bot's, or it came from inside --verified-ranges; claimed: only its User-Agent names the bot\n")
+	}
 	for _, ar := range rep.Agents {
 		name := ar.Agent
 		if name == "*" {
@@ -126,6 +133,12 @@ func WriteText(w io.Writer, rep *Report) error {
 			p(", %d from a verified bot", ar.Verified)
 		}
 		p("; clients (User-Agent and address, each judged by its own robots.txt fetches): %d\n", ar.Clients)
+		if verifying {
+			for _, k := range []string{"verified", "claimed"} {
+				tc := ar.ByVerification[k]
+				p("  %s: %d requests, %d robots.txt fetches, %d allowed, %d within grace, %d uncertain, %d violations\n", k, tc.Requests, tc.Robots, tc.Allowed, tc.Grace, tc.Uncertain, tc.Violations)
+			}
+		}
 		for _, rc := range ar.Rules {
 			where := rc.Version
 			if rc.Line > 0 {

@@ -21,6 +21,7 @@ import (
 // auditConfig is what the flags of `reptest audit` ask for.
 type auditConfig struct {
 	robots, logs, agents multi
+	ranges               multi  // --verified-ranges FILE
 	git                  string // --robots-git REPO:PATH
 	formatName, fields   string
 	format               accesslog.Format // of formatName and fields, by check
@@ -86,6 +87,7 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.StringVar(&cfg.fields, "fields", "", "JSON field names, `key=name,...` (keys time, method, url, user_agent, status, verified, client)")
 	fs.Var(&cfg.agents, "agent", "audit only this product token (repeatable; default: every token the file names, and *)")
 	fs.BoolVar(&cfg.includeUnnamed, "include-unnamed", false, "judge as * the clients that name no token of the file and look like browsers (default: counted, not judged)")
+	fs.Var(&cfg.ranges, "verified-ranges", "a bot's published address ranges, `FILE` in googlebot.json's shape (prefixes: ipv4Prefix/ipv6Prefix; repeatable): requests from inside are verified, others claimed")
 	fs.StringVar(&cfg.requests, "requests", "", "write every judged request to `FILE` as JSON lines, streamed (default: listed in --json, up to 100,000)")
 	fs.DurationVar(&cfg.grace, "grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
@@ -136,8 +138,13 @@ func (cfg *auditConfig) audit(ctx context.Context) (sec *accesslog.Section, inte
 	if err != nil {
 		return nil, "", err
 	}
+	ranges, err := readRanges(cfg.ranges)
+	if err != nil {
+		return nil, "", err
+	}
 	opts, _ := reference.OptionsFor(cfg.profile)
-	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts, IncludeUnnamed: cfg.includeUnnamed})
+	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts,
+		IncludeUnnamed: cfg.includeUnnamed, Ranges: ranges})
 	var scanners []*accesslog.Scanner
 	for _, name := range names {
 		r, err := openLog(ctx, name)
@@ -176,6 +183,28 @@ func (cfg *auditConfig) audit(ctx context.Context) (sec *accesslog.Section, inte
 	}
 	sec.Report = a.Report(scanners...)
 	return sec, "", nil
+}
+
+// readRanges reads the --verified-ranges files; nil when none is given.
+func readRanges(files []string) (*accesslog.Ranges, error) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	rs := &accesslog.Ranges{}
+	for _, name := range files {
+		err := func() error {
+			f, err := os.Open(name)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			return rs.Add(f, filepath.Base(name))
+		}()
+		if err != nil {
+			return nil, fmt.Errorf("--verified-ranges: %w", err)
+		}
+	}
+	return rs, nil
 }
 
 // expandLogs expands the --log arguments' globs, in order; a pattern that
