@@ -69,6 +69,8 @@ type AgentReport struct {
 	// each with the requests that show it.
 	Warnings   []string `json:"warnings,omitempty"`
 	UserAgents []string `json:"user_agents,omitempty"`
+	// Timeline is the agent's requests over time, aggregated.
+	Timeline *Timeline `json:"timeline"`
 
 	shadow  map[shadowKey]*shadowCount
 	clients map[string]bool
@@ -134,6 +136,8 @@ type Report struct {
 	Malformed int         `json:"malformed"`
 	Errors    []LineError `json:"errors,omitempty"`
 	Versions  []string    `json:"versions"`
+	// VersionMarks say when each version came into force.
+	VersionMarks []VersionMark `json:"version_marks"`
 	// Verifying says address ranges were given (Options.Ranges): every
 	// request outside them is claimed.
 	Verifying bool           `json:"verifying,omitempty"`
@@ -157,6 +161,7 @@ func NewAuditor(versions []crawl.Version, opts Options) *Auditor {
 		v := versions[i]
 		a.versions[v.Label] = &v
 		a.rep.Versions = append(a.rep.Versions, v.Label)
+		a.rep.VersionMarks = append(a.rep.VersionMarks, VersionMark{Label: v.Label, From: v.From.UTC()})
 	}
 	a.grader = crawl.NewGrader(versions, crawl.Options{Reference: opts.Reference, Grace: opts.Grace, Agent: a.agentOf, Identity: clientOf})
 	return a
@@ -211,7 +216,7 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 	ar := a.agents[j.Agent]
 	if ar == nil {
 		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{},
-			ByVerification: map[string]*TierCounts{"verified": {}, "claimed": {}}}
+			ByVerification: map[string]*TierCounts{"verified": {}, "claimed": {}}, Timeline: newTimeline()}
 		a.agents[j.Agent] = ar
 	}
 	ar.Requests += n
@@ -219,6 +224,7 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 		ar.clients[c] = true
 		ar.Clients++
 	}
+	ar.Timeline.add(j)
 	if r.Verified != "" {
 		ar.Verified += n
 		ar.ByVerification["verified"].add(j.Tier, n)
@@ -331,6 +337,7 @@ func (a *Auditor) Report(scanners ...*Scanner) *Report {
 	rep.Agents = nil
 	for _, ar := range a.agents {
 		ar.Warnings = a.warnings(ar)
+		ar.Timeline.finish()
 		slices.SortFunc(ar.Rules, func(x, y RuleCount) int { return y.Count - x.Count })
 		rep.Agents = append(rep.Agents, ar)
 	}

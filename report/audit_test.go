@@ -1,0 +1,45 @@
+package report
+
+import (
+	"bytes"
+
+	"github.com/reptest/reptest/cases"
+	"strings"
+	"testing"
+)
+
+// An audit document's timelines are drawn per bot: stacked bars by tier,
+// violations marked under the axis, robots.txt fetches as ticks (a 503
+// in black), and versions in force as dashed lines.
+func TestAuditTimelineHTML(t *testing.T) {
+	d := &Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
+		Parsers: []cases.Summary{{Name: "googlebot", Checks: 1, Pass: 1, Conforms: true}},
+		Results: []cases.Result{{Case: "audit/access-log", Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
+			Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-2"}}},
+		Audit: []byte(`{
+	  "version_marks": [{"label": "old.txt"}, {"label": "new.txt@2026-10-06T12:00:00Z", "from": "2026-10-06T12:00:00Z"}],
+	  "agents": [{"agent": "googlebot", "requests": 12, "violations": 2, "timeline": {"bin_seconds": 3600,
+	    "bins": [{"start": "2026-10-06T10:00:00Z", "requests": 5, "allowed": 4, "robots_fetches": 1},
+	             {"start": "2026-10-06T14:00:00Z", "requests": 7, "allowed": 4, "grace": 1, "violations": 2}],
+	    "robots_fetches": [{"time": "2026-10-06T10:05:00Z", "status": 200, "version": "old.txt"}, {"time": "2026-10-06T14:10:00Z", "status": 503, "version": "new.txt"}]}}]}`)}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, d, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`id="audit-timelines"`, `class="tl-violation"`, `class="tl-grace"`, `class="tl-vmark"`,
+		`class="tl-fetch"`, `class="tl-fetch-bad"`, `class="tl-version"`, "robots.txt fetch at 2026-10-06 14:10:00: answered 503, new.txt",
+		"2026-10-06 14:00 (1h column): 2 violation", "columns of 1h", "new.txt@2026-10-06T12:00:00Z, from 2026-10-06 12:00 UTC"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<rect class=\"tl-"); n > 2*5+2 {
+		t.Errorf("%d rects for 2 bins and 2 fetches", n)
+	}
+	// No audit, no section.
+	b.Reset()
+	if err := WriteHTML(&b, &Document{Tool: "reptest"}, HTMLOptions{}); err != nil || strings.Contains(b.String(), `id="audit-timelines"`) {
+		t.Errorf("a document without an audit has a timeline section (err %v)", err)
+	}
+}
