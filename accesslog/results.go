@@ -123,7 +123,7 @@ func WriteText(w io.Writer, rep *Report) error {
 	for _, ar := range rep.Agents {
 		name := ar.Agent
 		if name == "*" {
-			name = "* (User-Agents that name no group)"
+			name = "* (clients whose User-Agent names no group)"
 		}
 		p("\n%s: %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
 		if ar.Uncertain > 0 {
