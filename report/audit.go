@@ -15,15 +15,17 @@ var auditTemplate string
 // (docs/FORMAT.md §6) that the page draws: per agent, its aggregated
 // timeline, and when each robots.txt version came into force.
 type auditDoc struct {
+	Verifying    bool `json:"verifying"`
 	VersionMarks []struct {
 		Label string    `json:"label"`
 		From  time.Time `json:"from"`
 	} `json:"version_marks"`
 	Agents []struct {
-		Agent      string `json:"agent"`
-		Requests   int    `json:"requests"`
-		Violations int    `json:"violations"`
-		Timeline   *struct {
+		Agent          string                `json:"agent"`
+		Requests       int                   `json:"requests"`
+		Violations     int                   `json:"violations"`
+		ByVerification map[string]tierCounts `json:"by_verification"`
+		Timeline       *struct {
 			BinSeconds int64 `json:"bin_seconds"`
 			Bins       []struct {
 				Start time.Time `json:"start"`
@@ -52,11 +54,14 @@ type tierCounts struct {
 type timelineView struct {
 	Agent               string
 	Requests, Violation int
-	From, Until, Col    string
-	Max                 int
-	Bars                []tlRect
-	Marks               []tlMark // fetches and violations under the axis
-	Versions            []tlVersion
+	// Verified and Claimed split the requests and violations when the
+	// log or --verified-ranges told verified bots apart.
+	Verified, Claimed *tierCounts
+	From, Until, Col  string
+	Max               int
+	Bars              []tlRect
+	Marks             []tlMark // fetches and violations under the axis
+	Versions          []tlVersion
 }
 
 type tlRect struct {
@@ -143,6 +148,9 @@ func auditViews(d *Document) []timelineView {
 			From: from.Format("2006-01-02 15:04 UTC"), Until: from.Add(col * time.Duration(ncols)).Format("2006-01-02 15:04 UTC"), Col: durationText(col)}
 		for _, c := range cols {
 			v.Max = max(v.Max, c.Requests)
+		}
+		if ver, cl := a.ByVerification["verified"], a.ByVerification["claimed"]; ver.Requests > 0 || ad.Verifying {
+			v.Verified, v.Claimed = &ver, &cl
 		}
 		w := tlWidth / float64(ncols)
 		for i, c := range cols {

@@ -18,7 +18,8 @@ func TestAuditTimelineHTML(t *testing.T) {
 			Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-2"}}},
 		Audit: []byte(`{
 	  "version_marks": [{"label": "old.txt"}, {"label": "new.txt@2026-10-06T12:00:00Z", "from": "2026-10-06T12:00:00Z"}],
-	  "agents": [{"agent": "googlebot", "requests": 12, "violations": 2, "timeline": {"bin_seconds": 3600,
+	  "agents": [{"agent": "googlebot", "requests": 12, "violations": 2,
+	    "by_verification": {"verified": {"requests": 9, "violations": 0}, "claimed": {"requests": 3, "violations": 2}}, "timeline": {"bin_seconds": 3600,
 	    "bins": [{"start": "2026-10-06T10:00:00Z", "requests": 5, "allowed": 4, "robots_fetches": 1},
 	             {"start": "2026-10-06T14:00:00Z", "requests": 7, "allowed": 4, "grace": 1, "violations": 2}],
 	    "robots_fetches": [{"time": "2026-10-06T10:05:00Z", "status": 200, "version": "old.txt"}, {"time": "2026-10-06T14:10:00Z", "status": 503, "version": "new.txt"}]}}]}`)}
@@ -29,7 +30,8 @@ func TestAuditTimelineHTML(t *testing.T) {
 	page := b.String()
 	for _, want := range []string{`id="audit-timelines"`, `class="tl-violation"`, `class="tl-grace"`, `class="tl-vmark"`,
 		`class="tl-fetch"`, `class="tl-fetch-bad"`, `class="tl-version"`, "robots.txt fetch at 2026-10-06 14:10:00: answered 503, new.txt",
-		"2026-10-06 14:00 (1h column): 2 violation", "columns of 1h", "new.txt@2026-10-06T12:00:00Z, from 2026-10-06 12:00 UTC"} {
+		"2026-10-06 14:00 (1h column): 2 violation", "columns of 1h", "new.txt@2026-10-06T12:00:00Z, from 2026-10-06 12:00 UTC",
+		"verified: 9 requests, 0 violations · claimed: 3 requests, 2 violations"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
