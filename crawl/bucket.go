@@ -27,7 +27,8 @@ func (g *Grader) changesIn(origin string, from, until time.Time) []Version {
 // maxBucketCases bounds the cases a bucket is judged in.
 const maxBucketCases = 64
 
-// judgeBucket judges a bucket of requests (j.Request.Span): in every case
+// judgeBucket judges a bucket of requests (j.Request.Span), or a request
+// after a robots.txt fetch of a bucket: in every case
 // of when in the bucket they came (its start, each change of robots.txt in
 // it, its end), whether they came before or after a robots.txt fetch in
 // the same bucket, and which version a fetch in a bucket read. When all
@@ -40,10 +41,12 @@ func (g *Grader) judgeBucket(j Judgement, st *fetchState) Judgement {
 	for _, v := range g.changesIn(j.Origin, r.Time, end) {
 		instants = append(instants, v.From)
 	}
-	instants = append(instants, end.Add(-time.Nanosecond))
+	if r.Span > 0 {
+		instants = append(instants, end.Add(-time.Nanosecond))
+	}
 	states := []*fetchState{st}
 	var reasons []string
-	if st.prev != nil && st.at.Before(end) && st.until.After(r.Time) {
+	if st.prev != nil && !st.at.After(r.Time.Add(r.Span)) && st.until.After(r.Time) {
 		states = append(states, st.prev)
 	}
 	var cases []Judgement
@@ -72,8 +75,11 @@ func (g *Grader) judgeBucket(j Judgement, st *fetchState) Judgement {
 	if agree {
 		return first
 	}
-	if len(states) > 1 {
+	switch {
+	case len(states) > 1 && r.Span > 0:
 		reasons = append(reasons, fmt.Sprintf("the bucket %s also holds a robots.txt fetch, and the requests may have come before or after it", bucketText(r.Time, end)))
+	case len(states) > 1:
+		reasons = append(reasons, fmt.Sprintf("it came inside the bucket %s of a robots.txt fetch, which may have been before or after it", bucketText(st.at, st.until)))
 	}
 	for _, s := range states {
 		if len(s.alts) > 0 {

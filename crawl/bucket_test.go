@@ -32,6 +32,13 @@ func TestGradeBuckets(t *testing.T) {
 			{Time: at(10, 0), Span: time.Hour, URL: "/robots.txt", Status: 503},
 			{Time: at(10, 0), Span: time.Hour, URL: "/y", Count: 2}}, crawl.TierUncertain,
 			"the bucket 2026-10-06 10:00–11:00 UTC also holds a robots.txt fetch", []string{"ACC-7"}},
+		{"a request at an instant after a fetch in a bucket that straddles the change", []crawl.Request{
+			{Time: at(13, 0), Span: time.Hour, URL: "/robots.txt"},
+			{Time: at(15, 0), URL: "/x/a"}}, crawl.TierUncertain,
+			"the robots.txt fetch in the bucket 2026-10-06 13:00–14:00 UTC may have read open or closed", []string{"ACC-2"}},
+		{"a request at an instant inside the bucket of a 503", []crawl.Request{
+			{Time: at(10, 0), Span: time.Hour, URL: "/robots.txt", Status: 503},
+			{Time: at(10, 30), URL: "/y"}}, crawl.TierUncertain, "it came inside the bucket 2026-10-06 10:00–11:00 UTC of a robots.txt fetch", []string{"ACC-7"}},
 		{"a minute bucket after the fetch", []crawl.Request{
 			{Time: at(10, 0), Span: time.Minute, URL: "/robots.txt", Status: 503},
 			{Time: at(10, 1), Span: time.Minute, URL: "/y"}}, crawl.TierViolation, "", nil},

@@ -258,7 +258,9 @@ func (g *Grader) Judge(r Request) Judgement {
 		g.redirect(client, origin, r)
 		return j
 	}
-	if r.Span > 0 {
+	if r.Span > 0 || len(st.alts) > 0 || st.prev != nil && r.Time.Before(st.until) {
+		// A bucket, or a request after a fetch of a bucket: either may
+		// leave cases open.
 		return g.judgeBucket(j, st)
 	}
 	g.judgeAt(&j, st, cur, known)
