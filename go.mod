@@ -8,3 +8,5 @@ require (
 	github.com/temoto/robotstxt v1.1.2
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+require github.com/klauspost/compress v1.19.2

@@ -43,7 +43,7 @@ var storyLog = []struct {
 	{"05:00", googlebot, "/robots.txt", 200, crawl.TierRobots, ""},
 	{"06:00", googlebot, "/go/d", 200, crawl.TierViolation, "ACC-2"},
 	{"06:30", googlebot, "/public", 200, crawl.TierAllowed, ""},
-	{"07:00", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0", "/go/e", 200, crawl.TierViolation, "ACC-2"},
+	{"07:00", "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", "/go/e", 200, crawl.TierViolation, "ACC-2"},
 }
 
 // The next day GoogleOther still uses its copy of 01:00, then finds

@@ -32,21 +32,23 @@ type Fields struct {
 	// Verified, when set, names a field that marks requests of bots the
 	// log's source verified (any value but "", "false" and "0").
 	Verified string
+	// Client names the field holding the client's address.
+	Client string
 }
 
 // JSONFields are the field names a JSON-lines log has by default.
-var JSONFields = Fields{Time: "time", Method: "method", URL: "url", UserAgent: "user_agent", Status: "status", Verified: "verified_bot"}
+var JSONFields = Fields{Time: "time", Method: "method", URL: "url", UserAgent: "user_agent", Status: "status", Verified: "verified_bot", Client: "remote_addr"}
 
 // CloudflareFields are the field names of Cloudflare's HTTP request logs
 // (Logpush http_requests), VerifiedBotCategory being set for verified bots.
 var CloudflareFields = Fields{Time: "EdgeStartTimestamp", Method: "ClientRequestMethod", URL: "ClientRequestURI",
-	UserAgent: "ClientRequestUserAgent", Status: "EdgeResponseStatus", Verified: "VerifiedBotCategory"}
+	UserAgent: "ClientRequestUserAgent", Status: "EdgeResponseStatus", Verified: "VerifiedBotCategory", Client: "ClientIP"}
 
 // ParseFields changes fields by a list "key=name,...", the keys being
-// time, method, url, user_agent, status and verified.
+// time, method, url, user_agent, status, verified and client.
 func ParseFields(spec string, fields Fields) (Fields, error) {
 	names := map[string]*string{"time": &fields.Time, "method": &fields.Method, "url": &fields.URL,
-		"user_agent": &fields.UserAgent, "status": &fields.Status, "verified": &fields.Verified}
+		"user_agent": &fields.UserAgent, "status": &fields.Status, "verified": &fields.Verified, "client": &fields.Client}
 	for _, kv := range strings.Split(spec, ",") {
 		if strings.TrimSpace(kv) == "" {
 			continue
@@ -57,25 +59,29 @@ func ParseFields(spec string, fields Fields) (Fields, error) {
 		}
 		name, ok := names[strings.TrimSpace(k)]
 		if !ok {
-			return fields, fmt.Errorf("field %q: the keys are time, method, url, user_agent, status and verified", kv)
+			return fields, fmt.Errorf("field %q: the keys are time, method, url, user_agent, status, verified and client", kv)
 		}
 		*name = v
 	}
 	return fields, nil
 }
 
-// Format is how a log is written: Combined Log Format, or JSON lines with
-// the given field names.
+// Format is how a log is written: Combined Log Format, JSON lines with
+// the given field names, or the JSON answer of a Cloudflare GraphQL
+// Analytics query (buckets of requests, not requests).
 type Format struct {
 	JSON   bool
 	Fields Fields
+	// CloudflareGraphQL reads the answer of an httpRequestsAdaptiveGroups
+	// query; the log is then read whole (at most MaxGraphQL bytes).
+	CloudflareGraphQL bool
 }
 
 // LineError is a malformed line.
 type LineError struct {
-	File string
-	Line int
-	Msg  string
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Msg  string `json:"message"`
 }
 
 func (e LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
@@ -98,6 +104,10 @@ type Scanner struct {
 
 	malformed int
 	errs      []LineError
+
+	// rows are a GraphQL answer's buckets, read at the first Scan.
+	rows   []crawl.Request
+	loaded bool
 }
 
 // NewScanner returns a scanner of the log r; name is used in errors.
@@ -108,6 +118,9 @@ func NewScanner(r io.Reader, name string, f Format) *Scanner {
 // Scan advances to the next well-formed request. It returns false at the
 // end of the log or on a read error (see Err).
 func (s *Scanner) Scan() bool {
+	if s.format.CloudflareGraphQL {
+		return s.scanGraphQL()
+	}
 	for {
 		line, err := s.next()
 		if err != nil {
@@ -134,6 +147,31 @@ func (s *Scanner) Scan() bool {
 		s.req = req
 		return true
 	}
+}
+
+// scanGraphQL serves the buckets of a GraphQL answer, read whole at the
+// first call; each group counts as a line.
+func (s *Scanner) scanGraphQL() bool {
+	if !s.loaded {
+		s.loaded = true
+		rows, bad, err := readGraphQL(s.r, s.name)
+		if err != nil {
+			s.err = fmt.Errorf("%s: %w", s.name, err)
+			return false
+		}
+		s.rows, s.line = rows, len(rows)+len(bad)
+		for _, e := range bad {
+			s.malformed++
+			if len(s.errs) < keepErrors {
+				s.errs = append(s.errs, e)
+			}
+		}
+	}
+	if len(s.rows) == 0 {
+		return false
+	}
+	s.req, s.rows = s.rows[0], s.rows[1:]
+	return true
 }
 
 // next returns the next line; one longer than MaxLine is skipped and
@@ -200,9 +238,12 @@ func parseCombined(line []byte) (crawl.Request, error) {
 	}
 	t, err := time.Parse(combinedTime, s[open+1:end])
 	if err != nil {
-		return r, fmt.Errorf("time %q: want %s", s[open+1:end], combinedTime)
+		return r, fmt.Errorf("time %.60q: want %s", s[open+1:end], combinedTime)
 	}
 	r.Time = t
+	if host, _, ok := strings.Cut(s, " "); ok && host != "-" {
+		r.Client = host
+	}
 	rest := strings.TrimLeft(s[end+1:], " ")
 	request, rest, err := quoted(rest)
 	if err != nil {
@@ -210,7 +251,7 @@ func parseCombined(line []byte) (crawl.Request, error) {
 	}
 	parts := strings.Fields(request)
 	if len(parts) < 2 {
-		return r, fmt.Errorf("request %q: want METHOD URL [PROTOCOL]", request)
+		return r, fmt.Errorf("request %.80q: want METHOD URL [PROTOCOL]", request)
 	}
 	r.Method, r.URL = parts[0], parts[1]
 	fields := strings.Fields(rest)
@@ -218,7 +259,7 @@ func parseCombined(line []byte) (crawl.Request, error) {
 		return r, errors.New("no status")
 	}
 	if r.Status, err = strconv.Atoi(fields[0]); err != nil || r.Status < 100 || r.Status > 999 {
-		return r, fmt.Errorf("status %q is not a number from 100 to 999", fields[0])
+		return r, fmt.Errorf("status %.20q is not a number from 100 to 999", fields[0])
 	}
 	// Skip status and size; then referer and user agent, quoted.
 	rest = strings.TrimLeft(rest, " ")
@@ -297,9 +338,12 @@ func parseJSON(line []byte, f *Fields) (crawl.Request, error) {
 	}
 	r.Method, _ = str(f.Method)
 	r.UserAgent, _ = str(f.UserAgent)
+	if f.Client != "" {
+		r.Client, _ = str(f.Client)
+	}
 	if s, ok := str(f.Status); ok {
 		if r.Status, err = strconv.Atoi(s); err != nil {
-			return r, fmt.Errorf("%s %q is not a number", f.Status, s)
+			return r, fmt.Errorf("%s %.20q is not a number", f.Status, s)
 		}
 	}
 	if f.Verified != "" {
@@ -318,7 +362,7 @@ func parseTime(s string) (time.Time, error) {
 	}
 	n, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return time.Time{}, fmt.Errorf("%q is neither RFC 3339 nor a Unix time", s)
+		return time.Time{}, fmt.Errorf("%.60q is neither RFC 3339 nor a Unix time", s)
 	}
 	switch {
 	case n > 1e17:

@@ -3,6 +3,7 @@ package accesslog
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -35,6 +36,10 @@ func Results(rep *Report) ([]cases.Summary, []cases.Result) {
 			r := cases.Result{Case: AuditCase, Check: i, Parser: ar.Agent, Agent: ar.Agent, URL: "/",
 				Expect: cases.Disallow, Verdict: cases.Disallow, Outcome: cases.Pass, Level: c.level,
 				Req: []string{c.req}, Title: "audit: " + c.title}
+			if n := ar.CouldByReq[c.req]; n > 0 && ar.ByReq[c.req] == 0 {
+				r.Outcome, r.Verdict = cases.Skipped, ""
+				r.Detail = fmt.Sprintf("inconclusive: %d of %d requests may break it, in buckets that cannot tell", n, ar.Requests) + ar.uncertainEvidence(c.req)
+			}
 			if n := ar.ByReq[c.req]; n > 0 {
 				r.Verdict = cases.Allow
 				r.Outcome = cases.OutcomeOf(c.level, cases.Disallow, nil, cases.Allow)
@@ -79,6 +84,18 @@ func (ar *AgentReport) evidence(req string) string {
 	return b.String()
 }
 
+// uncertainEvidence lists the quoted uncertain requests that may break
+// one requirement.
+func (ar *AgentReport) uncertainEvidence(req string) string {
+	var b strings.Builder
+	for _, j := range ar.UncertainOnes {
+		if slices.Contains(j.Could, req) {
+			fmt.Fprintf(&b, "\n  %s %s%s %s at %s: %s", j.Request.Source, countText(j.Request), j.Request.Method, j.Request.URL, timeText(j.Request), j.Why)
+		}
+	}
+	return b.String()
+}
+
 // WriteText prints the audit for a person: per agent its counts, the
 // deciding rules of its violations, the requests quoted and the warnings.
 func WriteText(w io.Writer, rep *Report) error {
@@ -93,16 +110,35 @@ func WriteText(w io.Writer, rep *Report) error {
 	if rep.Skipped > 0 {
 		p("%d requests of other agents were not audited\n", rep.Skipped)
 	}
+	if rep.Browsers > 0 {
+		p("%d requests of browsers (User-Agents that name no group and look like a browser's) were not judged; --include-unnamed judges them as *\n", rep.Browsers)
+	}
+	verifying := rep.Verifying
+	for _, ar := range rep.Agents {
+		verifying = verifying || ar.Verified > 0
+	}
+	if verifying {
+		p("verified: the log marks the request as a verified bot's, or it came from inside --verified-ranges; claimed: only its User-Agent names the bot\n")
+	}
 	for _, ar := range rep.Agents {
 		name := ar.Agent
 		if name == "*" {
-			name = "* (User-Agents that name no group)"
+			name = "* (clients whose User-Agent names no group)"
 		}
 		p("\n%s: %d requests, %d robots.txt fetches, %d allowed, %d within the cache grace, %d violations", name, ar.Requests, ar.Robots, ar.Allowed, ar.Grace, ar.Violations)
+		if ar.Uncertain > 0 {
+			p(", %d uncertain (a bucket cannot tell)", ar.Uncertain)
+		}
 		if ar.Verified > 0 {
 			p(", %d from a verified bot", ar.Verified)
 		}
-		p("\n")
+		p("; clients (User-Agent and address, each judged by its own robots.txt fetches): %d\n", ar.Clients)
+		if verifying {
+			for _, k := range []string{"verified", "claimed"} {
+				tc := ar.ByVerification[k]
+				p("  %s: %d requests, %d robots.txt fetches, %d allowed, %d within grace, %d uncertain, %d violations\n", k, tc.Requests, tc.Robots, tc.Allowed, tc.Grace, tc.Uncertain, tc.Violations)
+			}
+		}
 		for _, rc := range ar.Rules {
 			where := rc.Version
 			if rc.Line > 0 {
@@ -111,14 +147,34 @@ func WriteText(w io.Writer, rep *Report) error {
 			p("  %6d violations decided by %s (%s)\n", rc.Count, rc.Rule, where)
 		}
 		for _, j := range ar.Violating {
-			p("  violation %s: %s %s at %s: %s %s\n", j.Req, j.Request.Method, j.Request.URL, j.Request.Time.UTC().Format("2006-01-02T15:04:05Z"), j.Why, j.Request.Source)
+			p("  violation %s: %s%s %s at %s: %s %s\n", j.Req, countText(j.Request), j.Request.Method, j.Request.URL, timeText(j.Request), j.Why, j.Request.Source)
 		}
 		for _, j := range ar.InGrace {
-			p("  within grace: %s %s at %s: %s %s\n", j.Request.Method, j.Request.URL, j.Request.Time.UTC().Format("2006-01-02T15:04:05Z"), j.Why, j.Request.Source)
+			p("  within grace: %s%s %s at %s: %s %s\n", countText(j.Request), j.Request.Method, j.Request.URL, timeText(j.Request), j.Why, j.Request.Source)
+		}
+		for _, j := range ar.UncertainOnes {
+			p("  uncertain: %s%s %s at %s: %s %s\n", countText(j.Request), j.Request.Method, j.Request.URL, timeText(j.Request), j.Why, j.Request.Source)
 		}
 		for _, wn := range ar.Warnings {
 			p("  warning: %s\n", wn)
 		}
 	}
 	return nil
+}
+
+// timeText writes a request's time, or its bucket.
+func timeText(r crawl.Request) string {
+	if r.Span > 0 {
+		return r.Time.UTC().Format("2006-01-02T15:04Z") + " +" + strings.TrimSuffix(strings.TrimSuffix(r.Span.String(), "0s"), "0m")
+	}
+	return r.Time.UTC().Format("2006-01-02T15:04:05Z")
+}
+
+// countText writes how many requests a bucket stands for ("" for one
+// request).
+func countText(r crawl.Request) string {
+	if r.Count == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d× ", r.Count)
 }

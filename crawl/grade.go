@@ -27,8 +27,25 @@ type Request struct {
 	Location string `json:"location,omitempty"`
 	// Verified is a log's verified-bot field as written ("true"), if any.
 	Verified string `json:"verified,omitempty"`
+	// Client is the address the request came from, as the log writes it;
+	// empty when unknown.
+	Client string `json:"client,omitempty"`
 	// Source is where the request was read: "access.log:12".
 	Source string `json:"source,omitempty"`
+	// Span, when set, says the request came at some time in [Time,
+	// Time+Span), not at Time: a bucket of an aggregated log.
+	Span time.Duration `json:"span,omitempty"`
+	// Count is the number of requests the line stands for (a bucket's
+	// count); 0 means 1.
+	Count int `json:"count,omitempty"`
+}
+
+// N is the number of requests r stands for.
+func (r Request) N() int {
+	if r.Count > 0 {
+		return r.Count
+	}
+	return 1
 }
 
 // Version is one version of an origin's robots.txt, in force from From on
@@ -57,12 +74,15 @@ type Version struct {
 type Tier string
 
 // The tiers. A robots.txt fetch is TierRobots; every other request is
-// allowed, within the cache grace, or a violation.
+// allowed, within the cache grace, or a violation; a bucket of requests
+// (Request.Span) whose tier depends on when in the bucket they came, or
+// on which copy a robots.txt fetch in a bucket read, is uncertain.
 const (
 	TierRobots    Tier = "robots"
 	TierAllowed   Tier = "allowed"
 	TierGrace     Tier = "grace"
 	TierViolation Tier = "violation"
+	TierUncertain Tier = "uncertain"
 )
 
 // Judgement is the grader's account of one request.
@@ -87,6 +107,14 @@ type Judgement struct {
 	Version string
 	// Why explains the tier in one sentence.
 	Why string
+	// Copy labels the robots.txt version its client's last fetch got, as
+	// "LABEL (answered 200)"; FetchedAt is that fetch's time. Both are
+	// empty when the client had fetched none.
+	Copy      string    `json:"copy,omitempty"`
+	FetchedAt time.Time `json:"fetched_at,omitzero"`
+	// Could lists, for an uncertain bucket, the requirements it breaks in
+	// some of the cases the bucket cannot tell apart.
+	Could []string `json:"could,omitempty"`
 }
 
 // Options configure a Grader.
@@ -101,6 +129,11 @@ type Options struct {
 	// Agent returns the product token a User-Agent header is judged as,
 	// given the tokens the file in force names; nil: NamedToken.
 	Agent func(userAgent string, tokens []string) string
+	// Identity returns the client a request is from, given the token it
+	// is judged as: each client is judged against its own robots.txt
+	// fetches only. Nil: the token, one client per token (a crawl
+	// scenario runs one crawler).
+	Identity func(r Request, agent string) string
 }
 
 // Grader judges requests one at a time, in time order, keeping per agent
@@ -110,10 +143,10 @@ type Grader struct {
 	opts     Options
 	versions map[string][]Version // origin → versions, by From
 	state    map[string]*fetchState
-	// pending holds, per agent, the redirect targets of robots.txt
+	// pending holds, per client, the redirect targets of robots.txt
 	// fetches not yet requested: a request for one goes on with that
 	// fetch rather than being a resource of its own.
-	pending map[string]map[string]string // agent → target route → origin
+	pending map[string]map[string]string // client → target route → origin
 }
 
 // fetchState is what the grader knows of one agent's view of one origin.
@@ -123,6 +156,12 @@ type fetchState struct {
 	res     *reference.Result
 	label   string
 	status  string
+	// For a fetch in a bucket: the bucket's end, the other versions in
+	// force during it (the fetch may have read any), and the state
+	// before it (a request of the same bucket may have come first).
+	until time.Time
+	alts  []Version
+	prev  *fetchState
 }
 
 // NewGrader returns a grader for the given robots.txt versions.
@@ -191,15 +230,19 @@ func (g *Grader) Judge(r Request) Judgement {
 	origin := OriginOf(r.URL)
 	cur, known := g.versionAt(origin, r.Time)
 	agent := g.agent(r.UserAgent, cur, known)
-	key := agent + " " + origin
+	client := agent
+	if g.opts.Identity != nil {
+		client = g.opts.Identity(r, agent)
+	}
+	key := client + " " + origin
 	st := g.state[key]
 	if st == nil {
 		st = &fetchState{}
 		g.state[key] = st
 	}
 	j := Judgement{Request: r, Agent: agent, Origin: origin}
-	if from, ok := g.pendingFor(agent, r.URL); ok {
-		delete(g.pending[agent], routeOf(r.URL))
+	if from, ok := g.pendingFor(client, r.URL); ok {
+		delete(g.pending[client], routeOf(r.URL))
 		if IsRobotsTxt(r.URL) {
 			// Also a fetch of this origin's own robots.txt.
 			var own Judgement
@@ -207,22 +250,38 @@ func (g *Grader) Judge(r Request) Judgement {
 		}
 		j.Tier = TierRobots
 		j.Why = "a redirect of the robots.txt fetch of " + from
-		g.redirect(agent, from, r)
+		g.redirect(client, from, r)
 		return j
 	}
 	if IsRobotsTxt(r.URL) {
 		g.robotsFetch(st, r, cur, known, &j)
-		g.redirect(agent, origin, r)
+		g.redirect(client, origin, r)
 		return j
 	}
+	if r.Span > 0 || len(st.alts) > 0 || st.prev != nil && r.Time.Before(st.until) {
+		// A bucket, or a request after a fetch of a bucket: either may
+		// leave cases open.
+		return g.judgeBucket(j, st)
+	}
+	g.judgeAt(&j, st, cur, known)
+	return j
+}
+
+// judgeAt judges a request that is not a robots.txt fetch, at j's time,
+// by the fetch state st and the version cur in force.
+func (g *Grader) judgeAt(j *Judgement, st *fetchState, cur Version, known bool) {
+	r, agent := j.Request, j.Agent
 	if !known {
 		j.Tier, j.Why = TierAllowed, "no robots.txt version is known for this origin"
-		return j
+		return
 	}
 	j.Before = !st.fetched
+	if st.fetched {
+		j.Copy, j.FetchedAt = st.label+" ("+st.status+")", st.at
+	}
 	switch {
 	case !st.fetched:
-		g.judgeUnfetched(r, agent, cur, &j)
+		g.judgeUnfetched(r, agent, cur, j)
 	case st.res.Info.Access == reference.NotReachable:
 		j.Tier, j.Req, j.Version = TierViolation, "ACC-7", st.label
 		j.Why = fmt.Sprintf("its robots.txt fetch at %s %s: the file was unreachable, so nothing of the site may be fetched until a later fetch succeeds", clock(st.at), st.status)
@@ -230,9 +289,8 @@ func (g *Grader) Judge(r Request) Judgement {
 		j.Tier, j.Req, j.Version = TierAllowed, "ACC-6", st.label
 		j.Why = fmt.Sprintf("its robots.txt fetch at %s %s: unavailable, everything may be fetched", clock(st.at), st.status)
 	default:
-		g.judgeFetched(r, agent, st, cur, &j)
+		g.judgeFetched(r, agent, st, cur, j)
 	}
-	return j
 }
 
 // agent picks the product token r is judged as.
@@ -250,6 +308,12 @@ func (g *Grader) agent(ua string, cur Version, known bool) string {
 // robotsFetch records a fetch of robots.txt: what the crawler learnt.
 func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool, j *Judgement) {
 	j.Tier = TierRobots
+	prev := *st
+	prev.prev = nil
+	st.prev, st.alts, st.until = nil, nil, time.Time{}
+	if r.Span > 0 {
+		st.prev, st.until = &prev, r.Time.Add(r.Span)
+	}
 	st.fetched, st.at = true, r.Time
 	st.label = cur.Label
 	st.status = statusText(r)
@@ -261,17 +325,23 @@ func (g *Grader) robotsFetch(st *fetchState, r Request, cur Version, known bool,
 		// For a redirect the file in force, as the reference reached it,
 		// stands for the outcome of the whole fetch.
 		st.res = versionResult(cur, known, g.opts.Reference)
+		if r.Span > 0 {
+			st.alts = g.changesIn(OriginOf(r.URL), r.Time, st.until)
+		}
 	default:
 		st.res = reference.FromStatus(r.Status, nil, g.opts.Reference)
 	}
 	j.Version = st.label
 	j.Why = st.res.Info.Why
+	if len(st.alts) > 0 {
+		j.Why += "; robots.txt changed inside the bucket, so this fetch may have read " + versionList(st)
+	}
 }
 
 // pendingFor reports whether u is the pending redirect target of one of
-// agent's robots.txt fetches, and of which origin's.
-func (g *Grader) pendingFor(agent, u string) (string, bool) {
-	p := g.pending[agent]
+// the client's robots.txt fetches, and of which origin's.
+func (g *Grader) pendingFor(client, u string) (string, bool) {
+	p := g.pending[client]
 	if len(p) == 0 {
 		return "", false
 	}
@@ -280,14 +350,14 @@ func (g *Grader) pendingFor(agent, u string) (string, bool) {
 }
 
 // redirect notes the Location of a robots.txt redirect as pending.
-func (g *Grader) redirect(agent, origin string, r Request) {
+func (g *Grader) redirect(client, origin string, r Request) {
 	if r.Status < 300 || r.Status >= 400 || r.Location == "" {
 		return
 	}
-	if g.pending[agent] == nil {
-		g.pending[agent] = map[string]string{}
+	if g.pending[client] == nil {
+		g.pending[client] = map[string]string{}
 	}
-	g.pending[agent][routeOf(r.Location)] = origin
+	g.pending[client][routeOf(r.Location)] = origin
 }
 
 // versionResult is the file as served in the version; with no version

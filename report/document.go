@@ -54,6 +54,9 @@ type Document struct {
 	Findings []diff.Finding `json:"findings,omitempty"`
 	// Crawls are the request timelines of reptest crawl's runs.
 	Crawls []CrawlRun `json:"crawls,omitempty"`
+	// Audit is reptest audit's own account (accesslog.Section: counts per
+	// agent, and every judged request; docs/FORMAT.md §7), kept verbatim.
+	Audit json.RawMessage `json:"audit,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`

@@ -61,6 +61,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 	if err == nil {
 		t, err = t.Parse(crawlTemplate)
 	}
+	if err == nil {
+		t, err = t.Parse(auditTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -154,6 +157,7 @@ type htmlView struct {
 	Unexpected []UnexpectedPass
 	Expected   int
 	Crawls     []crawlView
+	Audits     []timelineView
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -442,6 +446,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	}
 
 	v.Crawls = crawlViews(d)
+	v.Audits = auditViews(d)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n

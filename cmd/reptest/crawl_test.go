@@ -23,7 +23,9 @@ func TestCrawlUsage(t *testing.T) {
 		{[]string{"audit", "--robots", "x.txt"}, "give at least one --log"},
 		{[]string{"audit", "--log", "x.log"}, "give --robots"},
 		{[]string{"audit", "--log", "x.log", "--robots", "r.txt", "--agent", "Foo/1.0"}, "not a product token"},
-		{[]string{"audit", "--log", "x.log", "--robots", "r.txt", "--log-format", "xml"}, "must be combined, json or cloudflare"},
+		{[]string{"audit", "--log", "x.log", "--robots", "r.txt", "--log-format", "xml"}, "must be combined, json, cloudflare or cloudflare-graphql"},
+		{[]string{"audit", "--log", "x.log", "--robots", "r.txt", "--requests", "-"}, "give a file"},
+		{[]string{"audit", "--log", "x.log", "--robots", "r.txt", "--log-format", "cloudflare-graphql", "--fields", "url=u"}, "--fields is for JSON-lines logs"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := dispatch(context.Background(), tc.args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.want) {

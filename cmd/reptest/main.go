@@ -9,7 +9,7 @@
 //	reptest diff  [flags]   differential run over real or generated files
 //	reptest promote FINDING...  turn findings into YAML case drafts
 //	reptest report [flags]  render saved results (HTML, JUnit, badges)
-//	reptest matrix FILE     agents × paths verdict table with warnings
+//	reptest matrix FILE...  agents × paths verdict table with warnings
 //	reptest version         the version of reptest and of Go
 //
 // Exit status: 0 when every parser conforms, 1 when one does not, did not

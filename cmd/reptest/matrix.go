@@ -12,9 +12,11 @@ import (
 	"github.com/reptest/reptest/report"
 )
 
-// cmdMatrix prints the verdict table of a robots.txt file, agents ×
-// paths, with warnings: reptest matrix FILE [--agent A]... [--path P]...
-// [--fail-on warn] [--profile rfc9309|google] [--json].
+// cmdMatrix prints the verdict table of robots.txt files, agents ×
+// paths, with warnings: reptest matrix FILE... [--agent A]... [--path P]...
+// [--fail-on warn] [--profile rfc9309|google] [--json]. Several files
+// (a pre-commit hook passes every changed one) are shown one after the
+// other, each under its name.
 func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("matrix", stderr)
 	var agents, paths, usage multi
@@ -24,7 +26,7 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	failOn := fs.String("fail-on", "never", "exit 1 on `LEVEL`: warn (any warning) or never")
 	profile := fs.String("profile", "rfc9309", "reading of the file: rfc9309, google or aipref")
 	asJSON := fs.Bool("json", false, "print the matrix as JSON")
-	pos, code, ok := parseOperands(fs, args, "usage: reptest matrix FILE [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input.", 1, 1)
+	pos, code, ok := parseOperands(fs, args, "usage: reptest matrix FILE... [--agent A]... [--path P]... [--usage CATEGORY]... [--fail-on warn] [--profile rfc9309|google|aipref] [--json]\n\nFILE may be - for standard input; --json takes one FILE.", 1, -1)
 	if !ok {
 		return code
 	}
@@ -33,6 +35,10 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	if !checkProfile("matrix", *profile, stderr) {
+		return exitUsage
+	}
+	if *asJSON && len(pos) > 1 {
+		fmt.Fprintln(stderr, "reptest matrix: --json takes one FILE")
 		return exitUsage
 	}
 	opts, _ := reference.OptionsFor(*profile)
@@ -48,29 +54,44 @@ func cmdMatrix(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 	}
-	body, err := readInput(ctx, pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
-		return exitUsage
+	mo := matrix.Options{Agents: agents, Paths: paths, Options: opts, Usage: usage}
+	warned := false
+	for i, name := range pos {
+		if len(pos) > 1 {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "== %s\n", name)
+		}
+		m, err := matrixOf(ctx, name, mo, *asJSON, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
+			return exitUsage
+		}
+		warned = warned || len(m.Warnings) > 0
 	}
-	m, err := matrix.Build(body, matrix.Options{Agents: agents, Paths: paths, Options: opts, Usage: usage})
-	if err != nil {
-		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
-		return exitUsage
+	if *failOn == "warn" && warned {
+		return exitFail
 	}
-	if *asJSON {
+	return exitOK
+}
+
+// matrixOf builds and prints the matrix of one file.
+func matrixOf(ctx context.Context, name string, mo matrix.Options, asJSON bool, stdout io.Writer) (*matrix.Matrix, error) {
+	body, err := readInput(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	m, err := matrix.Build(body, mo)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(m)
 	} else {
 		err = report.WriteMatrix(stdout, m, colorFor(stdout))
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "reptest matrix: %v\n", err)
-		return exitUsage
-	}
-	if *failOn == "warn" && len(m.Warnings) > 0 {
-		return exitFail
-	}
-	return exitOK
+	return m, err
 }

@@ -27,6 +27,7 @@ func TestMatrixCommand(t *testing.T) {
 	}
 	b.WriteString("User-agent: *\nDisallow: /go/\n")
 	file := writeTemp(t, "robots.txt", b.String())
+	clean := writeTemp(t, "clean.txt", "User-agent: *\nDisallow: /private/\n")
 
 	tests := []struct {
 		name string
@@ -42,6 +43,10 @@ func TestMatrixCommand(t *testing.T) {
 		{"bad fail-on", []string{file, "--fail-on", "error"}, 2, nil},
 		{"no file", []string{"--agent", "A"}, 2, nil},
 		{"missing file", []string{filepath.Join(t.TempDir(), "nope.txt")}, 2, nil},
+		// A pre-commit hook passes every changed robots.txt at once.
+		{"several files, one warns", []string{clean, "--fail-on", "warn", file}, 1, []string{"== " + clean, "== " + file, "13 warnings"}},
+		{"several files, none warns", []string{clean, "--fail-on", "warn", clean}, 0, []string{"== " + clean}},
+		{"json takes one file", []string{"--json", clean, file}, 2, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,233 @@
+package report
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+//go:embed html/audit.html.tmpl
+var auditTemplate string
+
+// auditDoc is the part of an audit document's "audit" object
+// (docs/FORMAT.md §7) that the page draws: per agent, its aggregated
+// timeline, and when each robots.txt version came into force.
+type auditDoc struct {
+	Verifying    bool `json:"verifying"`
+	VersionMarks []struct {
+		Label string    `json:"label"`
+		From  time.Time `json:"from"`
+	} `json:"version_marks"`
+	Agents []struct {
+		Agent          string                `json:"agent"`
+		Requests       int                   `json:"requests"`
+		Violations     int                   `json:"violations"`
+		ByVerification map[string]tierCounts `json:"by_verification"`
+		Timeline       *struct {
+			BinSeconds int64 `json:"bin_seconds"`
+			Bins       []struct {
+				Start time.Time `json:"start"`
+				tierCounts
+			} `json:"bins"`
+			Fetches []struct {
+				Time    time.Time `json:"time"`
+				Status  int       `json:"status"`
+				Version string    `json:"version"`
+			} `json:"robots_fetches"`
+		} `json:"timeline"`
+	} `json:"agents"`
+}
+
+type tierCounts struct {
+	Requests   int `json:"requests"`
+	Robots     int `json:"robots_fetches"`
+	Allowed    int `json:"allowed"`
+	Grace      int `json:"grace"`
+	Uncertain  int `json:"uncertain"`
+	Violations int `json:"violations"`
+}
+
+// timelineView is one agent's timeline as the page draws it: at most
+// timelineCols columns of stacked bars, whatever the log's size.
+type timelineView struct {
+	Agent               string
+	Requests, Violation int
+	// Verified and Claimed split the requests and violations when the
+	// log or --verified-ranges told verified bots apart.
+	Verified, Claimed *tierCounts
+	From, Until, Col  string
+	Max               int
+	Bars              []tlRect
+	Marks             []tlMark // fetches and violations under the axis
+	Versions          []tlVersion
+}
+
+type tlRect struct {
+	Class      string
+	X, Y, W, H float64
+	Title      string
+}
+
+type tlMark struct {
+	Class string
+	X     float64
+	Title string
+}
+
+type tlVersion struct {
+	N       int
+	X       float64
+	Label   string
+	From    string
+	In      bool // in the timeline's span: drawn
+	Outside bool // from a time outside it
+}
+
+// Geometry of the timeline's SVG (viewBox units).
+const (
+	timelineCols = 240
+	tlWidth      = 960.0
+	tlBarH       = 80.0
+)
+
+// auditViews lays out the timelines of an audit document; nil when the
+// document is not an audit or holds no timeline.
+func auditViews(d *Document) []timelineView {
+	if len(d.Audit) == 0 {
+		return nil
+	}
+	var ad auditDoc
+	if json.Unmarshal(d.Audit, &ad) != nil {
+		return nil
+	}
+	var from, until time.Time
+	for _, a := range ad.Agents {
+		if a.Timeline == nil {
+			continue
+		}
+		for _, b := range a.Timeline.Bins {
+			end := b.Start.Add(time.Duration(a.Timeline.BinSeconds) * time.Second)
+			if from.IsZero() || b.Start.Before(from) {
+				from = b.Start
+			}
+			if end.After(until) {
+				until = end
+			}
+		}
+	}
+	if from.IsZero() {
+		return nil
+	}
+	// Columns at least as long as the longest bin, and at most
+	// timelineCols of them.
+	col := time.Minute
+	for _, a := range ad.Agents {
+		if a.Timeline != nil {
+			col = max(col, time.Duration(a.Timeline.BinSeconds)*time.Second)
+		}
+	}
+	for col*timelineCols < until.Sub(from) {
+		col *= 2
+	}
+	from = from.Truncate(col)
+	ncols := int((until.Sub(from) + col - 1) / col)
+	x := func(t time.Time) float64 { return tlWidth * float64(t.Sub(from)) / float64(col*time.Duration(ncols)) }
+	var out []timelineView
+	for _, a := range ad.Agents {
+		if a.Timeline == nil || len(a.Timeline.Bins) == 0 {
+			continue
+		}
+		cols := make([]tierCounts, ncols)
+		for _, b := range a.Timeline.Bins {
+			i := min(max(int(b.Start.Sub(from)/col), 0), ncols-1)
+			cols[i].add(b.tierCounts)
+		}
+		v := timelineView{Agent: a.Agent, Requests: a.Requests, Violation: a.Violations,
+			From: from.Format("2006-01-02 15:04 UTC"), Until: from.Add(col * time.Duration(ncols)).Format("2006-01-02 15:04 UTC"), Col: durationText(col)}
+		for _, c := range cols {
+			v.Max = max(v.Max, c.Requests)
+		}
+		if ver, cl := a.ByVerification["verified"], a.ByVerification["claimed"]; ver.Requests > 0 || ad.Verifying {
+			v.Verified, v.Claimed = &ver, &cl
+		}
+		w := tlWidth / float64(ncols)
+		for i, c := range cols {
+			v.Bars = append(v.Bars, stack(c, float64(i)*w, w, v.Max, from.Add(time.Duration(i)*col), col)...)
+			if c.Violations > 0 {
+				v.Marks = append(v.Marks, tlMark{Class: "tl-vmark", X: float64(i)*w + w/2, Title: fmt.Sprintf("%d violations from %s", c.Violations, from.Add(time.Duration(i)*col).Format("2006-01-02 15:04"))})
+			}
+		}
+		for _, f := range a.Timeline.Fetches {
+			cls := "tl-fetch"
+			if f.Status >= 500 || f.Status == 0 {
+				cls = "tl-fetch-bad"
+			}
+			v.Marks = append(v.Marks, tlMark{Class: cls, X: x(f.Time), Title: fmt.Sprintf("robots.txt fetch at %s: %s, %s", f.Time.Format("2006-01-02 15:04:05"), statusWord(f.Status), f.Version)})
+		}
+		for i, m := range ad.VersionMarks {
+			tv := tlVersion{N: i + 1, Label: m.Label, From: "from the start", X: x(m.From)}
+			if !m.From.IsZero() {
+				tv.From = "from " + m.From.Format("2006-01-02 15:04 UTC")
+				tv.In = !m.From.Before(from) && m.From.Before(until)
+				tv.Outside = !tv.In
+			}
+			v.Versions = append(v.Versions, tv)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// stack draws one column's counts as stacked bars, violations on top.
+func stack(c tierCounts, x, w float64, most int, at time.Time, col time.Duration) []tlRect {
+	if most == 0 || c.Requests == 0 {
+		return nil
+	}
+	var out []tlRect
+	y := tlBarH
+	for _, part := range []struct {
+		class string
+		n     int
+	}{{"allowed", c.Allowed}, {"robots", c.Robots}, {"grace", c.Grace}, {"uncertain", c.Uncertain}, {"violation", c.Violations}} {
+		if part.n == 0 {
+			continue
+		}
+		h := tlBarH * float64(part.n) / float64(most)
+		h = max(h, 1.5) // a single request stays visible
+		y -= h
+		out = append(out, tlRect{Class: "tl-" + part.class, X: x, Y: y, W: max(w-0.5, 0.5), H: h,
+			Title: fmt.Sprintf("%s (%s column): %d %s", at.Format("2006-01-02 15:04"), durationText(col), part.n, part.class)})
+	}
+	return out
+}
+
+func (tc *tierCounts) add(o tierCounts) {
+	tc.Requests += o.Requests
+	tc.Robots += o.Robots
+	tc.Allowed += o.Allowed
+	tc.Grace += o.Grace
+	tc.Uncertain += o.Uncertain
+	tc.Violations += o.Violations
+}
+
+func statusWord(s int) string {
+	if s == 0 {
+		return "no response"
+	}
+	return "answered " + strconv.Itoa(s)
+}
+
+// durationText writes a column's length: "1h", "30m", "2d".
+func durationText(d time.Duration) string {
+	switch {
+	case d%(24*time.Hour) == 0:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	case d%time.Hour == 0:
+		return strconv.Itoa(int(d/time.Hour)) + "h"
+	case d%time.Minute == 0:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	}
+	return d.String()
+}
