@@ -96,8 +96,8 @@ type lineScanner struct {
 	maxLine int
 	nulEnds bool
 	lfOnly  bool // Options.LFOnly: only LF ends a line
-	pos     int // the offset of the next line; past len(body) at the end
-	n       int // the number of the line last returned
+	pos     int  // the offset of the next line; past len(body) at the end
+	n       int  // the number of the line last returned
 	// cr, lf and nul are the next CR, LF and NUL at or after pos, or
 	// len(body); -1: not searched yet.
 	cr, lf, nul int
