@@ -251,7 +251,7 @@ type pattern struct {
 // caller with a buffer of its own allocates nothing) and returned.
 func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
 	p, text, changed = compileRule(dst, value, o)
-	if o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored {
+	if o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored || o.RulesUnanchored {
 		p, text, changed = o.misreadPattern(value, p, text, changed)
 	}
 	return p, text, changed

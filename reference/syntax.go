@@ -272,6 +272,9 @@ func (o *Options) trimSpan(s string, i, j int) (int, int) {
 	for j > i && ws[s[j-1]] {
 		j--
 	}
+	if o.UnicodeSpace {
+		return trimUnicodeSpace(s, i, j)
+	}
 	return i, j
 }
 
