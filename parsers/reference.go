@@ -21,8 +21,10 @@ type Reference struct {
 	name  string
 	fixed *reference.Options // nil: the case's profile chooses
 	// misread lists the misreadings applied to the options of every
-	// profile (see NewVariant), in order.
-	misread []reference.Misreading
+	// profile (see NewVariant), in order; profiles holds the result for
+	// each profile, made once.
+	misread  []reference.Misreading
+	profiles map[string]reference.Options
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -57,8 +59,17 @@ func (p *Reference) Options(profile string) reference.Options {
 	if p.fixed != nil {
 		return *p.fixed
 	}
+	if opts, ok := p.profiles[profile]; ok {
+		return opts
+	}
 	opts, _ := reference.OptionsFor(profile)
-	for _, m := range p.misread {
+	return applyAll(opts, p.misread)
+}
+
+// applyAll returns opts with the misreadings ms applied in order, named
+// as reference.WithMisreadings names them.
+func applyAll(opts reference.Options, ms []reference.Misreading) reference.Options {
+	for _, m := range ms {
 		m.Apply(&opts)
 		opts.Name += "+" + m.ID
 	}
@@ -95,12 +106,13 @@ func NewVariant(base string, ids ...string) (*Reference, error) {
 	}
 	switch base {
 	case "reference":
-	case "reference-google":
-		opts := reference.Google()
-		for _, m := range p.misread {
-			m.Apply(&opts)
-			opts.Name += "+" + m.ID
+		p.profiles = map[string]reference.Options{}
+		for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+			opts, _ := reference.OptionsFor(profile)
+			p.profiles[profile] = applyAll(opts, p.misread)
 		}
+	case "reference-google":
+		opts := applyAll(reference.Google(), p.misread)
 		p.fixed = &opts
 	default:
 		return nil, fmt.Errorf("%w %q: misreadings apply to reference and reference-google", ErrUnknown, base)
