@@ -54,8 +54,8 @@ const SmallParseLimit = 64 * 1024
 // Misreadings returns the catalogue of misreadings, grouped by kind in a
 // stable order. Each call returns a new slice; the caller may change it.
 func Misreadings() []Misreading {
-	out := make([]Misreading, 0, len(matchingMisreadings)+len(groupMisreadings)+len(syntaxMisreadings)+len(accessMisreadings)+len(crawlMisreadings))
-	for _, list := range [][]Misreading{matchingMisreadings, groupMisreadings, syntaxMisreadings, accessMisreadings, crawlMisreadings} {
+	var out []Misreading
+	for _, list := range catalogue {
 		for _, m := range list {
 			m.Req = append([]string(nil), m.Req...)
 			out = append(out, m)
@@ -66,9 +66,12 @@ func Misreadings() []Misreading {
 
 // LookupMisreading returns the misreading called id.
 func LookupMisreading(id string) (Misreading, bool) {
-	for _, m := range Misreadings() {
-		if m.ID == id {
-			return m, true
+	for _, list := range catalogue {
+		for _, m := range list {
+			if m.ID == id {
+				m.Req = append([]string(nil), m.Req...)
+				return m, true
+			}
 		}
 	}
 	return Misreading{}, false
@@ -99,6 +102,10 @@ func WithMisreadings(base Options, ids ...string) (Options, error) {
 	}
 	return o, nil
 }
+
+// catalogue holds the misreadings by kind, in the order Misreadings
+// gives them. It is never changed: Misreadings and LookupMisreading copy.
+var catalogue = [][]Misreading{matchingMisreadings, groupMisreadings, syntaxMisreadings, accessMisreadings, crawlMisreadings}
 
 var matchingMisreadings = []Misreading{
 	{"first-match", "The first matching rule in file order wins, not the longest", "2.2.2", []string{"MATCH-4", "EX-5.2"}, KindMatching,
