@@ -19,19 +19,20 @@ import (
 // fetches it), so they apply to crawlers only.
 type Misreading struct {
 	// ID names the misreading: lower case words joined by "-".
-	ID string
+	ID string `json:"id"`
 	// Title says in one line, in plain words, what the misreading does.
-	Title string
+	Title string `json:"title"`
 	// RFC is the section of RFC 9309 the misreading breaks, such as
 	// "2.2.2".
-	RFC string
+	RFC string `json:"rfc"`
 	// Req lists the IDs of the requirements (corpus/requirements.yaml)
 	// that the misreading breaks.
-	Req []string
+	Req []string `json:"req"`
 	// Kind is "matching", "groups", "syntax", "access" or "crawl".
-	Kind string
-	// Apply sets the options that implement the misreading.
-	Apply func(*Options)
+	Kind string `json:"kind"`
+	// Apply sets the options that implement the misreading. It is not
+	// part of the JSON form, which is that of docs/FORMAT.md §6.
+	Apply func(*Options) `json:"-"`
 }
 
 // Misreading kinds.

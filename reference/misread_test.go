@@ -2,6 +2,7 @@ package reference_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -289,5 +290,19 @@ func TestMisreadingsCatalogue(t *testing.T) {
 	}
 	if len(seen) < 39 {
 		t.Errorf("the catalogue has %d misreadings, want at least the 33 of issue 19 and 6 more", len(seen))
+	}
+}
+
+// A Misreading encodes as JSON with the keys of docs/FORMAT.md §6, without
+// its Apply.
+func TestMisreadingJSON(t *testing.T) {
+	m, _ := reference.LookupMisreading("first-match")
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"first-match","title":"The first matching rule in file order wins, not the longest","rfc":"2.2.2","req":["MATCH-4","EX-5.2"],"kind":"matching"}`
+	if string(b) != want {
+		t.Errorf("json.Marshal = %s\nwant %s", b, want)
 	}
 }
