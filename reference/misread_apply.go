@@ -12,6 +12,12 @@ import (
 // when an option of Misread asks for it, so that the RFC's path stays as
 // it was.
 
+// patternMisread reports whether the options compile rules otherwise than
+// the RFC does (see misreadPattern).
+func (o *Options) patternMisread() bool {
+	return o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored || o.RulesUnanchored
+}
+
 // misreadPattern applies LengthWithoutWildcards, LiteralStar and
 // WildcardUnanchored to a rule compiled the RFC's way from value. It may
 // allocate: only variants of the reference come here.
