@@ -83,14 +83,14 @@ func applyAll(opts reference.Options, ms []reference.Misreading) reference.Optio
 // profile chooses the options the misreadings then change. An id that
 // is unknown, given twice, or of a misreading that only crawlers can
 // make (Kind "crawl") is an error that wraps ErrUnknown and lists the
-// valid ids.
+// valid ids; so is a pair that reference.Conflict refuses.
 func NewVariant(base string, ids ...string) (*Reference, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%w: %s+ names no misreading (known: %s)", ErrUnknown, base, parserMisreadings())
 	}
 	p := &Reference{name: base}
 	seen := map[string]bool{}
-	for _, id := range ids {
+	for i, id := range ids {
 		m, ok := reference.LookupMisreading(id)
 		switch {
 		case !ok:
@@ -99,6 +99,11 @@ func NewVariant(base string, ids ...string) (*Reference, error) {
 			return nil, fmt.Errorf("%w: misreading %q applies to crawlers only, not to a parser (parsers take: %s)", ErrUnknown, id, parserMisreadings())
 		case seen[id]:
 			return nil, fmt.Errorf("%w: misreading %q is given twice in %s+%s", ErrUnknown, id, base, strings.Join(ids, "+"))
+		}
+		for _, prev := range ids[:i] {
+			if reference.Conflict(prev, id) {
+				return nil, fmt.Errorf("%w: misreadings %s and %s cannot be combined in %s+%s: one decides what the other does, or makes it moot", ErrUnknown, prev, id, base, strings.Join(ids, "+"))
+			}
 		}
 		seen[id] = true
 		p.misread = append(p.misread, m)

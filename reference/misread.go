@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -90,18 +91,56 @@ func MisreadingIDs() []string {
 
 // WithMisreadings returns base with the misreadings ids applied in order,
 // named base.Name followed by "+id" for each. An id the catalogue does not
-// hold gives an error that names it and lists the valid ones.
+// hold gives an error that names it and lists the valid ones; so do two
+// ids that Conflict.
 func WithMisreadings(base Options, ids ...string) (Options, error) {
 	o := base
-	for _, id := range ids {
+	for i, id := range ids {
 		m, ok := LookupMisreading(id)
 		if !ok {
 			return base, fmt.Errorf("reference: unknown misreading %q (known: %s)", id, strings.Join(MisreadingIDs(), ", "))
+		}
+		for _, prev := range ids[:i] {
+			if Conflict(prev, id) {
+				return base, fmt.Errorf("reference: misreadings %s and %s cannot be combined: one decides what the other does, or makes it moot", prev, id)
+			}
 		}
 		m.Apply(&o)
 		o.Name += "+" + id
 	}
 	return o, nil
+}
+
+// Conflict reports whether two misreadings cannot be combined: they are
+// the same, they set the same choice two ways (substring-agent and
+// prefix-agent), or one makes the other moot (with first-match, which rule
+// is longer never matters, so length-without-wildcards changes nothing).
+// A combination without conflicts reads files otherwise than each of its
+// parts alone.
+func Conflict(a, b string) bool {
+	if a == b {
+		return true
+	}
+	for _, set := range conflicts {
+		if slices.Contains(set, a) && slices.Contains(set, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// conflicts holds sets of misreadings of which no two can be combined.
+var conflicts = [][]string{
+	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all"},
+	{"no-group-merge-first", "no-group-merge-last"},
+	{"star-group-for-all", "star-merged-into-named", "empty-group-ignored"},
+	{"first-match", "tie-disallow", "allow-ignored"},
+	{"first-match", "length-without-wildcards", "allow-ignored"},
+	{"tie-disallow", "allow-ignored"},
+	{"bom-not-skipped", "unicode-spaces-trimmed"},
+	{"no-wildcards", "wildcard-unanchored", "rules-unanchored"},
+	{"no-percent-normalisation", "url-not-normalised", "decode-all-escapes"},
+	{"no-size-limit", "small-size-limit"},
 }
 
 // catalogue holds the misreadings by kind, in the order Misreadings

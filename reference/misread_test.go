@@ -3,6 +3,7 @@ package reference_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -304,5 +305,64 @@ func TestMisreadingJSON(t *testing.T) {
 	want := `{"id":"first-match","title":"The first matching rule in file order wins, not the longest","rfc":"2.2.2","req":["MATCH-4","EX-5.2"],"kind":"matching"}`
 	if string(b) != want {
 		t.Errorf("json.Marshal = %s\nwant %s", b, want)
+	}
+}
+
+// Conflicting misreadings are refused, and each conflict is real: applied
+// together regardless, the two decide every question on the files of
+// misreadCases as one of them alone does. (That a pair without conflict
+// reads some file otherwise than either part needs files made for it: the
+// fitting's round trip over generated files checks that.)
+func TestMisreadingConflicts(t *testing.T) {
+	if _, err := reference.WithMisreadings(reference.RFC(), "substring-agent", "prefix-agent"); err == nil || !strings.Contains(err.Error(), "cannot be combined") {
+		t.Errorf("substring-agent+prefix-agent: error %v, want a conflict", err)
+	}
+	var bodies, agents, urls []string
+	for _, tc := range misreadCases {
+		if !slices.Contains(bodies, tc.body) {
+			bodies = append(bodies, tc.body)
+		}
+		if !slices.Contains(agents, tc.agent) {
+			agents = append(agents, tc.agent)
+		}
+		if !slices.Contains(urls, tc.url) {
+			urls = append(urls, tc.url)
+		}
+	}
+	verdicts := func(ids ...string) string {
+		opts := reference.RFC()
+		for _, id := range ids {
+			m, _ := reference.LookupMisreading(id)
+			m.Apply(&opts)
+		}
+		var b strings.Builder
+		for _, body := range bodies {
+			r := reference.ParseString(body, opts)
+			for _, agent := range agents {
+				for _, url := range urls {
+					ok, _ := r.Allowed(agent, url)
+					b.WriteString(fmt.Sprint(ok))
+				}
+			}
+		}
+		return b.String()
+	}
+	ids := reference.MisreadingIDs()
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			_, err := reference.WithMisreadings(reference.RFC(), a, b)
+			if !reference.Conflict(a, b) {
+				if err != nil {
+					t.Errorf("%s+%s: %v", a, b, err)
+				}
+				continue
+			}
+			if err == nil {
+				t.Errorf("%s+%s: no error for a conflict", a, b)
+			}
+			if v := verdicts(a, b); v != verdicts(a) && v != verdicts(b) {
+				t.Errorf("%s+%s decide otherwise than either alone: not a conflict", a, b)
+			}
+		}
 	}
 }
