@@ -1,0 +1,150 @@
+package reference
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file implements the misreadings of the catalogue (misread.go) that
+// need more than a test in the RFC's own code: each function runs only
+// when an option of Misread asks for it, so that the RFC's path stays as
+// it was.
+
+// patternMisread reports whether the options compile rules otherwise than
+// the RFC does (see misreadPattern).
+func (o *Options) patternMisread() bool {
+	return o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored || o.RulesUnanchored
+}
+
+// misreadPattern applies LengthWithoutWildcards, LiteralStar and
+// WildcardUnanchored to a rule compiled the RFC's way from value. It may
+// allocate: only variants of the reference come here.
+func (o *Options) misreadPattern(value string, p pattern, text []byte, changed bool) (pattern, []byte, bool) {
+	cur := text
+	if !changed {
+		cur = []byte(value[:p.end])
+	}
+	stars := int32(strings.Count(value, "*"))
+	if o.LengthWithoutWildcards {
+		p.length -= stars
+		if p.anchored {
+			p.length--
+		}
+	}
+	switch {
+	case o.LiteralStar:
+		if o.NormalizeURI && stars > 0 {
+			// The URI writes a literal "*" as "%2A" (see canonicalClass).
+			cur = []byte(strings.ReplaceAll(string(cur), "*", "%2A"))
+		}
+		p.lit = int32(len(cur))
+	case o.RulesUnanchored || o.WildcardUnanchored && (p.anchored || stars > 0):
+		cur = append([]byte{'*'}, cur...)
+		p.lit = 0
+	default:
+		return p, text, changed
+	}
+	p.end = int32(len(cur))
+	return p, cur, true
+}
+
+// groupsMisread reports whether the options choose groups otherwise than
+// the RFC does (see Robots.misreadGroups).
+func (o *Options) groupsMisread() bool {
+	return o.GroupChoice != MergeGroups || o.StarMergedIntoNamed || o.StarGroupForAll || o.AgentCompare != AgentEqual || o.EmptyGroupIgnored
+}
+
+// misreadGroups returns the groups that name agent and the "*" groups as
+// the group misreadings choose them, given the groups that name agent as
+// the RFC finds them. It allocates: only variants come here.
+func (r *Robots) misreadGroups(agent string, named []int32) (groups, global []int32) {
+	o := &r.opts
+	if o.AgentCompare != AgentEqual {
+		named = r.groupsCompared(agent)
+	}
+	if o.StarGroupForAll {
+		named = nil
+	}
+	global = r.global
+	if o.EmptyGroupIgnored {
+		named, global = r.withRules(named), r.withRules(global)
+	}
+	named, global = o.GroupChoice.pick(named), o.GroupChoice.pick(global)
+	if o.StarMergedIntoNamed && len(named) > 0 && len(global) > 0 {
+		named = append(slices.Clip(named), global...)
+		slices.Sort(named)
+		named = slices.Compact(named)
+	}
+	return named, global
+}
+
+// withRules returns the groups of gs that have rules, or nil.
+func (r *Robots) withRules(gs []int32) []int32 {
+	var out []int32
+	for _, g := range gs {
+		if rs := r.groups[g].rules; rs[1] > rs[0] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// trimUnicodeSpace narrows s[i:j] by the UTF-8 encoded Unicode white
+// space at either end (Options.UnicodeSpace).
+func trimUnicodeSpace(s string, i, j int) (int, int) {
+	for i < j {
+		r, n := utf8.DecodeRuneInString(s[i:j])
+		if !unicode.IsSpace(r) && r != '\uFEFF' {
+			break
+		}
+		i += n
+	}
+	for j > i {
+		r, n := utf8.DecodeLastRuneInString(s[i:j])
+		if !unicode.IsSpace(r) && r != '\uFEFF' {
+			break
+		}
+		j -= n
+	}
+	return i, j
+}
+
+// pick returns the groups of gs (in file order) that the choice keeps.
+func (c GroupChoice) pick(gs []int32) []int32 {
+	switch {
+	case len(gs) == 0 || c == MergeGroups:
+		return gs
+	case c == FirstGroup:
+		return gs[:1]
+	}
+	return gs[len(gs)-1:]
+}
+
+// groupsCompared returns, in file order, the groups whose user-agent lines
+// name agent under Options.AgentCompare.
+func (r *Robots) groupsCompared(agent string) []int32 {
+	a := lowerASCIIString(agent)
+	header := lowerASCIIString(UserAgentHeader(agent))
+	var out []int32
+	for _, n := range r.names {
+		t := lowerASCIIString(r.str(n.token))
+		var ok bool
+		switch r.opts.AgentCompare {
+		case AgentSubstring:
+			ok = t != "" && (strings.Contains(a, t) || strings.Contains(t, a))
+		case AgentPrefix:
+			ok = t != "" && strings.HasPrefix(a, t)
+		case AgentFullHeader:
+			ok = t == header
+		case AgentUnicodeFold:
+			ok = t != "" && strings.EqualFold(t, agent)
+		}
+		if ok {
+			out = append(out, r.nameGroups[n.groups[0]:n.groups[1]]...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
