@@ -65,7 +65,9 @@ func (s *Server) ProxyAddr() string { return s.plain.Listener.Addr().String() }
 type external struct {
 	origin string // e.g. "http://a.test"
 	srv    *http.Server
-	addr   string
+	// base is how a fetcher reaches the origin: "http://127.0.0.1:41234",
+	// or "https://127.4.2.3" for a listener of ServeListener.
+	base string
 }
 
 // NewServer starts a server with no routes: every URL answers 404.
@@ -195,28 +197,62 @@ func (s *Server) External(raw string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	addr, err := s.listen(origin)
+	base, err := s.listen(origin)
 	if err != nil {
 		return "", err
 	}
-	return "http://" + addr + rest, nil
+	return base + rest, nil
 }
 
 func (s *Server) listen(origin string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l := s.listeners[origin]; l != nil {
-		return l.addr, nil
+		return l.base, nil
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", fmt.Errorf("cases: loopback listener for %s: %w", origin, err)
 	}
-	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	l := &external{origin: origin, srv: srv, addr: ln.Addr().String()}
+	l := s.startExternal(origin, "http://"+ln.Addr().String(), ln, nil, io.Discard)
+	return l.base, nil
+}
+
+// ServeListener serves origin (scheme://host[:port] of the case) on ln, a
+// listener the caller bound, and makes External map the origin's URLs to
+// base, the scheme://host[:port] under which a fetcher reaches ln. With
+// cfg set the connections are TLS. The server's complaints about its
+// connections (TLS handshakes a client broke off, say) are written to
+// errs, one a line; nil drops them. It is an error to serve an origin
+// twice.
+func (s *Server) ServeListener(origin, base string, ln net.Listener, cfg *tls.Config, errs io.Writer) error {
+	o, _, err := splitURL(origin + "/")
+	if err != nil {
+		return err
+	}
+	if errs == nil {
+		errs = io.Discard
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.listeners[o] != nil {
+		return fmt.Errorf("cases: %s is served already", o)
+	}
+	s.startExternal(o, strings.TrimSuffix(base, "/"), ln, cfg, errs)
+	return nil
+}
+
+// startExternal serves origin on ln; s.mu is held.
+func (s *Server) startExternal(origin, base string, ln net.Listener, cfg *tls.Config, errs io.Writer) *external {
+	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(errs, "", 0)}
+	l := &external{origin: origin, srv: srv, base: base}
 	s.listeners[origin] = l
+	if cfg != nil {
+		srv.TLSConfig = cfg
+		ln = tls.NewListener(ln, cfg)
+	}
 	go srv.Serve(ln)
-	return l.addr, nil
+	return l
 }
 
 // handler serves routes. origin is fixed for a loopback listener and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,17 +18,23 @@ import (
 // Site serves one scenario on loopback and records every request.
 //
 // Origins are reached in one of two ways. By default each origin of the
-// case (a.test, b.test:8080, https://a.test) gets a port of its own on
-// 127.0.0.1, and the start page links those loopback URLs: distinct
-// hosts, ports and schemes stay distinct authorities, each with its own
-// robots.txt, and absolute redirects are rewritten to the target's port.
-// With a proxy, the start page links the case's own URLs (http://a.test/x)
-// and the crawler reaches them through reptest's HTTP proxy; https
-// origins cannot be proxied (no CONNECT) and are skipped then.
+// case (http://a.test, http://b.test:8080, https://a.test) is served
+// where the lab's layout puts it: on the case's own port of an address
+// of its host (http://127.1.2.1, http://127.1.2.2:8080, https://127.1.2.1)
+// or, in the fallback, on a port of its own of 127.0.0.1. The start page
+// links those URLs, https origins speak TLS with a certificate of the
+// lab's CA, and absolute redirects are rewritten to the target's address.
+// Distinct hosts, ports and schemes stay distinct authorities, each with
+// its own robots.txt. With a proxy, the start page links the case's own
+// URLs (http://a.test/x) and the crawler reaches them through reptest's
+// HTTP proxy; https origins cannot be proxied (no CONNECT) and are
+// skipped then.
 type Site struct {
-	srv   *cases.Server
-	proxy bool
-	start string
+	srv    *cases.Server
+	proxy  bool
+	start  string
+	layout Layout
+	tls    tlsErrors
 
 	versions []Version
 
@@ -37,13 +44,19 @@ type Site struct {
 	over   chan struct{} // closed when the budget is spent
 }
 
-// NewSite starts the site of sc. budget bounds the requests recorded;
-// the one past it closes Over.
-func NewSite(sc *Scenario, proxy bool, budget int) (*Site, error) {
+// NewSite starts the site of sc in the lab. budget bounds the requests
+// recorded; the one past it closes Over.
+func NewSite(sc *Scenario, lab *Lab, proxy bool, budget int) (*Site, error) {
 	if sc.Skip != "" {
 		return nil, fmt.Errorf("crawl: scenario %s/%s: %s", sc.Case.ID, sc.Agent, sc.Skip)
 	}
-	s := &Site{srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{})}
+	s := &Site{srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{}), layout: lab.Layout()}
+	if !proxy {
+		if err := lab.serve(s.srv, sc.servedOrigins(), s.tls.writer); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("crawl: scenario %s/%s: %w", sc.Case.ID, sc.Agent, err)
+		}
+	}
 	links := sc.LinkURLs()
 	var b strings.Builder
 	b.WriteString("<!doctype html>\n<title>reptest crawl</title>\n<ul>\n")
@@ -103,6 +116,14 @@ func (s *Site) URL(u string) (string, error) {
 	}
 	return s.srv.External(u)
 }
+
+// Layout is the layout the site is served in.
+func (s *Site) Layout() Layout { return s.layout }
+
+// TLSErrors returns the TLS handshakes of the site's https origins that
+// the crawler broke off with an alert, such as a certificate it refused:
+// "https://a.test: remote error: tls: unknown certificate authority".
+func (s *Site) TLSErrors() []string { return s.tls.list() }
 
 // Start is the start URL as the crawler is given it.
 func (s *Site) Start() string { return s.start }
@@ -166,3 +187,40 @@ func resolveRef(base, loc string) string {
 func since(t, first time.Time) string {
 	return fmt.Sprintf("+%.3fs", t.Sub(first).Seconds())
 }
+
+// tlsErrors collects the TLS handshakes that clients broke off with an
+// alert, from the servers' error logs (net/http reports them there only).
+type tlsErrors struct {
+	mu  sync.Mutex
+	err []string
+}
+
+// writer returns the error log writer of one origin's server.
+func (t *tlsErrors) writer(origin string) io.Writer {
+	return writerFunc(func(p []byte) (int, error) {
+		for _, line := range strings.Split(string(p), "\n") {
+			// "http: TLS handshake error from 127.0.0.1:5678: remote error: tls: bad certificate"
+			_, msg, ok := strings.Cut(line, "TLS handshake error from ")
+			if !ok {
+				continue
+			}
+			if _, msg, ok = strings.Cut(msg, ": "); ok && strings.Contains(msg, "remote error") {
+				t.mu.Lock()
+				t.err = append(t.err, origin+": "+msg)
+				t.mu.Unlock()
+			}
+		}
+		return len(p), nil
+	})
+}
+
+func (t *tlsErrors) list() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.err...)
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

@@ -9,13 +9,23 @@
 //	5xx-allow      take an unreachable robots.txt (5xx, network error) as allow all
 //	first-match    decide by the first matching rule of the group, not the longest
 //	ignore-ports   share one robots.txt among all ports of a host
+//	port-dropped   fetch scheme://host/robots.txt for every port of a host
+//	               (the port left out of the robots.txt URL), and share it
 //	flood          request the start URL again and again, with new queries
 //
-// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-max N] [-proxy HOST:PORT] START-URL
+// Modes combine, separated by commas: -mode port-dropped,first-match.
+//
+// https URLs are verified against the system's roots, which Go reads
+// from $SSL_CERT_FILE when it is set, or against the PEM file given
+// with -ca.
+//
+// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M[,M]] [-max N] [-ca PEM] [-proxy HOST:PORT] START-URL
 package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"flag"
 	"fmt"
 	"html"
@@ -36,23 +46,33 @@ func main() {
 	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match or ignore-ports")
 	max := flag.Int("max", 200, "the most pages to fetch")
 	proxy := flag.String("proxy", "", "an HTTP proxy, host:port (default: $http_proxy)")
+	ca := flag.String("ca", "", "a PEM file of the CA certificates to trust for https (default: the system's)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M] START-URL")
+		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M[,M]] START-URL")
 		os.Exit(2)
 	}
-	switch *mode {
-	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "flood":
-	default:
-		fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", *mode)
-		os.Exit(2)
+	modes := map[string]bool{}
+	for _, m := range strings.Split(*mode, ",") {
+		switch m {
+		case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "port-dropped", "flood":
+			modes[m] = true
+		default:
+			fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", m)
+			os.Exit(2)
+		}
 	}
 	if *ua == "" {
 		*ua = *agent
 	}
-	c := &crawler{agent: *agent, ua: *ua, mode: *mode, robots: map[string]*reference.Result{},
-		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, proxy: *proxy}}}
-	if *mode == "flood" {
+	tr, err := transport(*proxy, *ca)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testcrawler:", err)
+		os.Exit(2)
+	}
+	c := &crawler{agent: *agent, ua: *ua, mode: modes, robots: map[string]*reference.Result{},
+		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, base: tr}}}
+	if modes["flood"] {
 		for i := 0; ; i++ {
 			c.fetch(fmt.Sprintf("%s?n=%d", flag.Arg(0), i))
 		}
@@ -61,23 +81,43 @@ func main() {
 }
 
 type crawler struct {
-	agent, ua, mode string
-	client          *http.Client
-	robots          map[string]*reference.Result
+	agent, ua string
+	mode      map[string]bool
+	client    *http.Client
+	robots    map[string]*reference.Result
+}
+
+// transport is the HTTP transport: through the proxy when one is given,
+// trusting the CA file when one is given.
+func transport(proxy, caFile string) (*http.Transport, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if proxy != "" {
+		tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: proxy})
+	}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("%s: no PEM certificate", caFile)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+	}
+	return tr, nil
 }
 
 // uaTransport sets the User-Agent header on every request.
-type uaTransport struct{ ua, proxy string }
+type uaTransport struct {
+	ua   string
+	base http.RoundTripper
+}
 
 func (t *uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("User-Agent", t.ua)
-	if t.proxy != "" {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: t.proxy})
-		return tr.RoundTrip(r)
-	}
-	return http.DefaultTransport.RoundTrip(r)
+	return t.base.RoundTrip(r)
 }
 
 func (c *crawler) crawl(start string, max int) {
@@ -87,7 +127,7 @@ func (c *crawler) crawl(start string, max int) {
 		u := queue[0]
 		queue = queue[1:]
 		var links []string
-		if c.mode == "before-robots" && c.robots[c.key(u)] == nil {
+		if c.mode["before-robots"] && c.robots[c.key(u)] == nil {
 			links = c.fetch(u)
 			max--
 			c.rules(u)
@@ -108,13 +148,13 @@ func (c *crawler) crawl(start string, max int) {
 }
 
 // key is the cache key of u's robots.txt: its origin, or its scheme and
-// host alone when ports are ignored.
+// host alone when ports are ignored or dropped.
 func (c *crawler) key(u string) string {
 	o, err := reference.Origin(u)
 	if err != nil {
 		return u
 	}
-	if c.mode == "ignore-ports" {
+	if c.mode["ignore-ports"] || c.mode["port-dropped"] {
 		p, err := url.Parse(o)
 		if err == nil {
 			return p.Scheme + "://" + p.Hostname()
@@ -133,10 +173,14 @@ func (c *crawler) rules(u string) *reference.Result {
 	if err != nil {
 		return nil
 	}
+	if c.mode["port-dropped"] {
+		// The hand-written shortcut: scheme://host/robots.txt.
+		robotsURL = k + "/robots.txt"
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	res := reference.Fetch(ctx, c.client, robotsURL, reference.RFC())
-	if c.mode == "5xx-allow" && res.Info.Access == reference.NotReachable {
+	if c.mode["5xx-allow"] && res.Info.Access == reference.NotReachable {
 		res = reference.FromStatus(http.StatusNotFound, nil, reference.RFC())
 	}
 	c.robots[k] = res
@@ -148,7 +192,7 @@ func (c *crawler) allowed(u string) bool {
 	if res == nil {
 		return false
 	}
-	if c.mode == "first-match" && res.Robots != nil {
+	if c.mode["first-match"] && res.Robots != nil {
 		return firstMatch(res.Robots, c.agent, u)
 	}
 	d, err := res.Decide(c.agent, u)
@@ -161,6 +205,7 @@ var href = regexp.MustCompile(`href="([^"]*)"`)
 func (c *crawler) fetch(u string) []string {
 	resp, err := c.client.Get(u)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "testcrawler:", err)
 		return nil
 	}
 	defer resp.Body.Close()
