@@ -226,3 +226,41 @@ func TestProxy(t *testing.T) {
 		}
 	}
 }
+
+// https origins are reached over TLS with the CA the crawler is handed
+// ({ca} here; TestObeyingCrawlerPasses reaches them through
+// SSL_CERT_FILE). A crawler that refuses the certificate, trusting
+// another CA, makes the run an error that carries its message.
+func TestCrawlerCA(t *testing.T) {
+	cs := selectCases(t, "matching/longest-allow-inside-disallow")
+	other, err := crawl.NewLab(crawl.LabOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	for _, tc := range []struct {
+		name, ca string
+		want     cases.Outcome
+	}{
+		{"its CA", "{ca}", cases.Pass},
+		{"another CA", other.CAFile(), cases.Error},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &crawl.Crawler{Name: "tls", Template: testCrawler + " -ca " + tc.ca + " -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100}
+			results, runs := crawl.RunAll(context.Background(), cs, c, nil)
+			if !strings.HasPrefix(runs[0].Start, "https://127.") {
+				t.Fatalf("start %s; want an https origin on loopback", runs[0].Start)
+			}
+			for _, r := range results {
+				if r.Outcome != tc.want {
+					t.Errorf("#%d: %s %s", r.Check, r.Outcome, r.Detail)
+				}
+				if tc.want == cases.Error && (!strings.Contains(r.Detail, "broke off TLS handshakes") ||
+					!strings.Contains(r.Detail, "https://example.com: remote error: tls:") ||
+					!strings.Contains(r.Detail, "testcrawler:") || !strings.Contains(r.Detail, "certificate")) {
+					t.Errorf("#%d: the detail names neither the refused handshake nor the crawler's message:\n%s", r.Check, r.Detail)
+				}
+			}
+		})
+	}
+}
