@@ -255,7 +255,7 @@ func TestCrawlerCA(t *testing.T) {
 				if r.Outcome != tc.want {
 					t.Errorf("#%d: %s %s", r.Check, r.Outcome, r.Detail)
 				}
-				if tc.want == cases.Error && (!strings.Contains(r.Detail, "broke off TLS handshakes") ||
+				if tc.want == cases.Error && (!strings.Contains(r.Detail, "refused the certificate of an https origin") ||
 					!strings.Contains(r.Detail, "https://example.com: remote error: tls:") ||
 					!strings.Contains(r.Detail, "testcrawler:") || !strings.Contains(r.Detail, "certificate")) {
 					t.Errorf("#%d: the detail names neither the refused handshake nor the crawler's message:\n%s", r.Check, r.Detail)

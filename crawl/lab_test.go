@@ -261,7 +261,7 @@ func TestAddressInUse(t *testing.T) {
 	}
 	srv := cases.NewServer()
 	defer srv.Close()
-	if err := lab.serve(srv, []string{"http://a.test", "https://b.test"}, func(string) io.Writer { return io.Discard }); err != nil {
+	if err := lab.serve(srv, []string{"http://a.test", "https://b.test"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if calls != 4 {
@@ -287,7 +287,7 @@ func TestLayoutLimits(t *testing.T) {
 		{[]string{"http://a.test:8443", "https://a.test:8443"}, "serves both http and https on port 8443"},
 	} {
 		srv := cases.NewServer()
-		err := lab.serve(srv, tc.origins, func(string) io.Writer { return io.Discard })
+		err := lab.serve(srv, tc.origins, nil)
 		srv.Close()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%d origins: %v; want an error saying %q", len(tc.origins), err, tc.want)
