@@ -18,7 +18,7 @@ import (
 var realCrawlers = []struct {
 	name, pkg, bin, template string
 }{
-	{"wget", "wget", "wget", "wget -r -l 1 -e robots=on -T 5 -t 1 -U {ua} -P {dir} {url}"},
+	{"wget", "wget", "wget", "wget -r -H -l 1 -e robots=on -T 5 -t 1 -U {ua} -P {dir} {url}"},
 	{"httrack", "httrack", "httrack", "httrack {url} -O {dir} -r2 -s2 -F {ua} -%v0 -Q -q -T5 -R0"},
 	{"scrapy", "python3-scrapy", "/usr/bin/scrapy", "/usr/bin/python3 -m scrapy runspider ../crawlers/scrapy/spider.py -a start={url} -s USER_AGENT={ua} -s ROBOTSTXT_OBEY=True -s DEPTH_LIMIT=2 -s DOWNLOAD_TIMEOUT=5 -s LOG_LEVEL=WARNING -s TELNETCONSOLE_ENABLED=False"},
 	{"colly", "golang (and the Go module proxy, for colly)", "", ""},

@@ -110,7 +110,7 @@ func (cfg *crawlConfig) check(pos []string) error {
 	case len(pos) > 0:
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	case c.Template == "":
-		return errors.New("--crawler is required, e.g. --crawler 'wget -r -l 1 -e robots=on -U {ua} -P {dir} {url}'")
+		return errors.New("--crawler is required, e.g. --crawler 'wget -r -H -l 1 -e robots=on -U {ua} -P {dir} {url}'")
 	case c.Timeout <= 0 || c.Budget <= 0 || c.Jobs <= 0:
 		return errors.New("--timeout, --budget and --jobs must be positive")
 	}
