@@ -65,7 +65,9 @@ func (s *Server) ProxyAddr() string { return s.plain.Listener.Addr().String() }
 type external struct {
 	origin string // e.g. "http://a.test"
 	srv    *http.Server
-	addr   string
+	// base is how a fetcher reaches the origin: "http://127.0.0.1:41234",
+	// or "https://127.4.2.3" for a listener of ServeListener.
+	base string
 }
 
 // NewServer starts a server with no routes: every URL answers 404.
@@ -195,28 +197,74 @@ func (s *Server) External(raw string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	addr, err := s.listen(origin)
+	base, err := s.listen(origin)
 	if err != nil {
 		return "", err
 	}
-	return "http://" + addr + rest, nil
+	return base + rest, nil
 }
 
 func (s *Server) listen(origin string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if l := s.listeners[origin]; l != nil {
-		return l.addr, nil
+		return l.base, nil
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", fmt.Errorf("cases: loopback listener for %s: %w", origin, err)
 	}
-	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(io.Discard, "", 0)}
-	l := &external{origin: origin, srv: srv, addr: ln.Addr().String()}
+	l := s.startExternal(origin, ln, Listening{Base: "http://" + ln.Addr().String(), Errors: io.Discard})
+	return l.base, nil
+}
+
+// Listening is how ServeListener serves an origin.
+type Listening struct {
+	// Base is the scheme://host[:port] under which a fetcher reaches the
+	// listener; External maps the origin's URLs to it.
+	Base string
+	// TLS, when set, makes the connections TLS.
+	TLS *tls.Config
+	// Errors receives the server's complaints about its connections (TLS
+	// handshakes a client broke off, say), one a line; nil drops them.
+	Errors io.Writer
+	// ConnState, when set, is called as each connection changes state
+	// (http.Server.ConnState).
+	ConnState func(net.Conn, http.ConnState)
+}
+
+// ServeListener serves origin (scheme://host[:port] of the case) on ln, a
+// listener the caller bound. It is an error to serve an origin twice.
+func (s *Server) ServeListener(origin string, ln net.Listener, how Listening) error {
+	o, _, err := splitURL(origin + "/")
+	if err != nil {
+		return err
+	}
+	if how.Errors == nil {
+		how.Errors = io.Discard
+	}
+	how.Base = strings.TrimSuffix(how.Base, "/")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.listeners[o] != nil {
+		return fmt.Errorf("cases: %s is served already", o)
+	}
+	s.startExternal(o, ln, how)
+	return nil
+}
+
+// startExternal serves origin on ln; s.mu is held.
+func (s *Server) startExternal(origin string, ln net.Listener, how Listening) *external {
+	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: log.New(how.Errors, "", 0), ConnState: how.ConnState}
+	l := &external{origin: origin, srv: srv, base: how.Base}
 	s.listeners[origin] = l
+	if how.TLS != nil {
+		srv.TLSConfig = how.TLS
+		ln = tls.NewListener(ln, how.TLS)
+	}
 	go srv.Serve(ln)
-	return l.addr, nil
+	return l
 }
 
 // handler serves routes. origin is fixed for a loopback listener and

@@ -2,35 +2,85 @@ package crawl
 
 import (
 	"context"
+	"sync"
 
 	"github.com/reptest/reptest/cases"
 )
 
 // RunAll runs the crawler on every scenario of the cases, one run per
-// (case, agent), and judges each run. progress, when set, is called after
-// each scenario. It stops early only when ctx is cancelled; the results
-// so far are returned.
+// (case, agent), and judges each run; c.Jobs scenarios run at once, each
+// on addresses of its own. Results and runs come in scenario order
+// whatever the number of jobs. progress, when set, is called after each
+// scenario, in the order they end, one call at a time. It stops early
+// only when ctx is cancelled; the results of the scenarios that ended
+// are returned.
 func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done, total int, run *Run)) ([]cases.Result, []Run) {
 	var scs []Scenario
 	for i := range cs {
 		scs = append(scs, Scenarios(&cs[i])...)
 	}
-	var results []cases.Result
-	var runs []Run
+	lab := c.Lab
+	if lab == nil {
+		var err error
+		if lab, err = NewLab(LabOptions{}); err != nil {
+			return failAll(scs, c.Name, err)
+		}
+		defer lab.Close()
+	}
+	runs := make([]*Run, len(scs))
+	var mu sync.Mutex // serialises progress
+	done := 0
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(c.Jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				run := Run{Scenario: &scs[i], Layout: lab.Layout()}
+				if scs[i].Skip == "" {
+					run = c.crawl(ctx, &scs[i], lab)
+				}
+				mu.Lock()
+				runs[i] = &run
+				done++
+				if progress != nil {
+					progress(done, len(scs), &run)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
 	for i := range scs {
 		if ctx.Err() != nil {
 			break
 		}
-		sc := &scs[i]
-		run := Run{Scenario: sc}
-		if sc.Skip == "" {
-			run = c.Crawl(ctx, sc)
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var results []cases.Result
+	var out []Run
+	for _, run := range runs {
+		if run != nil {
+			results = append(results, Judge(*run, c.Name)...)
+			out = append(out, *run)
 		}
-		results = append(results, Judge(run, c.Name)...)
+	}
+	return results, out
+}
+
+// failAll fails every scenario with err: the crawl could not be set up.
+func failAll(scs []Scenario, crawler string, err error) ([]cases.Result, []Run) {
+	var results []cases.Result
+	var runs []Run
+	for i := range scs {
+		run := Run{Scenario: &scs[i], Failure: err.Error()}
+		if scs[i].Skip != "" {
+			run.Failure = ""
+		}
+		results = append(results, Judge(run, crawler)...)
 		runs = append(runs, run)
-		if progress != nil {
-			progress(i+1, len(scs), &runs[len(runs)-1])
-		}
 	}
 	return results, runs
 }

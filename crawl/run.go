@@ -21,6 +21,7 @@ const (
 	PlaceholderUA    = "{ua}"    // a full User-Agent header naming the token
 	PlaceholderDir   = "{dir}"   // a fresh scratch folder, also the working directory
 	PlaceholderProxy = "{proxy}" // host:port of reptest's HTTP proxy
+	PlaceholderCA    = "{ca}"    // the PEM file of the crawl's test CA
 )
 
 // UserAgent is the User-Agent header {ua} stands for.
@@ -39,6 +40,11 @@ type Crawler struct {
 	// Budget is the most requests a run may make; the run is stopped at
 	// the next one.
 	Budget int
+	// Jobs is how many scenarios RunAll runs at once; below 1, one.
+	Jobs int
+	// Lab is where the scenarios are served; nil: RunAll and Crawl make
+	// one of their own, in the layout NewLab picks.
+	Lab *Lab
 }
 
 // Run is what one crawler run of a scenario produced.
@@ -49,6 +55,8 @@ type Run struct {
 	// Versions are the robots.txt files in force, per origin, as the
 	// reference fetched them from the site.
 	Versions []Version
+	// Layout is the layout the site was served in.
+	Layout Layout
 	// Failure, when set, says why the run does not count: the command
 	// could not start, the timeout or the budget stopped it.
 	Failure string
@@ -81,7 +89,19 @@ func (c *Crawler) UsesProxy() bool { return strings.Contains(c.Template, Placeho
 // Crawl runs the crawler on one scenario. It never returns with the
 // crawler's processes still running.
 func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
-	run := Run{Scenario: sc}
+	lab := c.Lab
+	if lab == nil {
+		var err error
+		if lab, err = NewLab(LabOptions{}); err != nil {
+			return Run{Scenario: sc, Failure: err.Error()}
+		}
+		defer lab.Close()
+	}
+	return c.crawl(ctx, sc, lab)
+}
+
+func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
+	run := Run{Scenario: sc, Layout: lab.Layout()}
 	words, err := parsers.SplitWords(c.Template)
 	if err == nil && len(words) == 0 {
 		err = errors.New("the template is empty")
@@ -90,7 +110,7 @@ func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
 		run.Failure = fmt.Sprintf("crawler command %q: %v", c.Template, err)
 		return run
 	}
-	site, err := NewSite(sc, c.UsesProxy(), c.Budget)
+	site, err := NewSite(sc, lab, c.UsesProxy(), c.Budget)
 	if err != nil {
 		run.Failure = err.Error()
 		return run
@@ -104,13 +124,14 @@ func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
 	}
 	defer os.RemoveAll(dir)
 	r := strings.NewReplacer(PlaceholderURL, site.Start(), PlaceholderAgent, sc.Agent,
-		PlaceholderUA, UserAgent(sc.Agent), PlaceholderDir, dir, PlaceholderProxy, site.ProxyAddr())
+		PlaceholderUA, UserAgent(sc.Agent), PlaceholderDir, dir, PlaceholderProxy, site.ProxyAddr(),
+		PlaceholderCA, lab.CAFile())
 	for i := range words {
 		words[i] = r.Replace(words[i])
 	}
 	cmd := exec.Command(words[0], words[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+dir)
+	cmd.Env = append(append(os.Environ(), "HOME="+dir), lab.CAEnv()...)
 	if c.UsesProxy() {
 		p := "http://" + site.ProxyAddr()
 		cmd.Env = append(cmd.Env, "http_proxy="+p, "HTTP_PROXY="+p, "no_proxy=", "NO_PROXY=")
@@ -127,6 +148,12 @@ func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
 	time.Sleep(50 * time.Millisecond)
 	run.Log = site.Log()
 	run.Output = out.String()
+	if errs := site.TLSErrors(); len(errs) > 0 && run.Failure == "" {
+		// A crawler that refused the site's certificate saw a site
+		// without those origins: its run says nothing about robots.txt.
+		run.Failure = "the crawler refused the certificate of an https origin of the site (was it handed the test CA? pass {ca}, or see the README for the variables set):\n  " +
+			strings.Join(errs[:min(len(errs), 5)], "\n  ")
+	}
 	return run
 }
 

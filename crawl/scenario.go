@@ -245,3 +245,23 @@ func (s *Scenario) LinkURLs() []string {
 	}
 	return out
 }
+
+// servedOrigins returns every origin the site serves: those of the
+// checks, of the responses and of the redirect targets they name.
+func (s *Scenario) servedOrigins() []string {
+	out := append([]string{}, s.Origins...)
+	add := func(u string) {
+		if o := OriginOf(u); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	for _, r := range s.Responses {
+		add(r.URL)
+		for k, v := range r.Headers {
+			if strings.EqualFold(k, "Location") {
+				add(resolveRef(r.URL, v))
+			}
+		}
+	}
+	return out
+}

@@ -2,10 +2,14 @@ package crawl
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"html"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,17 +21,23 @@ import (
 // Site serves one scenario on loopback and records every request.
 //
 // Origins are reached in one of two ways. By default each origin of the
-// case (a.test, b.test:8080, https://a.test) gets a port of its own on
-// 127.0.0.1, and the start page links those loopback URLs: distinct
-// hosts, ports and schemes stay distinct authorities, each with its own
-// robots.txt, and absolute redirects are rewritten to the target's port.
-// With a proxy, the start page links the case's own URLs (http://a.test/x)
-// and the crawler reaches them through reptest's HTTP proxy; https
-// origins cannot be proxied (no CONNECT) and are skipped then.
+// case (http://a.test, http://b.test:8080, https://a.test) is served
+// where the lab's layout puts it: on the case's own port of an address
+// of its host (http://127.1.2.1, http://127.1.2.2:8080, https://127.1.2.1)
+// or, in the fallback, on a port of its own of 127.0.0.1. The start page
+// links those URLs, https origins speak TLS with a certificate of the
+// lab's CA, and absolute redirects are rewritten to the target's address.
+// Distinct hosts, ports and schemes stay distinct authorities, each with
+// its own robots.txt. With a proxy, the start page links the case's own
+// URLs (http://a.test/x) and the crawler reaches them through reptest's
+// HTTP proxy; https origins cannot be proxied (no CONNECT) and are
+// skipped then.
 type Site struct {
-	srv   *cases.Server
-	proxy bool
-	start string
+	srv    *cases.Server
+	proxy  bool
+	start  string
+	layout Layout
+	tls    tlsErrors
 
 	versions []Version
 
@@ -37,13 +47,19 @@ type Site struct {
 	over   chan struct{} // closed when the budget is spent
 }
 
-// NewSite starts the site of sc. budget bounds the requests recorded;
-// the one past it closes Over.
-func NewSite(sc *Scenario, proxy bool, budget int) (*Site, error) {
+// NewSite starts the site of sc in the lab. budget bounds the requests
+// recorded; the one past it closes Over.
+func NewSite(sc *Scenario, lab *Lab, proxy bool, budget int) (*Site, error) {
 	if sc.Skip != "" {
 		return nil, fmt.Errorf("crawl: scenario %s/%s: %s", sc.Case.ID, sc.Agent, sc.Skip)
 	}
-	s := &Site{srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{})}
+	s := &Site{srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{}), layout: lab.Layout()}
+	if !proxy {
+		if err := lab.serve(s.srv, sc.servedOrigins(), s.tls.watch); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("crawl: scenario %s/%s: %w", sc.Case.ID, sc.Agent, err)
+		}
+	}
 	links := sc.LinkURLs()
 	var b strings.Builder
 	b.WriteString("<!doctype html>\n<title>reptest crawl</title>\n<ul>\n")
@@ -103,6 +119,14 @@ func (s *Site) URL(u string) (string, error) {
 	}
 	return s.srv.External(u)
 }
+
+// Layout is the layout the site is served in.
+func (s *Site) Layout() Layout { return s.layout }
+
+// TLSErrors returns the TLS handshakes of the site's https origins that
+// the crawler broke off with an alert, such as a certificate it refused:
+// "https://a.test: remote error: tls: unknown certificate authority".
+func (s *Site) TLSErrors() []string { return s.tls.list() }
 
 // Start is the start URL as the crawler is given it.
 func (s *Site) Start() string { return s.start }
@@ -166,3 +190,74 @@ func resolveRef(base, loc string) string {
 func since(t, first time.Time) string {
 	return fmt.Sprintf("+%.3fs", t.Sub(first).Seconds())
 }
+
+// tlsErrors collects what shows that a crawler refused an https
+// origin's certificate: handshakes it broke off with an alert (net/http
+// reports them in its error log only), and handshakes it completed but
+// sent no request over, on an origin it then never asked anything of
+// (GNU Wget checks the certificate after the handshake and just closes).
+type tlsErrors struct {
+	mu       sync.Mutex
+	alerts   []string
+	silent   map[string]int  // origin → connections with a handshake and no request
+	asked    map[string]bool // origins that got a request
+	requests map[net.Conn]bool
+}
+
+// watch returns the error log writer and the connection hook of one
+// origin's server.
+func (t *tlsErrors) watch(origin string) (io.Writer, func(net.Conn, http.ConnState)) {
+	log := writerFunc(func(p []byte) (int, error) {
+		for _, line := range strings.Split(string(p), "\n") {
+			// "http: TLS handshake error from 127.0.0.1:5678: remote error: tls: bad certificate"
+			_, msg, ok := strings.Cut(line, "TLS handshake error from ")
+			if !ok {
+				continue
+			}
+			if _, msg, ok = strings.Cut(msg, ": "); ok && strings.Contains(msg, "remote error") {
+				t.mu.Lock()
+				t.alerts = append(t.alerts, origin+": "+msg)
+				t.mu.Unlock()
+			}
+		}
+		return len(p), nil
+	})
+	hook := func(c net.Conn, st http.ConnState) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.requests == nil {
+			t.requests, t.silent, t.asked = map[net.Conn]bool{}, map[string]int{}, map[string]bool{}
+		}
+		switch st {
+		case http.StateActive:
+			t.requests[c] = true
+			t.asked[origin] = true
+		case http.StateClosed, http.StateHijacked:
+			tc, ok := c.(*tls.Conn)
+			if ok && !t.requests[c] && tc.ConnectionState().HandshakeComplete {
+				t.silent[origin]++
+			}
+			delete(t.requests, c)
+		}
+	}
+	return log, hook
+}
+
+// list says what the crawler refused.
+func (t *tlsErrors) list() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := append([]string(nil), t.alerts...)
+	for o, n := range t.silent {
+		if !t.asked[o] {
+			out = append(out, fmt.Sprintf("%s: %d TLS connection(s) closed after the handshake without a request, and nothing of the origin was requested", o, n))
+		}
+	}
+	slices.Sort(out[len(t.alerts):])
+	return out
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

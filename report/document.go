@@ -57,6 +57,12 @@ type Document struct {
 	// Audit is reptest audit's own account (accesslog.Section: counts per
 	// agent, and every judged request; docs/FORMAT.md §7), kept verbatim.
 	Audit json.RawMessage `json:"audit,omitempty"`
+	// CrawlLayout is how reptest crawl served the scenarios' origins:
+	// "addresses" (each host its own address of 127.0.0.0/8, each origin
+	// the case's own port) or "ports" (each origin a port of 127.0.0.1);
+	// CrawlLayoutNote says why the second ran, when it did.
+	CrawlLayout     string `json:"crawl_layout,omitempty"`
+	CrawlLayoutNote string `json:"crawl_layout_note,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`

@@ -17,13 +17,23 @@
 //	5xx-allow      5xx-allows+unreachable-allows
 //	first-match    first-match
 //	ignore-ports   port-ignored
+//	port-dropped   port-ignored, with robots.txt fetched as scheme://host/robots.txt
+//	               (the port left out of its URL: a common hand-written shortcut)
 //	flood          request the start URL again and again, with new queries
 //
-// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-variant ID+ID] [-max N] [-proxy HOST:PORT] START-URL
+// Modes combine, separated by commas: -mode port-dropped,first-match.
+//
+// https URLs are verified against the system's roots, which Go reads
+// from $SSL_CERT_FILE when it is set, or against the PEM file given
+// with -ca.
+//
+// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M[,M]] [-variant ID+ID] [-max N] [-ca PEM] [-proxy HOST:PORT] START-URL
 package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"flag"
 	"fmt"
 	"html"
@@ -41,19 +51,26 @@ import (
 func main() {
 	agent := flag.String("agent", "TestCrawler", "the product token")
 	ua := flag.String("ua", "", "the User-Agent header (default: the token)")
-	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match, ignore-ports or flood")
+	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match, ignore-ports, port-dropped or flood, joined by commas")
 	variant := flag.String("variant", "", "misreadings to make, joined by +: see reptest variants")
 	max := flag.Int("max", 200, "the most pages to fetch")
 	proxy := flag.String("proxy", "", "an HTTP proxy, host:port (default: $http_proxy)")
+	ca := flag.String("ca", "", "a PEM file of the CA certificates to trust for https (default: the system's)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M] START-URL")
+		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M[,M]] [-variant ID+ID] START-URL")
 		os.Exit(2)
 	}
-	ids, ok := modes[*mode]
-	if !ok {
-		fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", *mode)
-		os.Exit(2)
+	var ids []string
+	set := map[string]bool{}
+	for _, m := range strings.Split(*mode, ",") {
+		more, ok := modes[m]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", m)
+			os.Exit(2)
+		}
+		ids = append(ids, more...)
+		set[m] = true
 	}
 	if *variant != "" {
 		ids = append(ids, strings.Split(*variant, "+")...)
@@ -70,10 +87,15 @@ func main() {
 	if opts.RobotsOtherAgent {
 		robotsUA = "Go-http-client/1.1"
 	}
-	c := &crawler{agent: *agent, opts: opts, robots: map[string]*reference.Result{},
-		client:      &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, proxy: *proxy}},
-		robotClient: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: robotsUA, proxy: *proxy}}}
-	if *mode == "flood" {
+	tr, err := transport(*proxy, *ca)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testcrawler:", err)
+		os.Exit(2)
+	}
+	c := &crawler{agent: *agent, opts: opts, portDropped: set["port-dropped"], robots: map[string]*reference.Result{},
+		client:      &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, base: tr}},
+		robotClient: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: robotsUA, base: tr}}}
+	if set["flood"] {
 		for i := 0; ; i++ {
 			c.fetch(fmt.Sprintf("%s?n=%d", flag.Arg(0), i))
 		}
@@ -88,6 +110,7 @@ var modes = map[string][]string{
 	"5xx-allow":     {"5xx-allows", "unreachable-allows"},
 	"first-match":   {"first-match"},
 	"ignore-ports":  {"port-ignored"},
+	"port-dropped":  {"port-ignored"},
 	"flood":         nil,
 }
 
@@ -95,23 +118,46 @@ type crawler struct {
 	agent string
 	// opts are the reference's options with the misreadings applied; the
 	// crawl ones (Misread.PortIgnored...) are the crawler's to make.
-	opts                reference.Options
+	opts reference.Options
+	// portDropped fetches robots.txt without the URL's port (mode
+	// port-dropped), where port-ignored alone fetches it from the first
+	// port of the host met.
+	portDropped         bool
 	client, robotClient *http.Client
 	robots              map[string]*reference.Result
 }
 
+// transport is the HTTP transport: through the proxy when one is given,
+// trusting the CA file when one is given.
+func transport(proxy, caFile string) (*http.Transport, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if proxy != "" {
+		tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: proxy})
+	}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, err
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("%s: no PEM certificate", caFile)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+	}
+	return tr, nil
+}
+
 // uaTransport sets the User-Agent header on every request.
-type uaTransport struct{ ua, proxy string }
+type uaTransport struct {
+	ua   string
+	base http.RoundTripper
+}
 
 func (t *uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("User-Agent", t.ua)
-	if t.proxy != "" {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.Proxy = http.ProxyURL(&url.URL{Scheme: "http", Host: t.proxy})
-		return tr.RoundTrip(r)
-	}
-	return http.DefaultTransport.RoundTrip(r)
+	return t.base.RoundTrip(r)
 }
 
 func (c *crawler) crawl(start string, max int) {
@@ -172,9 +218,16 @@ func (c *crawler) rules(u string) *reference.Result {
 	if err != nil {
 		return nil
 	}
+	if p, err := url.Parse(robotsURL); err == nil && c.portDropped {
+		// The hand-written shortcut: scheme://host/robots.txt.
+		robotsURL = p.Scheme + "://" + p.Hostname() + "/robots.txt"
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	res := reference.Fetch(ctx, c.robotClient, robotsURL, c.opts)
+	if res.Info.Access == reference.NotReachable {
+		fmt.Fprintf(os.Stderr, "testcrawler: %s: %s\n", robotsURL, res.Info.Why)
+	}
 	c.robots[k] = res
 	return res
 }
@@ -194,6 +247,7 @@ var href = regexp.MustCompile(`href="([^"]*)"`)
 func (c *crawler) fetch(u string) []string {
 	resp, err := c.client.Get(u)
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "testcrawler:", err)
 		return nil
 	}
 	defer resp.Body.Close()
