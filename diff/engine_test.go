@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/parsers"
 )
 
 // batching is naive with cases.Batcher: it counts the batches and the
@@ -48,6 +49,9 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 				ref(), refGoogle(),
 				&naive{name: "naive", calls: &c.checks, owner: new(atomic.Int64)},
 				&batching{naive: naive{name: "batching", calls: &c.checks}, batches: &c.batches, questions: &c.questions},
+				// The libraries' batches (one parse per body, the
+				// grobotstxt parse's events replayed per question).
+				parsers.NewGrobotstxt(), parsers.NewTemoto(),
 			}, nil
 		}
 		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised, CacheEntries: cacheEntries})
