@@ -39,6 +39,10 @@ type Finding struct {
 	// order; Probes counts the disagreeing probes this finding stands for.
 	Sources []string `json:"sources,omitempty"`
 	Probes  int      `json:"probes,omitempty"`
+	// Duplicates counts the inputs that were not compared because their
+	// body is that of one of Sources; the first MaxDuplicateSources of
+	// each are listed in Sources too.
+	Duplicates int `json:"duplicates,omitempty"`
 	// Trace is the reference's explanation of its verdict on the input,
 	// in the input's profile; Line is its deciding line (0 when no rule
 	// decided).
