@@ -91,6 +91,10 @@ type panel struct {
 	// cache, when not nil, holds verdicts already given, shared by the
 	// panels of one run.
 	cache *verdictCache
+	// disk, when not nil, keeps verdicts and results across runs, by
+	// the parsers' identities ids (setIdentities).
+	disk *DiskCache
+	ids  []string
 	// slots, when not nil, bounds the questions being answered at once
 	// across the panels of a run (one per core): a panel asks its parsers
 	// at the same time only when the other panels leave cores idle.
@@ -194,9 +198,17 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cas
 // probeOne fills in parser i's column of vs; keys are the questions'
 // cache keys.
 func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) {
+	var stored map[cases.Question]cases.Verdict
+	if p.disk != nil {
+		stored = p.storedVerdicts(i, b)
+		defer func() { p.storeVerdicts(i, b, stored, qs, vs) }()
+	}
 	var todo []int
 	for k := range qs {
-		if v, ok := p.cache.get(i, &keys[k]); ok {
+		if v, ok := stored[qs[k]]; ok {
+			vs[k][i] = v
+			p.cache.put(i, &keys[k], v)
+		} else if v, ok := p.cache.get(i, &keys[k]); ok {
 			vs[k][i] = v
 		} else {
 			todo = append(todo, k)

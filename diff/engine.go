@@ -51,6 +51,15 @@ type Options struct {
 	// no cache, no batches and no short cuts. The findings are the same
 	// either way; it is there to show that they are.
 	Unoptimised bool
+	// Cache, when set, keeps the parsers' verdicts on each body's probes
+	// and each file's result for later runs (see DiskCache): a run over
+	// the same inputs then asks nothing of a parser whose identity did
+	// not change. Unoptimised runs do not use it.
+	Cache *DiskCache
+	// Identities holds, by parser name, what identifies a parser's
+	// answers beyond its Info (name, version, runtime): an external
+	// program's command line and options. The cache keys by them.
+	Identities map[string]string
 	// Profile is the profile of files that name none (directories and
 	// generated files): cases.ProfileRFC (the default) or
 	// cases.ProfileGoogle. Every request carries the file's profile, and
@@ -150,11 +159,15 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 			}
 			defer closer()
 			p.cache, p.slots = cache, slots
+			if !opts.Unoptimised && opts.Cache != nil {
+				p.disk = opts.Cache
+				p.setIdentities(opts.Identities)
+			}
 			if !c.sameNames(p.names) {
 				return
 			}
 			for j := range feed {
-				r := compareFile(ctx, p, j.f, &opts)
+				r := p.compareCached(ctx, j.f, &opts)
 				r.name = j.f.Name
 				c.add(j.idx, r)
 			}
