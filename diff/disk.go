@@ -2,16 +2,19 @@ package diff
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -28,7 +31,7 @@ const CacheVersion = 1
 const DefaultCacheBytes = 1 << 30
 
 // entryMagic starts every entry, followed by the SHA-256 digest of the
-// rest: an entry that does not check (a torn write, a disk error, a
+// rest, the gzip-compressed data: an entry that does not check (a torn write, a disk error, a
 // foreign file) is a miss, and the next put replaces it.
 const entryMagic = "reptest-cache\n"
 
@@ -87,8 +90,16 @@ func (c *DiskCache) get(key [sha256.Size]byte) ([]byte, bool) {
 	if err != nil || len(b) < len(entryMagic)+sha256.Size || !bytes.HasPrefix(b, []byte(entryMagic)) {
 		return nil, false
 	}
-	sum, data := b[len(entryMagic):len(entryMagic)+sha256.Size], b[len(entryMagic)+sha256.Size:]
-	if got := sha256.Sum256(data); !bytes.Equal(sum, got[:]) {
+	sum, packed := b[len(entryMagic):len(entryMagic)+sha256.Size], b[len(entryMagic)+sha256.Size:]
+	if got := sha256.Sum256(packed); !bytes.Equal(sum, got[:]) {
+		return nil, false
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(packed))
+	if err != nil {
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(zr, maxEntryBytes+1))
+	if err != nil || len(data) > maxEntryBytes {
 		return nil, false
 	}
 	now := time.Now()
@@ -111,8 +122,14 @@ func (c *DiskCache) put(key [sha256.Size]byte, data []byte) {
 	if err != nil {
 		return
 	}
-	sum := sha256.Sum256(data)
-	_, err = f.Write(slices.Concat([]byte(entryMagic), sum[:], data))
+	var packed bytes.Buffer
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&packed)
+	zw.Write(data)
+	zw.Close()
+	gzipWriters.Put(zw)
+	sum := sha256.Sum256(packed.Bytes())
+	_, err = f.Write(slices.Concat([]byte(entryMagic), sum[:], packed.Bytes()))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -129,6 +146,14 @@ func (c *DiskCache) put(key [sha256.Size]byte, data []byte) {
 		c.trimming.Store(false)
 	}
 }
+
+// Entries are compressed: the verdicts and findings of a crawl's bodies
+// take a tenth of the room. A gzip.Writer costs a megabyte to make, so
+// they are reused.
+var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
+
+// maxEntryBytes bounds what one entry may unpack to.
+const maxEntryBytes = 256 << 20
 
 // staleTemp is the age past which a temporary file is taken for the
 // leftover of a run that died while writing.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -126,7 +127,11 @@ func TestDiskCacheBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.written.Store(-1 << 40) // no trims while filling
-	entry := bytes.Repeat([]byte("x"), 1000)
+	// Random bytes, which compression does not shrink.
+	entry := make([]byte, 1000)
+	for i := range entry {
+		entry[i] = byte(rand.N(256))
+	}
 	old := time.Now().Add(-time.Hour)
 	for n := 0; n < 60; n++ {
 		k := cacheKey(fmt.Sprint(n))
