@@ -40,6 +40,10 @@ type Finding struct {
 	// order; Probes counts the disagreeing probes this finding stands for.
 	Sources []string `json:"sources,omitempty"`
 	Probes  int      `json:"probes,omitempty"`
+	// Duplicates counts the inputs that were not compared because their
+	// body is that of one of Sources; the first MaxDuplicateSources of
+	// each are listed in Sources too.
+	Duplicates int `json:"duplicates,omitempty"`
 	// Trace is the reference's explanation of its verdict on the input,
 	// in the input's profile; Line is its deciding line (0 when no rule
 	// decided).
@@ -88,6 +92,10 @@ type panel struct {
 	// cache, when not nil, holds verdicts already given, shared by the
 	// panels of one run.
 	cache *verdictCache
+	// disk, when not nil, keeps verdicts and results across runs, by
+	// the parsers' identities ids (setIdentities).
+	disk *DiskCache
+	ids  []string
 	// slots, when not nil, bounds the questions being answered at once
 	// across the panels of a run (one per core): a panel asks its parsers
 	// at the same time only when the other panels leave cores idle.
@@ -191,9 +199,17 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cas
 // probeOne fills in parser i's column of vs; keys are the questions'
 // cache keys.
 func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) {
+	var stored map[cases.Question]cases.Verdict
+	if p.disk != nil {
+		stored = p.storedVerdicts(i, b)
+		defer func() { p.storeVerdicts(i, b, stored, qs, vs) }()
+	}
 	var todo []int
 	for k := range qs {
-		if v, ok := p.cache.get(i, &keys[k]); ok {
+		if v, ok := stored[qs[k]]; ok {
+			vs[k][i] = v
+			p.cache.put(i, &keys[k], v)
+		} else if v, ok := p.cache.get(i, &keys[k]); ok {
 			vs[k][i] = v
 		} else {
 			todo = append(todo, k)

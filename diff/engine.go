@@ -2,8 +2,10 @@ package diff
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -49,6 +51,15 @@ type Options struct {
 	// no cache, no batches and no short cuts. The findings are the same
 	// either way; it is there to show that they are.
 	Unoptimised bool
+	// Cache, when set, keeps the parsers' verdicts on each body's probes
+	// and each file's result for later runs (see DiskCache): a run over
+	// the same inputs then asks nothing of a parser whose identity did
+	// not change. Unoptimised runs do not use it.
+	Cache *DiskCache
+	// Identities holds, by parser name, what identifies a parser's
+	// answers beyond its Info (name, version, runtime): an external
+	// program's command line and options. The cache keys by them.
+	Identities map[string]string
 	// Profile is the profile of files that name none (directories and
 	// generated files): cases.ProfileRFC (the default) or
 	// cases.ProfileGoogle. Every request carries the file's profile, and
@@ -148,17 +159,29 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 			}
 			defer closer()
 			p.cache, p.slots = cache, slots
+			if !opts.Unoptimised && opts.Cache != nil {
+				p.disk = opts.Cache
+				p.setIdentities(opts.Identities)
+			}
 			if !c.sameNames(p.names) {
 				return
 			}
 			for j := range feed {
-				r := compareFile(ctx, p, j.f, &opts)
+				r := p.compareCached(ctx, j.f, &opts)
 				r.name = j.f.Name
 				c.add(j.idx, r)
 			}
 		}()
 	}
+	seen := make(map[[sha256.Size]byte]int)
 	err := jobs(func(j job) bool {
+		if k, ok := dupKey(j.f, opts.Profile); ok {
+			if first, dup := seen[k]; dup {
+				c.duplicate(first, j.f.Name)
+				return true
+			}
+			seen[k] = j.idx
+		}
 		select {
 		case feed <- j:
 			return true
@@ -177,7 +200,36 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	return collect(c.names, c.results), nil
+	return collect(c.names, c.results, c.dups), nil
+}
+
+// MaxDuplicateSources bounds the names of duplicates a finding lists in
+// Sources per compared input; the others are only counted (Duplicates).
+const MaxDuplicateSources = 64
+
+// dupKey returns the key inputs are compared once by: a digest of the
+// profile and the body. A file with probes of its own (a corpus case)
+// has none: it is always compared.
+func dupKey(f *File, profile string) ([sha256.Size]byte, bool) {
+	if f.Probes != nil {
+		return [sha256.Size]byte{}, false
+	}
+	if f.Profile != "" {
+		profile = f.Profile
+	}
+	h := sha256.New()
+	io.WriteString(h, profile)
+	h.Write([]byte{0})
+	h.Write(f.Robots)
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k, true
+}
+
+// duplicates are the inputs whose body is that of one compared input.
+type duplicates struct {
+	names []string // the first MaxDuplicateSources
+	count int
 }
 
 // withDefaults returns opts with the defaults Options documents filled
@@ -217,6 +269,7 @@ type collector struct {
 
 	mu       sync.Mutex
 	results  []*fileResult
+	dups     map[int]*duplicates // by the compared input's job index
 	names    []string
 	firstErr error
 	done     int
@@ -259,6 +312,29 @@ func (c *collector) add(idx int, r *fileResult) {
 	c.results[idx] = r
 	c.done++
 	c.disagree += r.disagreements
+	if c.progress != nil {
+		c.progress(c.done, c.total, c.disagree)
+	}
+}
+
+// duplicate records that the input named name has the body of job
+// first, and counts it as done.
+func (c *collector) duplicate(first int, name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dups == nil {
+		c.dups = make(map[int]*duplicates)
+	}
+	d := c.dups[first]
+	if d == nil {
+		d = new(duplicates)
+		c.dups[first] = d
+	}
+	d.count++
+	if len(d.names) < MaxDuplicateSources {
+		d.names = append(d.names, name)
+	}
+	c.done++
 	if c.progress != nil {
 		c.progress(c.done, c.total, c.disagree)
 	}
@@ -498,8 +574,9 @@ func traceOf(in Input) (string, int) {
 	return d.String(), 0
 }
 
-// collect merges the files' results in file order.
-func collect(names []string, results []*fileResult) *Report {
+// collect merges the files' results in file order; dups holds the
+// duplicates of each compared input by its index.
+func collect(names []string, results []*fileResult, dups map[int]*duplicates) *Report {
 	rep := &Report{Kind: ReportKind}
 	s := &rep.Summary
 	s.Parsers = names
@@ -510,11 +587,17 @@ func collect(names []string, results []*fileResult) *Report {
 		}
 	}
 	index := make(map[string]int)
-	for _, r := range results {
+	for at, r := range results {
 		if r == nil {
 			continue
 		}
+		d := dups[at]
+		if d == nil {
+			d = &duplicates{}
+		}
 		s.Files++
+		s.Responses += 1 + d.count
+		s.Duplicates += d.count
 		s.Probes += r.probes
 		s.Disagreements += r.disagreements
 		if r.disagreements > 0 {
@@ -528,21 +611,7 @@ func collect(names []string, results []*fileResult) *Report {
 				s.Pairs[k].FileDisagreements++
 			}
 		}
-		for _, f := range r.findings {
-			id := inputID(&f.Input)
-			if at, ok := index[id]; ok {
-				g := &rep.Findings[at]
-				g.Probes += f.Probes
-				name := r.name
-				if g.Sources[len(g.Sources)-1] != name {
-					g.Sources = append(g.Sources, name)
-				}
-				g.mergeLines(name, f.SourceLines[name])
-				continue
-			}
-			index[id] = len(rep.Findings)
-			rep.Findings = append(rep.Findings, f)
-		}
+		rep.addFindings(index, r, d)
 	}
 	for k := range s.Pairs {
 		s.Pairs[k].share()
@@ -551,4 +620,41 @@ func collect(names []string, results []*fileResult) *Report {
 	s.Groups = GroupFindings(rep.Findings)
 	s.Findings = len(rep.Findings)
 	return rep
+}
+
+// addFindings adds the findings of one compared file, and of its
+// duplicates d, to rep: a finding already there (index holds them by
+// input) gets the file as one more source.
+func (rep *Report) addFindings(index map[string]int, r *fileResult, d *duplicates) {
+	listed := make(map[string]bool) // findings this file is a source of
+	for _, f := range r.findings {
+		id := inputID(&f.Input)
+		g := &f
+		if at, ok := index[id]; ok {
+			g = &rep.Findings[at]
+			g.Probes += f.Probes
+		}
+		lines := f.SourceLines[r.name]
+		if listed[id] {
+			// The file's second disagreement minimised to the
+			// same input: only its lines are new.
+			g.mergeLines(r.name, lines)
+			for _, name := range d.names {
+				g.mergeLines(name, lines)
+			}
+			continue
+		}
+		listed[id] = true
+		if g != &f {
+			g.addSource(r.name, lines)
+		}
+		g.Duplicates += d.count
+		for _, name := range d.names {
+			g.addSource(name, lines)
+		}
+		if g == &f {
+			index[id] = len(rep.Findings)
+			rep.Findings = append(rep.Findings, f)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package diff
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/parsers"
 )
 
 // batching is naive with cases.Batcher: it counts the batches and the
@@ -50,6 +52,9 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 				ref(), refGoogle(),
 				&naive{name: "naive", calls: &c.checks, owner: new(atomic.Int64)},
 				&batching{naive: naive{name: "batching", calls: &c.checks}, batches: &c.batches, questions: &c.questions},
+				// The libraries' batches (one parse per body, the
+				// grobotstxt parse's events replayed per question).
+				parsers.NewGrobotstxt(), parsers.NewTemoto(),
 			}, nil
 		}
 		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised, CacheEntries: cacheEntries})
@@ -196,5 +201,71 @@ func TestAskBatchEachQuestionsTime(t *testing.T) {
 	got := p.askBatch(context.Background(), p.parsers[0].(cases.Batcher), req, qs)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+}
+
+// TestDuplicatesComparedOnce runs files, then the same files with copies
+// of some bodies under other names, and checks that the copies cost no
+// checks, add no probes, and are listed (at most MaxDuplicateSources
+// each) and counted in the first one's findings and in the summary.
+func TestDuplicatesComparedOnce(t *testing.T) {
+	files := Generate(7, 12)
+	withDups := slices.Clone(files)
+	copies := map[string]int{files[2].Name: MaxDuplicateSources + 6, files[5].Name: 1}
+	for i, f := range files {
+		for k := 0; k < copies[f.Name]; k++ {
+			withDups = append(withDups, File{Name: fmt.Sprintf("copy-%d-%d", i, k), Robots: slices.Clone(f.Robots)})
+		}
+	}
+	run := func(fs []File, noMinimize bool) (*Report, int64) {
+		var calls atomic.Int64
+		mk := func(context.Context) ([]cases.Parser, error) {
+			return []cases.Parser{ref(), refGoogle(), &naive{name: "naive", calls: &calls}}, nil
+		}
+		rep, err := Run(context.Background(), fs, mk, Options{Workers: 2, MaxProbes: 60, NoMinimize: noMinimize})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, calls.Load()
+	}
+	// Without minimising, the checks do not depend on timing.
+	_, wantCalls := run(files, true)
+	_, gotCalls := run(withDups, true)
+	if gotCalls != wantCalls {
+		t.Errorf("with duplicates %d checks, without %d", gotCalls, wantCalls)
+	}
+	want, _ := run(files, false)
+	got, _ := run(withDups, false)
+	s := got.Summary
+	if s.Files != len(files) || s.Responses != len(withDups) || s.Duplicates != len(withDups)-len(files) || s.Probes != want.Summary.Probes {
+		t.Errorf("summary: %d files, %d responses, %d duplicates, %d probes; want %d, %d, %d, %d",
+			s.Files, s.Responses, s.Duplicates, s.Probes, len(files), len(withDups), len(withDups)-len(files), want.Summary.Probes)
+	}
+	if len(got.Findings) != len(want.Findings) {
+		t.Fatalf("%d findings with duplicates, %d without", len(got.Findings), len(want.Findings))
+	}
+	checked := 0
+	for k, f := range got.Findings {
+		w := want.Findings[k]
+		n := 0
+		for _, src := range w.Sources {
+			n += copies[src]
+		}
+		if f.Duplicates != n {
+			t.Errorf("finding %d (from %v): %d duplicates, want %d", k, w.Sources, f.Duplicates, n)
+		}
+		if n > 0 {
+			checked++
+			if extra := len(f.Sources) - len(w.Sources); extra != min(n, MaxDuplicateSources) && len(w.Sources) == 1 {
+				t.Errorf("finding %d lists %d duplicates, want %d", k, extra, min(n, MaxDuplicateSources))
+			}
+		}
+		f.Sources, f.SourceLines, f.Duplicates = w.Sources, w.SourceLines, 0
+		if diff := cmp.Diff(w, f); diff != "" {
+			t.Errorf("finding %d differs (-without +with duplicates):\n%s", k, diff)
+		}
+	}
+	if checked == 0 {
+		t.Error("no finding of a duplicated body")
 	}
 }

@@ -70,6 +70,8 @@ func Merge(parts ...*Report) (*Report, error) {
 			return nil, fmt.Errorf("diff: report %d compares %v, report 1 %v", n+1, ps.Parsers, s.Parsers)
 		}
 		s.Files += ps.Files
+		s.Responses += ps.Responses
+		s.Duplicates += ps.Duplicates
 		s.Probes += ps.Probes
 		s.Disagreements += ps.Disagreements
 		s.FilesWithDisagreements += ps.FilesWithDisagreements
@@ -86,6 +88,7 @@ func Merge(parts ...*Report) (*Report, error) {
 			if at, ok := byInput[id]; ok {
 				g := &out.Findings[at]
 				g.Probes += f.Probes
+				g.Duplicates += f.Duplicates
 				g.Sources = append(g.Sources, f.Sources...)
 				for _, name := range f.Sources {
 					g.mergeLines(name, f.SourceLines[name])

@@ -76,7 +76,24 @@ func DeriveProbes(body []byte, max int) []Probe {
 		max = DefaultMaxProbes
 	}
 	r := reference.Parse(body, reference.Google())
-	d := &deriver{groups: r.Groups()}
+	// A large file's most important kind of probe is often more than max
+	// on its own: derived alone, it gives what deriving all would.
+	if len(body) > oneTierBytes {
+		if out := keepTiers(derive(r, 0), max); len(out) >= max {
+			return out
+		}
+	}
+	return keepTiers(derive(r, len(deriver{}.tiers)-1), max)
+}
+
+// oneTierBytes is the size past which DeriveProbes first derives the
+// first tier alone.
+const oneTierBytes = 8 << 10
+
+// derive returns the probes of the file r of tiers up to maxTier, by
+// tier.
+func derive(r *reference.Robots, maxTier int) [4][]Probe {
+	d := &deriver{groups: r.Groups(), maxTier: maxTier}
 	d.readAgents()
 	// An agent whose groups are those of an agent before it gets only a
 	// few probes of its own: the parsers treat the rules the same way.
@@ -106,7 +123,7 @@ func DeriveProbes(body []byte, max int) []Probe {
 		}
 	}
 	d.cross()
-	return keepTiers(d.tiers, max)
+	return d.tiers
 }
 
 // deriver collects the probes DeriveProbes derives from a file's groups,
@@ -117,6 +134,7 @@ type deriver struct {
 	owned   map[string][]int // lower-case agent → its groups that have rules
 	unnamed string
 	tiers   [4][]Probe
+	maxTier int // tiers past it are not derived
 }
 
 // readAgents finds the agents the file names, in file order and without
@@ -169,7 +187,7 @@ func ruleSet(rules []reference.RuleRef) string {
 // add adds a probe to a tier, unless its path holds a control character
 // or "#".
 func (d *deriver) add(tier int, agent, path string, line int, kind string) {
-	if strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
+	if tier > d.maxTier || strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
 		return
 	}
 	d.tiers[tier] = append(d.tiers[tier], Probe{Agent: agent, URL: ProbeHost + path, Line: line, Kind: kind, Req: probeKinds[kind]})

@@ -1,9 +1,12 @@
 package diff
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/reference"
 )
 
 // TestDeriveProbesReadsAsGoogle pins where DeriveProbes, which now reads
@@ -40,5 +43,31 @@ func TestDeriveProbesReadsAsGoogle(t *testing.T) {
 				t.Errorf("probes of line 2 (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestDeriveProbesFirstTierAlone checks that deriving a large file's
+// first tier alone, when it fills max, gives what deriving all tiers
+// gives.
+func TestDeriveProbesFirstTierAlone(t *testing.T) {
+	shortcuts := 0
+	for seed := uint64(0); seed < 60; seed++ {
+		body := []byte(CrawlBody(rand.New(rand.NewPCG(seed, 9))))
+		if len(body) > 200<<10 {
+			continue // slow, and no different
+		}
+		r := reference.Parse(body, reference.Google())
+		all, first := derive(r, 3), derive(r, 0)
+		for _, max := range []int{MinProbes, 78, DefaultMaxProbes} {
+			if diff := cmp.Diff(keepTiers(all, max), DeriveProbes(body, max)); diff != "" {
+				t.Fatalf("seed %d, %d bytes, max %d (-all tiers +DeriveProbes):\n%s", seed, len(body), max, diff)
+			}
+			if len(body) > oneTierBytes && len(keepTiers(first, max)) >= max {
+				shortcuts++
+			}
+		}
+	}
+	if shortcuts == 0 {
+		t.Error("no file took the short cut")
 	}
 }

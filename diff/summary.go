@@ -21,8 +21,15 @@ type Summary struct {
 	// Files and Probes count what was compared; Disagreements counts the
 	// probes on which not all parsers agree, FilesWithDisagreements the
 	// files that had one.
-	Files                  int `json:"files"`
-	Probes                 int `json:"probes"`
+	Files  int `json:"files"`
+	Probes int `json:"probes"`
+	// Responses counts the inputs read (files and WARC responses),
+	// Duplicates those among them whose body (and profile) an input
+	// compared before had: they are not compared again, but listed in
+	// the first one's findings (Finding.Duplicates). Files counts the
+	// distinct bodies compared.
+	Responses              int `json:"responses"`
+	Duplicates             int `json:"duplicates"`
 	Disagreements          int `json:"disagreements"`
 	FilesWithDisagreements int `json:"files_with_disagreements"`
 	// Findings counts the distinct minimised findings.
@@ -271,6 +278,15 @@ func smaller(a, b Finding) bool {
 	return len(a.Robots)+len(a.URL) < len(b.Robots)+len(b.URL)
 }
 
+// addSource adds an input the finding was found in, with the lines its
+// probes came from, unless it is the last one listed.
+func (f *Finding) addSource(name string, lines []int) {
+	if len(f.Sources) == 0 || f.Sources[len(f.Sources)-1] != name {
+		f.Sources = append(f.Sources, name)
+	}
+	f.mergeLines(name, lines)
+}
+
 // MaxSourceLines bounds the lines a finding records per source file.
 const MaxSourceLines = 20
 
@@ -307,6 +323,9 @@ const MaxExampleLines = 5
 func WriteText(w io.Writer, s *Summary, top int) error {
 	ew := &errWriter{w: w}
 	ew.printf("reptest diff: %d parsers (%s), %d files, %d probes\n", len(s.Parsers), strings.Join(s.Parsers, ", "), s.Files, s.Probes)
+	if s.Duplicates > 0 {
+		ew.printf("%d inputs read, %d of them duplicates of a body compared once\n", s.Responses, s.Duplicates)
+	}
 	ew.printf("%d probes disagree (%s) in %d files; %d distinct findings in %d groups\n\n",
 		s.Disagreements, pct(s.Disagreements, s.Probes), s.FilesWithDisagreements, s.Findings, len(s.Groups))
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)

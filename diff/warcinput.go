@@ -215,7 +215,8 @@ func (in *Inputs) Run(ctx context.Context, shard cases.Shard, factory Factory, o
 }
 
 // readWARC streams one WARC file, calling fn with each successful
-// response whose body is not in seen; fn returns false to stop.
+// response and counting those whose body is in seen; fn returns false to
+// stop.
 func readWARC(path string, seen map[[sha256.Size]byte]bool, st *WARCStats, fn func(File) bool) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -245,10 +246,11 @@ func readWARC(path string, seen map[[sha256.Size]byte]bool, st *WARCStats, fn fu
 		if !ok {
 			continue
 		}
+		// The run compares a body once (and lists the duplicates in
+		// its findings); the count here is the WARC files' own.
 		sum := sha256.Sum256(body)
 		if seen[sum] {
 			st.Duplicates++
-			continue
 		}
 		seen[sum] = true
 		name := fmt.Sprintf("%s (%s#%d)", rec.TargetURI(), path, rec.Number)

@@ -91,6 +91,7 @@ func TestReadWARCClassifies(t *testing.T) {
 	}
 	want := []string{
 		"http://a.test/robots.txt (" + path + "#3) " + plain,
+		"http://b.test/robots.txt (" + path + "#5) " + plain, // counted a duplicate; the run lists it in a's findings
 		"http://c.test/robots.txt (" + path + "#7) <html>not found</html>",
 		"http://g.test/robots.txt (" + path + "#15) User-agent: *\nDisallow: /g\n",
 		"http://h.test/robots.txt (" + path + "#17) User-agent: *\nDisallow: /h\n",

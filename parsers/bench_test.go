@@ -97,6 +97,7 @@ func BenchmarkBatch(b *testing.B) {
 	parsers := []opener{
 		{"reference", func(*testing.B) cases.Parser { return NewReference() }},
 		{"temoto", func(*testing.B) cases.Parser { return NewTemoto() }},
+		{"grobotstxt", func(*testing.B) cases.Parser { return NewGrobotstxt() }},
 		{"exec-helper", func(b *testing.B) cases.Parser {
 			e, err := NewExec(context.Background(), helperCommand(b), ExecOptions{Env: []string{helperEnv + "=batch"}})
 			if err != nil {

@@ -126,11 +126,96 @@ func recoverPanic(name string, err *error) {
 	}
 }
 
-// CheckBatch implements cases.Batcher. The library has no parsed form
-// (every decision parses the body, as Google's parser does), so it is one
-// Check per question.
+// CheckBatch implements cases.Batcher: the body is parsed once. The
+// library has no parsed form (Google's design: every decision parses the
+// body), but its parser reports what it reads to a grobotstxt.ParseHandler
+// and its matcher is one: the adapter records the parse's events once and
+// replays them to a matcher per question, which is what AgentAllowed does
+// on a parse of its own. The matcher learns the question from a call on an
+// empty body (it keeps the agent and path of its last call, and the empty
+// body also tells a URL net/url refuses, for which the library answers
+// "not allowed" before parsing anything).
 func (g *Grobotstxt) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	return eachCheck(ctx, g, req, qs)
+	if k := req.Kind(); k != cases.CapParse {
+		return eachCheck(ctx, g, req, qs)
+	}
+	vs := make([]cases.Verdict, len(qs))
+	errs := make([]error, len(qs))
+	events, err := recordParse(string(req.Robots))
+	for i, q := range qs {
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		vs[i], errs[i] = events.decide(q.Agent, q.URL)
+	}
+	return vs, errs
+}
+
+// parseEvent is one call the library's parser made on its handler: kind
+// is 'u' (user-agent), 'a' (allow), 'd' (disallow), 's' (sitemap) or 'x'
+// (another key, in action).
+type parseEvent struct {
+	kind          byte
+	line          int
+	action, value string
+}
+
+// parseEvents records a parse; it implements grobotstxt.ParseHandler.
+type parseEvents []parseEvent
+
+func recordParse(body string) (events parseEvents, err error) {
+	defer recoverPanic("grobotstxt", &err)
+	grobotstxt.Parse(body, &events)
+	return events, nil
+}
+
+func (e *parseEvents) HandleRobotsStart() { *e = (*e)[:0] }
+func (e *parseEvents) HandleRobotsEnd()   {}
+func (e *parseEvents) HandleUserAgent(line int, v string) {
+	*e = append(*e, parseEvent{kind: 'u', line: line, value: v})
+}
+func (e *parseEvents) HandleAllow(line int, v string) {
+	*e = append(*e, parseEvent{kind: 'a', line: line, value: v})
+}
+func (e *parseEvents) HandleDisallow(line int, v string) {
+	*e = append(*e, parseEvent{kind: 'd', line: line, value: v})
+}
+func (e *parseEvents) HandleSitemap(line int, v string) {
+	*e = append(*e, parseEvent{kind: 's', line: line, value: v})
+}
+func (e *parseEvents) HandleUnknownAction(line int, action, v string) {
+	*e = append(*e, parseEvent{kind: 'x', line: line, action: action, value: v})
+}
+
+// decide replays the recorded parse to a matcher set to agent and url
+// and returns its verdict, as AgentAllowed would on the body.
+func (e parseEvents) decide(agent, url string) (v cases.Verdict, err error) {
+	defer recoverPanic("grobotstxt", &err)
+	m := grobotstxt.NewRobotsMatcher()
+	if !m.AgentAllowed("", agent, url) {
+		return cases.Disallow, nil // the URL does not parse
+	}
+	m.HandleRobotsStart()
+	for _, ev := range e {
+		switch ev.kind {
+		case 'u':
+			m.HandleUserAgent(ev.line, ev.value)
+		case 'a':
+			m.HandleAllow(ev.line, ev.value)
+		case 'd':
+			m.HandleDisallow(ev.line, ev.value)
+		case 's':
+			m.HandleSitemap(ev.line, ev.value)
+		default:
+			m.HandleUnknownAction(ev.line, ev.action, ev.value)
+		}
+	}
+	m.HandleRobotsEnd()
+	if m.Disallowed() {
+		return cases.Disallow, nil
+	}
+	return cases.Allow, nil
 }
 
 // CheckBatch implements cases.Batcher: the body is parsed once.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/reptest/reptest/cases"
@@ -29,6 +30,50 @@ func runVerdicts(t *testing.T, p cases.Parser, tests []verdictTest) {
 		}
 		if got != tt.want {
 			t.Errorf("%s: %s: verdict %q, want %q", p.Info().Name, tt.name, got, tt.want)
+		}
+		if bt, ok := p.(cases.Batcher); ok {
+			vs, errs := bt.CheckBatch(context.Background(), req, []cases.Question{{Agent: tt.agent, URL: tt.url}})
+			if errs[0] != nil || vs[0] != tt.want {
+				t.Errorf("%s: %s: batch verdict %q (error %v), want %q", p.Info().Name, tt.name, vs[0], errs[0], tt.want)
+			}
+		}
+	}
+}
+
+// TestGoLibsBatchSameAsCheck asks the in-process libraries every question
+// about each body one Check at a time and in one batch (one parse, its
+// events replayed per question for grobotstxt) and checks that the
+// answers are the same.
+func TestGoLibsBatchSameAsCheck(t *testing.T) {
+	bodies := []string{
+		"",
+		shopRobots,
+		"\ufeffUser-agent: FooBot\r\nDisallow: /a\r\nAllow: /a/b$\r\n\r\nUser-agent: *\r\nDisallow: /\r\n",
+		"User-agent: foobot\nUser-agent: BarBot/2.1\nDisallow: /%7e\nAllow: /%7E/x\nSitemap: https://example.com/s.xml\nCrawl-delay: 3\nNoindex: /n\n",
+		"Disallow: /early\nUser-agent: *\nDisallow: /*.php$\nAllow: /*?\nuser-agent FooBot\ndisalow: /typo\nAllow: /é/ü\n",
+		"User-agent: *\nDisallow: /a\nUser-agent: FooBot\nAllow: /\nDisallow: /a/*/c\n# end\n",
+		strings.Repeat("User-agent: Bot\nDisallow: /x\n", 200) + "User-agent: FooBot\nDisallow:\n",
+	}
+	var qs []cases.Question
+	for _, agent := range []string{"FooBot", "barbot", "Other", "*", ""} {
+		for _, u := range []string{"https://example.com/", "https://example.com/a/b", "https://example.com/a/b/c", "https://example.com/%7Ex",
+			"https://example.com/~x", "https://example.com/x.php", "https://example.com/x.php?y", "https://example.com/robots.txt",
+			"https://example.com/%C3%A9/%C3%BC", "https://example.com/%zz", "http://[::1/x", "https://example.com/early"} {
+			qs = append(qs, cases.Question{Agent: agent, URL: u})
+		}
+	}
+	for _, p := range []cases.Parser{NewGrobotstxt(), NewTemoto()} {
+		for n, body := range bodies {
+			req := cases.Request{Robots: []byte(body)}
+			vs, errs := p.(cases.Batcher).CheckBatch(context.Background(), req, qs)
+			for k, q := range qs {
+				r := req
+				r.Agent, r.URL = q.Agent, q.URL
+				want, err := p.Check(context.Background(), r)
+				if want != vs[k] || (err == nil) != (errs[k] == nil) {
+					t.Errorf("%s, body %d, %q %s: batch %q (error %v), check %q (error %v)", p.Info().Name, n, q.Agent, q.URL, vs[k], errs[k], want, err)
+				}
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 type Writer struct {
 	w        io.Writer
 	compress bool
+	gz       *gzip.Writer // reused: a new one costs about a megabyte
 }
 
 // NewWriter returns a writer to w; compress writes one gzip member per
@@ -28,7 +29,12 @@ func (wr *Writer) Write(header textproto.MIMEHeader, block []byte) error {
 	out := wr.w
 	var gz *gzip.Writer
 	if wr.compress {
-		gz = gzip.NewWriter(wr.w)
+		if wr.gz == nil {
+			wr.gz = gzip.NewWriter(wr.w)
+		} else {
+			wr.gz.Reset(wr.w)
+		}
+		gz = wr.gz
 		out = gz
 	}
 	bw := bufio.NewWriter(out)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,6 +32,12 @@ type diffOptions struct {
 	maxProbes, workers, top                 int
 	timeout                                 time.Duration
 	leftOut                                 []string // the built-in parsers that could not run
+	cacheDir                                string
+	noCache                                 bool
+	cacheMB                                 int64
+	// identities says, by parser name, what identifies an external
+	// program's answers (diff.Options.Identities).
+	identities map[string]string
 }
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
@@ -88,6 +95,9 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 	fs.BoolVar(&o.noMin, "no-minimize", false, "report disagreements as found, without minimising them")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "per-check timeout; an external program must answer within half of it, and the questions about one body get the sum of theirs")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no summary, only errors")
+	fs.StringVar(&o.cacheDir, "cache", "", "keep verdicts and results for later runs in `DIR` (default: reptest in the user cache folder)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache: ask every parser everything")
+	fs.Int64Var(&o.cacheMB, "cache-size", diff.DefaultCacheBytes>>20, "the cache's size in `MiB` at most (least recently used entries go first)")
 	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
 	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return nil, code, false
@@ -163,6 +173,7 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 	for _, p := range ps {
 		run.Parsers = append(run.Parsers, p.Info())
 	}
+	o.identities = programIdentities(ps[len(names):], o.progs)
 	closeParsers(ps)
 	var usable multi
 	for _, n := range names {
@@ -191,7 +202,8 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 // in memory), with progress on stderr. A failure returns a non-zero code:
 // 1 when the run was interrupted, 2 otherwise.
 func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, factory diff.Factory, stderr io.Writer) (*diff.Report, int) {
-	opts := diff.Options{Workers: o.workers, MaxProbes: o.maxProbes, CheckTimeout: o.timeout, NoMinimize: o.noMin, Profile: o.profile}
+	opts := diff.Options{Workers: o.workers, MaxProbes: o.maxProbes, CheckTimeout: o.timeout, NoMinimize: o.noMin, Profile: o.profile,
+		Cache: o.openCache(stderr), Identities: o.identities}
 	var progress *report.Progress
 	if !o.quiet {
 		progress = report.NewProgress(stderr)
@@ -213,6 +225,48 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 		return nil, 2
 	}
 	return rep, 0
+}
+
+// openCache opens the cache --cache names (or the default one) unless
+// --no-cache; a cache that cannot be opened is said and done without.
+func (o *diffOptions) openCache(stderr io.Writer) *diff.DiskCache {
+	if o.noCache {
+		return nil
+	}
+	dir := o.cacheDir
+	if dir == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			fmt.Fprintln(stderr, "reptest diff: no cache:", err)
+			return nil
+		}
+		dir = filepath.Join(base, "reptest")
+	}
+	c, err := diff.OpenCache(dir, o.cacheMB<<20)
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest diff: no cache:", err)
+		return nil
+	}
+	return c
+}
+
+// programIdentities returns, by parser name, what identifies the answers
+// of the --exec and --command programs ps (in progs' order): the kind
+// and the command line, and for --command the verdict patterns.
+func programIdentities(ps []cases.Parser, progs *programs) map[string]string {
+	ids := make(map[string]string)
+	for i, p := range ps {
+		if i >= len(progs.list) {
+			break
+		}
+		pr := progs.list[i]
+		id := "exec " + pr.arg
+		if !pr.exec {
+			id = "command " + pr.arg + "\x00" + progs.allowedRE + "\x00" + progs.disallowedRE
+		}
+		ids[p.Info().Name] = id
+	}
+	return ids
 }
 
 // writeOutputs writes the requested files and, unless quiet or an output

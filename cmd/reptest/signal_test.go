@@ -24,7 +24,15 @@ func TestMain(m *testing.M) {
 		return
 	}
 	parsers.ServeWorkerIfAsked()
-	os.Exit(m.Run())
+	// reptest diff caches in the user cache folder: the tests' own.
+	dir, err := os.MkdirTemp("", "reptest-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // reptestCmd returns the command running reptest with args.

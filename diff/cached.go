@@ -1,0 +1,200 @@
+package diff
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// digest returns the SHA-256 digest of the parts, each preceded by its
+// length so that no two lists of parts share one.
+func digest(parts ...string) [sha256.Size]byte {
+	h := sha256.New()
+	for _, s := range parts {
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
+		io.WriteString(h, s)
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// setIdentities records what identifies each parser's answers in the
+// disk cache: its name, version and runtime, and what identities (the
+// run's Options.Identities) say of it.
+func (p *panel) setIdentities(identities map[string]string) {
+	p.ids = make([]string, len(p.parsers))
+	for i, q := range p.parsers {
+		info := q.Info()
+		k := digest(info.Name, info.Version, info.Runtime, identities[info.Name])
+		p.ids[i] = string(k[:])
+	}
+}
+
+// storedVerdict is one answer in a DiskCache entry of verdicts.
+type storedVerdict struct {
+	Agent   string        `json:"a"`
+	URL     string        `json:"u"`
+	Verdict cases.Verdict `json:"v"`
+}
+
+// verdictsKey is the key of parser i's verdicts on the probes of b.
+func (p *panel) verdictsKey(i int, b *body) [sha256.Size]byte {
+	return digest("verdicts", p.ids[i], b.profile, string(b.sum[:]))
+}
+
+// storedVerdicts returns parser i's verdicts on questions about b that
+// the disk cache holds.
+func (p *panel) storedVerdicts(i int, b *body) map[cases.Question]cases.Verdict {
+	data, ok := p.disk.get(p.verdictsKey(i, b))
+	if !ok {
+		return nil
+	}
+	var list []storedVerdict
+	if json.Unmarshal(data, &list) != nil {
+		return nil
+	}
+	m := make(map[cases.Question]cases.Verdict, len(list))
+	for _, s := range list {
+		if verdictOf(s.Verdict) == s.Verdict && s.Verdict != VerdictError {
+			m[cases.Question{Agent: s.Agent, URL: s.URL}] = s.Verdict
+		}
+	}
+	return m
+}
+
+// storeVerdicts adds parser i's verdicts in column i of vs, on qs, to
+// what the disk cache held (had), unless it held them all. Errors are
+// not stored.
+func (p *panel) storeVerdicts(i int, b *body, had map[cases.Question]cases.Verdict, qs []cases.Question, vs [][]cases.Verdict) {
+	list := make([]storedVerdict, 0, len(had)+len(qs))
+	for q, v := range had {
+		list = append(list, storedVerdict{q.Agent, q.URL, v})
+	}
+	for k, q := range qs {
+		if _, ok := had[q]; ok || vs[k][i] == VerdictError {
+			continue
+		}
+		list = append(list, storedVerdict{q.Agent, q.URL, vs[k][i]})
+	}
+	if len(list) == len(had) {
+		return
+	}
+	if data, err := json.Marshal(list); err == nil {
+		p.disk.put(p.verdictsKey(i, b), data)
+	}
+}
+
+// storedResult is a file's result in a DiskCache entry. The file's own
+// name is left out of the findings' sources, so that another input with
+// the same body reads it as its own.
+type storedResult struct {
+	Probes        int                   `json:"probes"`
+	Disagreements int                   `json:"disagreements"`
+	Pairs         []int                 `json:"pairs"`
+	Areas         map[string]storedArea `json:"areas"`
+	Findings      []Finding             `json:"findings"`
+}
+
+type storedArea struct {
+	Probes int   `json:"probes"`
+	Agreed int   `json:"agreed"`
+	Apart  []int `json:"apart"`
+}
+
+// resultKey is the key of the result of comparing f with the panel's
+// parsers under opts; ok is false for a file the cache does not keep
+// results of (one with probes of its own).
+func (p *panel) resultKey(f *File, opts *Options) (key [sha256.Size]byte, ok bool) {
+	if p.disk == nil || f.Probes != nil {
+		return key, false
+	}
+	parts := []string{"result", f.Profile, strconv.FormatBool(opts.NoMinimize),
+		strconv.Itoa(opts.MaxProbes), strconv.Itoa(opts.ProbeBytes), strconv.Itoa(opts.MaxTests)}
+	parts = append(parts, p.ids...)
+	sum := sha256.Sum256(f.Robots)
+	return digest(append(parts, string(sum[:]))...), true
+}
+
+// compareCached is compareFile, with the result read from the disk
+// cache when it holds it, and stored there when it does not. A result
+// in which a parser answered with an error is not stored.
+func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *fileResult {
+	if f.Profile == "" {
+		withProfile := *f
+		withProfile.Profile = opts.Profile
+		f = &withProfile
+	}
+	key, ok := p.resultKey(f, opts)
+	if !ok {
+		return compareFile(ctx, p, f, opts)
+	}
+	if data, hit := p.disk.get(key); hit {
+		if r, ok := decodeResult(data, f.Name, len(p.names)); ok {
+			return r
+		}
+	}
+	r := compareFile(ctx, p, f, opts)
+	if ctx.Err() != nil || slices.ContainsFunc(r.findings, func(fd Finding) bool {
+		for _, v := range fd.Verdicts {
+			if v == VerdictError {
+				return true
+			}
+		}
+		return false
+	}) {
+		return r
+	}
+	if data, err := encodeResult(r, f.Name); err == nil {
+		p.disk.put(key, data)
+	}
+	return r
+}
+
+func encodeResult(r *fileResult, name string) ([]byte, error) {
+	s := storedResult{Probes: r.probes, Disagreements: r.disagreements, Pairs: r.pairs, Areas: make(map[string]storedArea)}
+	for area, a := range r.areas.by {
+		s.Areas[area] = storedArea{a.probes, a.agreed, a.apart}
+	}
+	for _, fd := range r.findings {
+		fd.Sources = []string{""}
+		if lines, ok := fd.SourceLines[name]; ok {
+			fd.SourceLines = map[string][]int{"": lines}
+		}
+		s.Findings = append(s.Findings, fd)
+	}
+	return json.Marshal(s)
+}
+
+// decodeResult reads a stored result as the result of the file named
+// name, compared by n parsers; ok is false when it does not fit.
+func decodeResult(data []byte, name string, n int) (*fileResult, bool) {
+	var s storedResult
+	if json.Unmarshal(data, &s) != nil || len(s.Pairs) != n*(n-1)/2 {
+		return nil, false
+	}
+	r := &fileResult{probes: s.Probes, disagreements: s.Disagreements, pairs: s.Pairs, findings: s.Findings}
+	for area, a := range s.Areas {
+		if len(a.Apart) != n {
+			return nil, false
+		}
+		if r.areas.by == nil {
+			r.areas.by = make(map[string]*areaCount)
+		}
+		r.areas.by[area] = &areaCount{probes: a.Probes, agreed: a.Agreed, apart: a.Apart}
+	}
+	for k := range r.findings {
+		fd := &r.findings[k]
+		fd.Sources = []string{name}
+		if lines, ok := fd.SourceLines[""]; ok {
+			fd.SourceLines = map[string][]int{name: lines}
+		}
+	}
+	return r, true
+}
