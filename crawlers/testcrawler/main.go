@@ -12,12 +12,19 @@
 //	port-dropped   fetch scheme://host/robots.txt for every port of a host
 //	               (the port left out of the robots.txt URL), and share it
 //	flood          request the start URL again and again, with new queries
+//	cache-forever  keep the first copy of each robots.txt for the whole run
+//	               (obey fetches it again once the copy is over 24 hours old)
 //
 // Modes combine, separated by commas: -mode port-dropped,first-match.
 //
 // https URLs are verified against the system's roots, which Go reads
 // from $SSL_CERT_FILE when it is set, or against the PEM file given
 // with -ca.
+//
+// Its clock is the real one moved by the offset in the file that
+// $FAKETIME_TIMESTAMP_FILE names, as libfaketime would move it: a Go
+// program reads the clock without libc, so LD_PRELOAD cannot reach it,
+// and the test crawler reads libfaketime's setting itself.
 //
 // Usage: testcrawler -agent TOKEN -ua HEADER [-mode M[,M]] [-max N] [-ca PEM] [-proxy HOST:PORT] START-URL
 package main
@@ -55,7 +62,7 @@ func main() {
 	modes := map[string]bool{}
 	for _, m := range strings.Split(*mode, ",") {
 		switch m {
-		case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "port-dropped", "flood":
+		case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "port-dropped", "flood", "cache-forever":
 			modes[m] = true
 		default:
 			fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", m)
@@ -70,7 +77,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testcrawler:", err)
 		os.Exit(2)
 	}
-	c := &crawler{agent: *agent, ua: *ua, mode: modes, robots: map[string]*reference.Result{},
+	c := &crawler{agent: *agent, ua: *ua, mode: modes, robots: map[string]*copyOf{},
 		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, base: tr}}}
 	if modes["flood"] {
 		for i := 0; ; i++ {
@@ -84,8 +91,18 @@ type crawler struct {
 	agent, ua string
 	mode      map[string]bool
 	client    *http.Client
-	robots    map[string]*reference.Result
+	robots    map[string]*copyOf
 }
+
+// copyOf is a fetched robots.txt and when it was fetched.
+type copyOf struct {
+	res *reference.Result
+	at  time.Time
+}
+
+// maxAge is how long a copy is used (RFC 9309 §2.4: SHOULD NOT use a
+// cached copy for more than 24 hours).
+const maxAge = 24 * time.Hour
 
 // transport is the HTTP transport: through the proxy when one is given,
 // trusting the CA file when one is given.
@@ -163,11 +180,12 @@ func (c *crawler) key(u string) string {
 	return o
 }
 
-// rules returns u's robots.txt, fetching it the first time.
+// rules returns u's robots.txt, fetching it the first time and, unless
+// the mode is cache-forever, again once the copy is over 24 hours old.
 func (c *crawler) rules(u string) *reference.Result {
 	k := c.key(u)
-	if res := c.robots[k]; res != nil {
-		return res
+	if cp := c.robots[k]; cp != nil && (c.mode["cache-forever"] || now().Sub(cp.at) <= maxAge) {
+		return cp.res
 	}
 	robotsURL, err := reference.RobotsURL(u)
 	if err != nil {
@@ -183,8 +201,28 @@ func (c *crawler) rules(u string) *reference.Result {
 	if c.mode["5xx-allow"] && res.Info.Access == reference.NotReachable {
 		res = reference.FromStatus(http.StatusNotFound, nil, reference.RFC())
 	}
-	c.robots[k] = res
+	c.robots[k] = &copyOf{res: res, at: now()}
 	return res
+}
+
+// now is the clock as libfaketime would show it to a C program run with
+// the same environment: the real time moved by the offset ("+90000",
+// "-5", in seconds) in $FAKETIME_TIMESTAMP_FILE, read afresh each time.
+func now() time.Time {
+	t := time.Now()
+	name := os.Getenv("FAKETIME_TIMESTAMP_FILE")
+	if name == "" {
+		return t
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return t
+	}
+	var secs int64
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(b)), "%d", &secs); err != nil {
+		return t
+	}
+	return t.Add(time.Duration(secs) * time.Second)
 }
 
 func (c *crawler) allowed(u string) bool {
