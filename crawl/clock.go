@@ -20,7 +20,9 @@ import (
 // FAKETIME_NO_CACHE). The site moves that offset forward once per step,
 // when the crawler asks for the step's page, and stamps every request
 // with the same fake clock: between steps the clock runs at the real
-// rate, at each step it jumps to the step's time.
+// rate, at each step it jumps to the step's time. The monotonic clock is
+// left alone (FAKETIME_DONT_FAKE_MONOTONIC): timeouts and thread waits
+// measured on it break when it jumps (LinkChecker hung until killed).
 //
 // A clock sped up by a rate (faketime -f '+0 x1200') was tried first and
 // does not work: libfaketime divides the crawler's own sleeps and
@@ -146,5 +148,5 @@ func (c *fakeClock) env(base []string, lib string) []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out, "LD_PRELOAD="+lib, "FAKETIME_TIMESTAMP_FILE="+c.file, "FAKETIME_NO_CACHE=1", "NO_FAKE_STAT=1")
+	return append(out, "LD_PRELOAD="+lib, "FAKETIME_TIMESTAMP_FILE="+c.file, "FAKETIME_NO_CACHE=1", "NO_FAKE_STAT=1", "FAKETIME_DONT_FAKE_MONOTONIC=1")
 }

@@ -123,6 +123,10 @@ func (s *Site) startClock() error {
 		return err
 	}
 	s.clockDir = dir
+	// Readable by a crawler that drops root privileges (as LinkChecker does).
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return err
+	}
 	if s.clock, err = newFakeClock(dir); err != nil {
 		return err
 	}

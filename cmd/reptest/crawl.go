@@ -85,7 +85,7 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	fs.DurationVar(&c.Timeout, "timeout", 30*time.Second, "stop a crawler run (its whole process group) after this long")
 	fs.IntVar(&c.Budget, "budget", 200, "stop a crawler run after this many requests")
 	fs.BoolVar(&c.NoTimeline, "no-timeline", false, "skip the timeline cases (run by default under libfaketime when it is installed)")
-	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect)
+	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect|flagWriteExpect)
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with the crawler's requests")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
 	if code, ok := parseChecked(fs, args, cfg.check); !ok {
