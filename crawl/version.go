@@ -14,7 +14,7 @@ import (
 )
 
 // versionTimeout bounds a version command.
-const versionTimeout = 10 * time.Second
+const versionTimeout = time.Minute
 
 // interpreters are programs whose --version names themselves rather than
 // the crawler script they run.
