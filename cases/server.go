@@ -214,42 +214,54 @@ func (s *Server) listen(origin string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cases: loopback listener for %s: %w", origin, err)
 	}
-	l := s.startExternal(origin, "http://"+ln.Addr().String(), ln, nil, io.Discard)
+	l := s.startExternal(origin, ln, Listening{Base: "http://" + ln.Addr().String(), Errors: io.Discard})
 	return l.base, nil
 }
 
+// Listening is how ServeListener serves an origin.
+type Listening struct {
+	// Base is the scheme://host[:port] under which a fetcher reaches the
+	// listener; External maps the origin's URLs to it.
+	Base string
+	// TLS, when set, makes the connections TLS.
+	TLS *tls.Config
+	// Errors receives the server's complaints about its connections (TLS
+	// handshakes a client broke off, say), one a line; nil drops them.
+	Errors io.Writer
+	// ConnState, when set, is called as each connection changes state
+	// (http.Server.ConnState).
+	ConnState func(net.Conn, http.ConnState)
+}
+
 // ServeListener serves origin (scheme://host[:port] of the case) on ln, a
-// listener the caller bound, and makes External map the origin's URLs to
-// base, the scheme://host[:port] under which a fetcher reaches ln. With
-// cfg set the connections are TLS. The server's complaints about its
-// connections (TLS handshakes a client broke off, say) are written to
-// errs, one a line; nil drops them. It is an error to serve an origin
-// twice.
-func (s *Server) ServeListener(origin, base string, ln net.Listener, cfg *tls.Config, errs io.Writer) error {
+// listener the caller bound. It is an error to serve an origin twice.
+func (s *Server) ServeListener(origin string, ln net.Listener, how Listening) error {
 	o, _, err := splitURL(origin + "/")
 	if err != nil {
 		return err
 	}
-	if errs == nil {
-		errs = io.Discard
+	if how.Errors == nil {
+		how.Errors = io.Discard
 	}
+	how.Base = strings.TrimSuffix(how.Base, "/")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.listeners[o] != nil {
 		return fmt.Errorf("cases: %s is served already", o)
 	}
-	s.startExternal(o, strings.TrimSuffix(base, "/"), ln, cfg, errs)
+	s.startExternal(o, ln, how)
 	return nil
 }
 
 // startExternal serves origin on ln; s.mu is held.
-func (s *Server) startExternal(origin, base string, ln net.Listener, cfg *tls.Config, errs io.Writer) *external {
-	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(errs, "", 0)}
-	l := &external{origin: origin, srv: srv, base: base}
+func (s *Server) startExternal(origin string, ln net.Listener, how Listening) *external {
+	srv := &http.Server{Handler: s.handler(origin), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: log.New(how.Errors, "", 0), ConnState: how.ConnState}
+	l := &external{origin: origin, srv: srv, base: how.Base}
 	s.listeners[origin] = l
-	if cfg != nil {
-		srv.TLSConfig = cfg
-		ln = tls.NewListener(ln, cfg)
+	if how.TLS != nil {
+		srv.TLSConfig = how.TLS
+		ln = tls.NewListener(ln, how.TLS)
 	}
 	go srv.Serve(ln)
 	return l

@@ -2,6 +2,7 @@ package crawl_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/reptest/reptest/crawl"
@@ -33,4 +34,18 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// A lab serves a crawl's scenario sites; its test CA is the {ca} of a
+// crawler template. Without low ports (or with LayoutPorts forced, as
+// here) each origin is a port of 127.0.0.1.
+func ExampleNewLab() {
+	lab, err := crawl.NewLab(crawl.LabOptions{Layout: crawl.LayoutPorts})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer lab.Close()
+	fmt.Println(lab.Layout(), filepath.Base(lab.CAFile()))
+	// Output: ports ca.pem
 }

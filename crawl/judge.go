@@ -321,11 +321,19 @@ func (a *accessCheck) verdictOf(bad bool) {
 	}
 }
 
-// orderCheck: the first request to each origin is its robots.txt (ACC-10).
+// orderCheck: the first request to each origin is its robots.txt
+// (ACC-10), judged once per run on the first request of each origin. The
+// start URL is the user's choice, not the crawler's: fetching it before
+// robots.txt is no deviation, and the origin's next request decides.
 func orderCheck(sc *Scenario, ev *evidence) accessCheck {
 	a := accessCheck{slot: slotOrder, req: "ACC-10", level: cases.SHOULD, url: sc.Start,
-		title: "access: each authority's robots.txt is fetched before anything else of it"}
+		title: "access: each authority's robots.txt is fetched before anything else of it (the start URL aside)"}
+	decided := map[string]bool{}
 	for i, j := range ev.js {
+		if sameResource(j.Request.URL, sc.Start) || decided[j.Origin] {
+			continue
+		}
+		decided[j.Origin] = true
 		if j.Before && j.Tier != TierRobots {
 			a.url = j.Request.URL
 			a.verdictOf(true)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -211,8 +212,9 @@ func (o origin) base(ip net.IP, port string) string {
 
 // serve binds a listener for each origin in the lab's layout and serves
 // the origin there on srv, over TLS for https with a certificate of the
-// lab's CA. errs returns the writer of an origin's connection errors.
-func (l *Lab) serve(srv *cases.Server, origins []string, errs func(origin string) io.Writer) error {
+// lab's CA. watch, when set, gives an origin's error log and connection
+// hook.
+func (l *Lab) serve(srv *cases.Server, origins []string, watch func(origin string) (io.Writer, func(net.Conn, http.ConnState))) error {
 	var ors []origin
 	seen := map[string]bool{}
 	for _, o := range origins {
@@ -257,7 +259,11 @@ func (l *Lab) serve(srv *cases.Server, origins []string, errs func(origin string
 		if b.origin.scheme == "https" {
 			c = cfg
 		}
-		if err := srv.ServeListener(b.origin.name, b.base, b.ln, c, errs(b.origin.name)); err != nil {
+		how := cases.Listening{Base: b.base, TLS: c}
+		if watch != nil {
+			how.Errors, how.ConnState = watch(b.origin.name)
+		}
+		if err := srv.ServeListener(b.origin.name, b.ln, how); err != nil {
 			closeAll(bs[i:])
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ var realCrawlers = []struct {
 	name, pkg, template string
 	probe               []string
 }{
-	{"wget", "wget", "wget -r -l 5 -e robots=on -T 5 -t 1 -U {ua} -P {dir} {url}", []string{"wget", "--version"}},
+	{"wget", "wget", "wget -r -H -l 5 -e robots=on -T 5 -t 1 -U {ua} -P {dir} {url}", []string{"wget", "--version"}},
 	{"wget2", "wget2", "wget2 -r -l 5 --robots=on -T 5 -t 1 -U {ua} -P {dir} {url}", []string{"wget2", "--version"}},
 	{"httrack", "httrack", "httrack {url} -O {dir} -r2 -s2 -F {ua} -%v0 -Q -q -T5 -R0", []string{"httrack", "--version"}},
 	{"scrapy", "python3-scrapy", "/usr/bin/python3 -m scrapy runspider ../crawlers/scrapy/spider.py -a start={url} -s USER_AGENT={ua} -s ROBOTSTXT_OBEY=True -s DEPTH_LIMIT=5 -s DOWNLOAD_TIMEOUT=5 -s LOG_LEVEL=WARNING -s TELNETCONSOLE_ENABLED=False", []string{"/usr/bin/python3", "-c", "import scrapy"}},
@@ -46,14 +47,16 @@ func realTemplate(t *testing.T, name, pkg, template string, probe []string) stri
 	return strings.ReplaceAll(template, "../crawlers/", abs+"/")
 }
 
-// TestRealCrawlers runs each installed crawler on one scenario: the run
-// must record requests and be judged, with no error outcome. (.ci/run
-// judges them on the corpus.)
+// TestRealCrawlers runs each installed crawler on two scenarios, one of
+// them on an https origin: each run must record requests and be judged,
+// with no error outcome, and the https origin must have been reached
+// (over TLS, the only way it is served; wget with the test CA from
+// WGETRC, colly from SSL_CERT_FILE). (.ci/run judges them on the corpus.)
 func TestRealCrawlers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real crawlers take seconds per scenario")
 	}
-	cs := selectCases(t, "access/status-500-unreachable")
+	cs := selectCases(t, "access/status-500-unreachable", "matching/longest-allow-inside-disallow")
 	for _, rc := range realCrawlers {
 		t.Run(rc.name, func(t *testing.T) {
 			template := realTemplate(t, rc.name, rc.pkg, rc.template, rc.probe)
@@ -62,6 +65,11 @@ func TestRealCrawlers(t *testing.T) {
 			for _, run := range runs {
 				if len(run.Log) == 0 {
 					t.Errorf("%s/%s: no request recorded: %s\n%s", run.Scenario.Case.ID, run.Scenario.Agent, run.Failure, run.Output)
+				}
+				if strings.HasPrefix(run.Start, "https:") && !slices.ContainsFunc(run.Log, func(r crawl.Request) bool {
+					return strings.HasPrefix(r.URL, "https://example.com/") && r.Status == 200
+				}) {
+					t.Errorf("%s/%s: nothing of https://example.com was fetched over TLS:\n%s", run.Scenario.Case.ID, run.Scenario.Agent, run.Output)
 				}
 			}
 			for _, r := range results {

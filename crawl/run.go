@@ -149,7 +149,7 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	if errs := site.TLSErrors(); len(errs) > 0 && run.Failure == "" {
 		// A crawler that refused the site's certificate saw a site
 		// without those origins: its run says nothing about robots.txt.
-		run.Failure = "the crawler broke off TLS handshakes (did it get the test CA? pass {ca}, or see the README for the variables set):\n  " +
+		run.Failure = "the crawler refused the certificate of an https origin of the site (was it handed the test CA? pass {ca}, or see the README for the variables set):\n  " +
 			strings.Join(errs[:min(len(errs), 5)], "\n  ")
 	}
 	return run

@@ -2,12 +2,15 @@ package crawl
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"html"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -63,7 +66,7 @@ func NewSite(sc *Scenario, lab *Lab, proxy bool, budget int) (*Site, error) {
 	}
 	s := &Site{sc: sc, srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{}), layout: lab.Layout()}
 	if !proxy {
-		if err := lab.serve(s.srv, sc.servedOrigins(), s.tls.writer); err != nil {
+		if err := lab.serve(s.srv, sc.servedOrigins(), s.tls.watch); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("crawl: scenario %s/%s: %w", sc.Case.ID, sc.Agent, err)
 		}
@@ -304,16 +307,23 @@ func since(t, first time.Time) string {
 	return fmt.Sprintf("+%.3fs", t.Sub(first).Seconds())
 }
 
-// tlsErrors collects the TLS handshakes that clients broke off with an
-// alert, from the servers' error logs (net/http reports them there only).
+// tlsErrors collects what shows that a crawler refused an https
+// origin's certificate: handshakes it broke off with an alert (net/http
+// reports them in its error log only), and handshakes it completed but
+// sent no request over, on an origin it then never asked anything of
+// (GNU Wget checks the certificate after the handshake and just closes).
 type tlsErrors struct {
-	mu  sync.Mutex
-	err []string
+	mu       sync.Mutex
+	alerts   []string
+	silent   map[string]int  // origin → connections with a handshake and no request
+	asked    map[string]bool // origins that got a request
+	requests map[net.Conn]bool
 }
 
-// writer returns the error log writer of one origin's server.
-func (t *tlsErrors) writer(origin string) io.Writer {
-	return writerFunc(func(p []byte) (int, error) {
+// watch returns the error log writer and the connection hook of one
+// origin's server.
+func (t *tlsErrors) watch(origin string) (io.Writer, func(net.Conn, http.ConnState)) {
+	log := writerFunc(func(p []byte) (int, error) {
 		for _, line := range strings.Split(string(p), "\n") {
 			// "http: TLS handshake error from 127.0.0.1:5678: remote error: tls: bad certificate"
 			_, msg, ok := strings.Cut(line, "TLS handshake error from ")
@@ -322,18 +332,45 @@ func (t *tlsErrors) writer(origin string) io.Writer {
 			}
 			if _, msg, ok = strings.Cut(msg, ": "); ok && strings.Contains(msg, "remote error") {
 				t.mu.Lock()
-				t.err = append(t.err, origin+": "+msg)
+				t.alerts = append(t.alerts, origin+": "+msg)
 				t.mu.Unlock()
 			}
 		}
 		return len(p), nil
 	})
+	hook := func(c net.Conn, st http.ConnState) {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		if t.requests == nil {
+			t.requests, t.silent, t.asked = map[net.Conn]bool{}, map[string]int{}, map[string]bool{}
+		}
+		switch st {
+		case http.StateActive:
+			t.requests[c] = true
+			t.asked[origin] = true
+		case http.StateClosed, http.StateHijacked:
+			tc, ok := c.(*tls.Conn)
+			if ok && !t.requests[c] && tc.ConnectionState().HandshakeComplete {
+				t.silent[origin]++
+			}
+			delete(t.requests, c)
+		}
+	}
+	return log, hook
 }
 
+// list says what the crawler refused.
 func (t *tlsErrors) list() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]string(nil), t.err...)
+	out := append([]string(nil), t.alerts...)
+	for o, n := range t.silent {
+		if !t.asked[o] {
+			out = append(out, fmt.Sprintf("%s: %d TLS connection(s) closed after the handshake without a request, and nothing of the origin was requested", o, n))
+		}
+	}
+	slices.Sort(out[len(t.alerts):])
+	return out
 }
 
 // writerFunc is an io.Writer made of a function.

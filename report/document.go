@@ -54,6 +54,12 @@ type Document struct {
 	Findings []diff.Finding `json:"findings,omitempty"`
 	// Crawls are the request timelines of reptest crawl's runs.
 	Crawls []CrawlRun `json:"crawls,omitempty"`
+	// CrawlLayout is how reptest crawl served the scenarios' origins:
+	// "addresses" (each host its own address of 127.0.0.0/8, each origin
+	// the case's own port) or "ports" (each origin a port of 127.0.0.1);
+	// CrawlLayoutNote says why the second ran, when it did.
+	CrawlLayout     string `json:"crawl_layout,omitempty"`
+	CrawlLayoutNote string `json:"crawl_layout_note,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`

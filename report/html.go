@@ -143,6 +143,7 @@ type htmlView struct {
 	Version    string
 	Profile    string
 	Drafts     string
+	Layout     string // reptest crawl's layout, and why when it fell back
 	Strict     bool
 	Total      int
 	Parsers    []parserView
@@ -395,6 +396,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		Version: d.Version,
 		Profile: d.Profile,
 		Drafts:  d.Drafts,
+		Layout:  strings.TrimSuffix(d.CrawlLayout+": "+d.CrawlLayoutNote, ": "),
 		Strict:  d.Strict,
 		Total:   len(d.Results),
 	}

@@ -107,6 +107,13 @@ func (t *textWriter) header() {
 		shard = fmt.Sprintf(", shard %s: %d of %d cases", visible(sel.Shard, 40), sel.ShardCases, sel.Cases)
 	}
 	t.printf("%sreptest %s%s  profile %s%s%s%s, %d results\n\n", t.p.bold, visible(d.Version, 40), t.p.reset, visible(d.Profile, 40), drafts, strict, shard, len(d.Results))
+	if d.CrawlLayout != "" {
+		note := ""
+		if d.CrawlLayoutNote != "" {
+			note = ": " + visible(d.CrawlLayoutNote, 500)
+		}
+		t.printf("crawl layout: %s%s\n\n", visible(d.CrawlLayout, 40), note)
+	}
 	t.interrupted()
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -18,6 +19,7 @@ import (
 type crawlConfig struct {
 	crawler                crawl.Crawler
 	version                string // the command that prints the crawler's version
+	layout                 string // empty: picked by crawl.NewLab
 	corpus                 corpusFlags
 	sel                    selectFlags // --run and --skip; crawl has no --level
 	profile                string
@@ -48,6 +50,16 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest crawl: --crawler-version: %v\n", err)
 		return exitUsage
 	}
+	lab, err := crawl.NewLab(crawl.LabOptions{Layout: crawl.Layout(cfg.layout)})
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest crawl: %v\n", err)
+		return exitUsage
+	}
+	defer lab.Close()
+	if lab.Note() != "" && !cfg.quiet {
+		fmt.Fprintf(stderr, "reptest crawl: %s\n", lab.Note())
+	}
+	cfg.crawler.Lab = lab
 	results, runs := crawl.RunAll(ctx, selected, &cfg.crawler, crawlProgress(stderr, cfg.quiet))
 	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}
 	if err := ctx.Err(); err != nil {
@@ -57,6 +69,7 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	sum := crawl.Summarize(cfg.crawler.Name, version, results, cfg.strict)
 	doc := report.FromResults(meta, []cases.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
+	doc.CrawlLayout, doc.CrawlLayoutNote = string(lab.Layout()), lab.Note()
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}
@@ -75,7 +88,7 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	cfg = &crawlConfig{}
 	c := &cfg.crawler
 	fs := newFlags("crawl", stderr)
-	fs.StringVar(&c.Template, "crawler", "", "the crawler command, with {url} {agent} {ua} {dir} {proxy}")
+	fs.StringVar(&c.Template, "crawler", "", "the crawler command, with {url} {agent} {ua} {dir} {proxy} {ca}")
 	fs.StringVar(&c.Name, "name", "crawler", "the crawler's name in reports")
 	fs.StringVar(&cfg.version, "crawler-version", "", "a command printing the crawler's version, whose first line reports keep (default: the template's program with --version)")
 	cfg.corpus.register(fs)
@@ -85,6 +98,8 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	fs.DurationVar(&c.Timeout, "timeout", 30*time.Second, "stop a crawler run (its whole process group) after this long")
 	fs.IntVar(&c.Budget, "budget", 200, "stop a crawler run after this many requests")
 	fs.BoolVar(&c.NoTimeline, "no-timeline", false, "skip the timeline cases (run by default under libfaketime when it is installed)")
+	fs.IntVar(&c.Jobs, "jobs", runtime.NumCPU(), "run this many scenarios at once, each on addresses of its own")
+	fs.StringVar(&cfg.layout, "layout", "", "addresses or ports (default: addresses when port 80 of 127.0.0.0/8 can be bound, else ports)")
 	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect|flagWriteExpect)
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with the crawler's requests")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
@@ -101,9 +116,14 @@ func (cfg *crawlConfig) check(pos []string) error {
 	case len(pos) > 0:
 		return fmt.Errorf("unexpected argument %q", pos[0])
 	case c.Template == "":
-		return errors.New("--crawler is required, e.g. --crawler 'wget -r -l 1 -e robots=on -U {ua} -P {dir} {url}'")
-	case c.Timeout <= 0 || c.Budget <= 0:
-		return errors.New("--timeout and --budget must be positive")
+		return errors.New("--crawler is required, e.g. --crawler 'wget -r -H -l 1 -e robots=on -U {ua} -P {dir} {url}'")
+	case c.Timeout <= 0 || c.Budget <= 0 || c.Jobs <= 0:
+		return errors.New("--timeout, --budget and --jobs must be positive")
+	}
+	switch crawl.Layout(cfg.layout) {
+	case "", crawl.LayoutAddresses, crawl.LayoutPorts:
+	default:
+		return fmt.Errorf("--layout %q: want %s or %s", cfg.layout, crawl.LayoutAddresses, crawl.LayoutPorts)
 	}
 	if err := profileError(cfg.profile); err != nil {
 		return err

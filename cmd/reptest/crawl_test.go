@@ -20,6 +20,8 @@ func TestCrawlUsage(t *testing.T) {
 		{[]string{"crawl", "--crawler", "wget 'x"}, "unterminated single quote"},
 		{[]string{"crawl", "--crawler", "true", "--timeout", "0s"}, "must be positive"},
 		{[]string{"crawl", "--crawler", "true", "--run", "no/such/case"}, "no case of profile rfc9309 matches"},
+		{[]string{"crawl", "--crawler", "true", "--jobs", "0"}, "must be positive"},
+		{[]string{"crawl", "--crawler", "true", "--layout", "hosts"}, `--layout "hosts": want addresses or ports`},
 		{[]string{"audit", "--robots", "x.txt"}, "give at least one --log"},
 		{[]string{"audit", "--log", "x.log"}, "give --robots"},
 		{[]string{"audit", "--log", "x.log", "--robots", "r.txt", "--agent", "Foo/1.0"}, "not a product token"},
@@ -49,6 +51,21 @@ func TestCrawlNoRequest(t *testing.T) {
 	}
 	if len(doc.Crawls) != 1 || !strings.Contains(doc.Crawls[0].Failure, "made no request") {
 		t.Errorf("timelines %+v", doc.Crawls)
+	}
+}
+
+// The layout that ran is in the results and at the top of the text
+// report.
+func TestCrawlLayout(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	var stdout, stderr bytes.Buffer
+	dispatch(context.Background(), []string{"crawl", "--crawler", "sh -c 'exit 0'", "--layout", "ports", "--jobs", "3",
+		"--run", "access/status-200-rules-apply", "--json", out}, &stdout, &stderr)
+	if doc := readDoc(t, out); doc.CrawlLayout != "ports" {
+		t.Errorf("crawl_layout %q; want ports", doc.CrawlLayout)
+	}
+	if !strings.Contains(stdout.String(), "crawl layout: ports\n") {
+		t.Errorf("the text report does not name the layout:\n%s", stdout.String())
 	}
 }
 

@@ -198,6 +198,9 @@ func (c *crawler) rules(u string) *reference.Result {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	res := reference.Fetch(ctx, c.client, robotsURL, reference.RFC())
+	if res.Info.Access == reference.NotReachable {
+		fmt.Fprintf(os.Stderr, "testcrawler: %s: %s\n", robotsURL, res.Info.Why)
+	}
 	if c.mode["5xx-allow"] && res.Info.Access == reference.NotReachable {
 		res = reference.FromStatus(http.StatusNotFound, nil, reference.RFC())
 	}
