@@ -250,6 +250,9 @@ func TestClock(t *testing.T) {
 			if v.Origin == sc.Origins[0] {
 				from = append(from, v.From)
 			}
+			if v.Origin == sc.Origins[1] && v.Status != 200 {
+				t.Errorf("%s: the clock origin's robots.txt was read with status %d, want 200", sc.Case.ID, v.Status)
+			}
 		}
 		if len(from) != len(sc.Steps) {
 			t.Fatalf("%s: %d versions of %s for %d steps", sc.Case.ID, len(from), sc.Origins[0], len(sc.Steps))

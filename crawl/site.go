@@ -133,10 +133,11 @@ func (s *Site) startClock() error {
 	if s.clock, err = newFakeClock(dir); err != nil {
 		return err
 	}
-	s.versions = fetchVersions(s.srv, s.sc, s.sc.Origins[1:])
 	if err := s.playStep(0); err != nil {
 		return err
 	}
+	// The clock origin's file, fetched once its route is served.
+	s.versions = fetchVersions(s.srv, s.sc, s.sc.Origins[1:])
 	return nil
 }
 
