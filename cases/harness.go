@@ -177,7 +177,7 @@ func describeResult(c *Case, r Result) string {
 	case len(c.Timeline) > 0:
 		b.WriteString("\n  served, step by step:")
 		for _, st := range c.Timeline {
-			fmt.Fprintf(&b, "\n    at %s:", formatAt(st.At))
+			fmt.Fprintf(&b, "\n    at %s:", FormatAt(st.At))
 			writeServed(&b, st.Response)
 		}
 	}

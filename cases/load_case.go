@@ -523,7 +523,7 @@ func (r *reader) timeline(n *yaml.Node, host, profile string) []Step {
 			// Times count from the first fetch, so the first step is
 			// normally at 0; a later start only moves the clock.
 			if i > 0 && at < prev {
-				r.errorf(f["at"].val, "at %s is earlier than the step before (%s)", f["at"].val.Value, formatAt(prev))
+				r.errorf(f["at"].val, "at %s is earlier than the step before (%s)", f["at"].val.Value, FormatAt(prev))
 			}
 			st.At, prev = at, at
 		}

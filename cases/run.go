@@ -515,7 +515,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 				} else if err != nil {
 					skip = err.Error()
 				}
-				r.check(ctx, p, checkRun{c: c, idx: idx, chk: chk, req: req, skip: skip, step: formatAt(st.At), rec: rec})
+				r.check(ctx, p, checkRun{c: c, idx: idx, chk: chk, req: req, skip: skip, step: FormatAt(st.At), rec: rec})
 			}
 			idx++
 		}
@@ -572,7 +572,9 @@ func decidedBy(line int) string {
 	return fmt.Sprintf("decided by line %d", line)
 }
 
-func formatAt(d time.Duration) string {
+// FormatAt formats a timeline step's time as the corpus writes it:
+// "25h", "7d", "24h0m1s".
+func FormatAt(d time.Duration) string {
 	if d%(24*time.Hour) == 0 && d != 0 {
 		return fmt.Sprintf("%dd", d/(24*time.Hour))
 	}

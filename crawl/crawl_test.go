@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -238,6 +239,177 @@ func TestProxy(t *testing.T) {
 			t.Errorf("%s #%d: %s %s", r.Case, r.Check, r.Outcome, r.Detail)
 		case r.Case == "matching/longest-allow-inside-disallow" && (r.Outcome != cases.Error || !strings.Contains(r.Detail, "https cannot be reached through the proxy")):
 			t.Errorf("%s #%d: %s %q; want an error about https", r.Case, r.Check, r.Outcome, r.Detail)
+		}
+	}
+}
+
+// clockTolerance is how far after its step's time a request of the step
+// may be stamped: the real time the crawler spends at a step (the clock
+// runs at the real rate between steps), plus the second libfaketime's
+// whole-second offsets round up.
+const clockTolerance = 30 * time.Second
+
+// TestClock plays timeline cases to the test crawler on the fake clock:
+// each step's links are requested on the step's time within
+// clockTolerance, and each robots.txt fetch gets the step's response.
+func TestClock(t *testing.T) {
+	c := timelineCrawler(t, "obey")
+	results, runs := crawl.RunAll(context.Background(), selectCases(t, "caching/refetch-after-24h", "caching/long-outage-with-copy", "caching/network-faults-on-refetch-disallow-all"), c, nil)
+	if len(runs) != 3 {
+		t.Fatalf("%d runs, want 3", len(runs))
+	}
+	for _, run := range runs {
+		sc := run.Scenario
+		var from []time.Time // the case origin's versions, one per step
+		for _, v := range run.Versions {
+			if v.Origin == sc.Origins[0] {
+				from = append(from, v.From)
+			}
+			if v.Origin == sc.Origins[1] && v.Status != 200 {
+				t.Errorf("%s: the clock origin's robots.txt was read with status %d, want 200", sc.Case.ID, v.Status)
+			}
+		}
+		if len(from) != len(sc.Steps) {
+			t.Fatalf("%s: %d versions of %s for %d steps", sc.Case.ID, len(from), sc.Origins[0], len(sc.Steps))
+		}
+		seen := map[int]bool{}
+		for _, r := range run.Log {
+			k := stepOfURL(r.URL)
+			if k < 0 {
+				continue
+			}
+			seen[k] = true
+			if d := r.Time.Sub(from[k]); d < 0 || d > clockTolerance {
+				t.Errorf("%s: %s stamped %s after step %d's time; want 0 to %s", sc.Case.ID, r.URL, d, k, clockTolerance)
+			}
+		}
+		for _, r := range run.Log {
+			if r.URL != sc.Origins[0]+"/robots.txt" {
+				continue
+			}
+			k := 0
+			for k+1 < len(from) && !r.Time.Before(from[k+1]) {
+				k++
+			}
+			seen[k] = true
+			want := sc.Steps[k].Robots
+			if r.Status != want.Status || r.Fault != want.Fault {
+				t.Errorf("%s: robots.txt at %s answered %d %q; step %d serves %d %q", sc.Case.ID, r.Time.Sub(from[0]), r.Status, r.Fault, k, want.Status, want.Fault)
+			}
+		}
+		// The last step's page has no successor: a step whose file
+		// disallows everything shows in its robots.txt fetch alone.
+		for k := range sc.Steps {
+			if !seen[k] {
+				t.Errorf("%s: nothing of step %d (at %s) was requested\n%v", sc.Case.ID, k, sc.Steps[k].At, run.Log)
+			}
+		}
+	}
+	for _, r := range results {
+		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+			t.Errorf("%s #%d %s: %s %s", r.Case, r.Check, r.Step, r.Outcome, r.Detail)
+		}
+	}
+}
+
+// stepOfURL returns the step a URL of a timeline site belongs to, or -1.
+func stepOfURL(u string) int {
+	var k int
+	if _, q, ok := strings.Cut(u, "reptest-step="); ok {
+		if _, err := fmt.Sscanf(q, "%d", &k); err == nil {
+			return k
+		}
+	}
+	if _, p, ok := strings.Cut(u, "/reptest-clock/step-"); ok {
+		if _, err := fmt.Sscanf(p, "%d.html", &k); err == nil && k > 0 {
+			// A step's page is asked for on the step before's time.
+			return k - 1
+		}
+	}
+	return -1
+}
+
+// timelineCrawler is the test crawler in mode, with the clock, or skips.
+func timelineCrawler(t *testing.T, mode string) *crawl.Crawler {
+	t.Helper()
+	c := testCrawlerCmd(mode)
+	if c.Faketime = crawl.FindFaketime(); c.Faketime == "" {
+		t.Skip("libfaketime is not installed (Debian package faketime)")
+	}
+	c.Timeout = 60 * time.Second
+	return c
+}
+
+// TestCacheForever: a crawler that keeps its first copy of robots.txt
+// for the whole crawl fails exactly the caching checks that need the
+// file fetched again (CACHE-2) on the caching cases.
+func TestCacheForever(t *testing.T) {
+	results, _ := crawl.RunAll(context.Background(), selectCases(t, "caching/*"), timelineCrawler(t, "cache-forever"), nil)
+	type failure struct {
+		Case, Step string
+		Check      int
+		Outcome    cases.Outcome
+	}
+	var got []failure
+	for _, r := range results {
+		if r.Outcome == cases.Pass || r.Outcome == cases.Skipped || r.Outcome == cases.Note {
+			continue
+		}
+		got = append(got, failure{r.Case, r.Step, r.Check, r.Outcome})
+		if !slices.Contains(r.Req, "CACHE-2") {
+			t.Errorf("%s #%d fails, but is no CACHE-2 check: %v", r.Case, r.Check, r.Req)
+		}
+	}
+	sort.Slice(got, func(i, j int) bool {
+		if got[i].Case != got[j].Case {
+			return got[i].Case < got[j].Case
+		}
+		return got[i].Check < got[j].Check
+	})
+	want := []failure{
+		// The 404 of 0h is kept: /a is fetched at 25h, when the file disallows it.
+		{"caching/404-is-cached", "25h", 2, cases.Deviation},
+		// The 0h copy (Disallow: /a) is kept: /a is not fetched once
+		// the file allows it, /b is fetched once it disallows it.
+		{"caching/recovery-after-outage", "49h", 2, cases.Deviation},
+		{"caching/recovery-after-outage", "49h", 3, cases.Deviation},
+		{"caching/refetch-after-24h", "25h", 4, cases.Deviation},
+		{"caching/refetch-after-24h", "25h", 5, cases.Deviation},
+		{"caching/refetch-after-several-days", "7d", 1, cases.Deviation},
+		{"caching/refetch-after-several-days", "7d", 2, cases.Deviation},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("failing checks (-want +got):\n%s", diff)
+	}
+}
+
+// TestClockSkipsGoPrograms: libfaketime cannot move a Go program's
+// clock, so a Go crawler's timeline scenarios are skipped with that
+// reason, never passed; without libfaketime, or with NoTimeline, too.
+func TestClockSkipsGoPrograms(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command (a Go program) to run")
+	}
+	cs := selectCases(t, "caching/refetch-after-24h")
+	for _, tc := range []struct {
+		name string
+		c    crawl.Crawler
+		want string
+	}{
+		{"go program", crawl.Crawler{Template: goTool + " env {url}", Faketime: "/nonexistent/libfaketime.so.1"}, "is a Go program"},
+		{"no faketime", crawl.Crawler{Template: testCrawler + " {url}"}, "Debian package faketime"},
+		{"turned off", crawl.Crawler{Template: testCrawler + " {url}", Faketime: "x", NoTimeline: true}, "--no-timeline"},
+	} {
+		tc.c.Name, tc.c.Timeout, tc.c.Budget = "c", time.Second, 10
+		results, _ := crawl.RunAll(context.Background(), cs, &tc.c, nil)
+		if len(results) == 0 {
+			t.Fatalf("%s: no results", tc.name)
+		}
+		for _, r := range results {
+			if r.Outcome != cases.Skipped || !strings.Contains(r.Detail, tc.want) {
+				t.Errorf("%s: #%d %s %q; want skipped saying %q", tc.name, r.Check, r.Outcome, r.Detail, tc.want)
+			}
 		}
 	}
 }

@@ -55,14 +55,13 @@ func Judge(run Run, crawler string) []cases.Result {
 		}
 		return out
 	}
-	opts, _ := reference.OptionsFor(c.Profile)
-	js := Grade(run.Log, versions, Options{Reference: opts, Agent: func(string, []string) string { return sc.Agent }})
+	js := Grade(run.Log, versions, sc.gradeOptions())
 	ev := evidence{run: run, js: js}
 	for _, i := range sc.Checks {
 		chk := all[i]
 		r := base(i, chk.URL, chk.Expect)
 		r.Accept, r.Rule = chk.Accept, chk.Rule
-		judgeCheck(&r, chk, c.Level, &ev, sc)
+		judgeCheck(&r, i, chk, c.Level, &ev, sc)
 		out = append(out, r)
 	}
 	for _, a := range accessChecks(sc, versions, &ev) {
@@ -86,23 +85,34 @@ func (run *Run) failure() string {
 
 // judgeCheck judges one check of the corpus by whether its URL was
 // requested.
-func judgeCheck(r *cases.Result, chk *cases.Check, level cases.Level, ev *evidence, sc *Scenario) {
+func judgeCheck(r *cases.Result, i int, chk *cases.Check, level cases.Level, ev *evidence, sc *Scenario) {
 	if chk.Invalid != "" {
 		r.Outcome, r.Detail = cases.Skipped, chk.Invalid
 		return
 	}
 	origin := OriginOf(chk.URL)
-	k := ev.find(chk.URL)
+	u, controls, page, step := sc.linkedAs(i, chk)
+	if page != "" {
+		r.Step = step
+	}
+	k := ev.find(u)
 	switch {
 	case k >= 0:
 		r.Verdict = cases.Allow
-	case ev.anyOf(sc.Controls[origin]):
+	case ev.anyOf(controls):
 		r.Verdict = cases.Disallow
-	case chk.Expect == cases.Disallow && ev.touched(origin):
+	case chk.Expect == cases.Disallow && page == "" && ev.touched(origin):
 		r.Verdict = cases.Disallow
+	case chk.Expect == cases.Disallow && page != "" && ev.find(page) >= 0:
+		r.Verdict = cases.Disallow
+	case page != "" && ev.find(page) < 0:
+		r.Outcome = cases.Skipped
+		r.Detail = "inconclusive: the crawler never requested " + page + ", the page of the step at " + step +
+			" (a crawl depth of at least the number of steps is needed)" + ev.timeline(origin)
+		return
 	default:
 		r.Outcome = cases.Skipped
-		r.Detail = "inconclusive: the crawler requested no control link of " + origin +
+		r.Detail = "inconclusive: the crawler requested no control link of " + origin + stepNote(step) +
 			", so not requesting this URL says nothing about its verdict" + ev.timeline(origin)
 		return
 	}
@@ -118,8 +128,39 @@ func judgeCheck(r *cases.Result, chk *cases.Check, level cases.Level, ev *eviden
 		}
 		return
 	}
-	r.Detail = "the crawler requested control links of " + origin + " but not this URL" + ev.timeline(origin)
+	r.Detail = "the crawler requested control links of " + origin + stepNote(step) + " but not this URL" + ev.timeline(origin)
 	r.Trace = ev.trace(sc, chk.URL)
+}
+
+// gradeOptions are the grader's options for the scenario's requests: a
+// timeline's requests are judged with the 24-hour cache grace (CACHE-2).
+func (s *Scenario) gradeOptions() Options {
+	opts, _ := reference.OptionsFor(s.Case.Profile)
+	o := Options{Reference: opts, Agent: func(string, []string) string { return s.Agent }}
+	if s.Steps != nil {
+		o.Grace = 24 * time.Hour
+	}
+	return o
+}
+
+// linkedAs returns how check i is linked: its URL on the site, the
+// control links that show the crawler could have requested it, and for
+// a timeline the page of its step and the step's time.
+func (s *Scenario) linkedAs(i int, chk *cases.Check) (u string, controls []string, page, step string) {
+	k, ok := s.stepOf(i)
+	if !ok {
+		return chk.URL, s.Controls[OriginOf(chk.URL)], "", ""
+	}
+	st := s.Steps[k]
+	return s.Marked[i], st.Controls, st.Page, cases.FormatAt(st.At)
+}
+
+// stepNote names a timeline step in a detail.
+func stepNote(step string) string {
+	if step == "" {
+		return ""
+	}
+	return " at the step at " + step
 }
 
 // trace is the reference's decision for u under the file in force.
@@ -482,8 +523,7 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 	if len(run.Log) == 0 {
 		return tl
 	}
-	opts, _ := reference.OptionsFor(sc.Case.Profile)
-	js := Grade(run.Log, run.Versions, Options{Reference: opts, Agent: func(string, []string) string { return sc.Agent }})
+	js := Grade(run.Log, run.Versions, sc.gradeOptions())
 	for _, j := range js {
 		r := j.Request
 		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,

@@ -109,6 +109,11 @@ func (l *Lab) writeFiles() error {
 		"wget2rc": "ca-certificate = " + l.CAFile() + "\n",
 		"README":  "The test CA of one reptest crawl, removed when it ends.\n",
 	}
+	// Readable by all: a crawler run as root may drop to another user
+	// (LinkChecker switches to nobody) and must still read the CA.
+	if err := os.Chmod(l.dir, 0o755); err != nil {
+		return fmt.Errorf("crawl: %w", err)
+	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(l.dir, name), []byte(body), 0o644); err != nil {
 			return fmt.Errorf("crawl: %w", err)

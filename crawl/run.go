@@ -45,6 +45,12 @@ type Crawler struct {
 	// Lab is where the scenarios are served; nil: RunAll and Crawl make
 	// one of their own, in the layout NewLab picks.
 	Lab *Lab
+	// Faketime is the path of libfaketime's preload library (FindFaketime)
+	// that timeline scenarios run the crawler under; empty: they are
+	// skipped, saying so.
+	Faketime string
+	// NoTimeline skips the timeline scenarios.
+	NoTimeline bool
 }
 
 // Run is what one crawler run of a scenario produced.
@@ -110,6 +116,10 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 		run.Failure = fmt.Sprintf("crawler command %q: %v", c.Template, err)
 		return run
 	}
+	if why := c.clockSkip(words[0]); sc.Steps != nil && why != "" {
+		run.Failure = why
+		return run
+	}
 	site, err := NewSite(sc, lab, c.UsesProxy(), c.Budget)
 	if err != nil {
 		run.Failure = err.Error()
@@ -131,7 +141,7 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	}
 	cmd := exec.Command(words[0], words[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "HOME="+dir), lab.CAEnv()...)
+	cmd.Env = site.ClockEnv(append(append(os.Environ(), "HOME="+dir), lab.CAEnv()...), c.Faketime)
 	if c.UsesProxy() {
 		p := "http://" + site.ProxyAddr()
 		cmd.Env = append(cmd.Env, "http_proxy="+p, "HTTP_PROXY="+p, "no_proxy=", "NO_PROXY=")
@@ -148,6 +158,9 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	time.Sleep(50 * time.Millisecond)
 	run.Log = site.Log()
 	run.Output = out.String()
+	if err := site.ClockError(); err != nil && run.Failure == "" {
+		run.Failure = "the site's clock could not be moved: " + err.Error()
+	}
 	if errs := site.TLSErrors(); len(errs) > 0 && run.Failure == "" {
 		// A crawler that refused the site's certificate saw a site
 		// without those origins: its run says nothing about robots.txt.

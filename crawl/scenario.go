@@ -36,6 +36,12 @@ type Scenario struct {
 	Responses []cases.Response
 	// Skip, when set, says why the scenario cannot be run.
 	Skip string
+	// Steps are a timeline case's steps as the site plays them on its
+	// fake clock; nil for other cases.
+	Steps []ClockStep
+	// Marked maps, for a timeline case, each check to the URL under
+	// which its step links it.
+	Marked map[int]string
 }
 
 // Scenarios returns the scenarios of a case: one per agent of its checks,
@@ -68,7 +74,7 @@ var startPaths = []string{"/", "/index.html", "/reptest-start/", "/zz-reptest-st
 func (s *Scenario) build() {
 	c := s.Case
 	if len(c.Timeline) > 0 {
-		s.Skip = "a timeline case needs the crawler's clock moved by hours or days; reptest crawl does not move it"
+		s.buildTimeline()
 		return
 	}
 	for _, r := range c.Fetch {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -41,6 +42,16 @@ type Site struct {
 
 	versions []Version
 
+	// The clock of a timeline scenario: its offset file's folder, the
+	// step playing, and an error moving it.
+	sc       *Scenario
+	base     []cases.Response // all but the timeline's robots.txt
+	clock    *fakeClock
+	clockDir string
+	stepMu   sync.Mutex
+	step     int
+	clockErr error
+
 	mu     sync.Mutex
 	log    []Request
 	budget int
@@ -53,40 +64,109 @@ func NewSite(sc *Scenario, lab *Lab, proxy bool, budget int) (*Site, error) {
 	if sc.Skip != "" {
 		return nil, fmt.Errorf("crawl: scenario %s/%s: %s", sc.Case.ID, sc.Agent, sc.Skip)
 	}
-	s := &Site{srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{}), layout: lab.Layout()}
+	s := &Site{sc: sc, srv: cases.NewServer(), proxy: proxy, budget: budget, over: make(chan struct{}), layout: lab.Layout()}
 	if !proxy {
 		if err := lab.serve(s.srv, sc.servedOrigins(), s.tls.watch); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("crawl: scenario %s/%s: %w", sc.Case.ID, sc.Agent, err)
 		}
 	}
-	links := sc.LinkURLs()
-	var b strings.Builder
-	b.WriteString("<!doctype html>\n<title>reptest crawl</title>\n<ul>\n")
-	for _, u := range links {
-		lu, err := s.URL(u)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", html.EscapeString(lu), html.EscapeString(u))
+	var pages []cases.Response
+	var err error
+	if sc.Steps != nil {
+		pages, err = sc.pages(s.URL)
+	} else {
+		var page cases.Response
+		page, err = linkPage(sc.Start, sc.LinkURLs(), s.URL)
+		pages = []cases.Response{page}
 	}
-	b.WriteString("</ul>\n")
-	start, err := s.URL(sc.Start)
+	if err == nil {
+		s.start, err = s.URL(sc.Start)
+	}
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.start = start
-	page := cases.Response{URL: sc.Start, Status: http.StatusOK,
-		Headers: map[string]string{"Content-Type": "text/html; charset=utf-8"}, Body: []byte(b.String())}
-	if err := s.srv.Serve(append(append([]cases.Response{}, sc.Responses...), page)); err != nil {
+	s.base = append(append([]cases.Response{}, sc.Responses...), pages...)
+	if sc.Steps != nil {
+		err = s.startClock()
+	} else {
+		err = s.srv.Serve(s.base)
+		s.versions = fetchVersions(s.srv, sc, sc.Origins)
+	}
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
-	s.versions = fetchVersions(s.srv, sc)
 	s.srv.Observe(s.record)
 	return s, nil
+}
+
+// linkPage is an HTML page at u that links each of links, as the
+// crawler reaches them.
+func linkPage(u string, links []string, link func(string) (string, error)) (cases.Response, error) {
+	var b strings.Builder
+	b.WriteString("<!doctype html>\n<title>reptest crawl</title>\n<ul>\n")
+	for _, l := range links {
+		lu, err := link(l)
+		if err != nil {
+			return cases.Response{}, err
+		}
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a>\n", html.EscapeString(lu), html.EscapeString(l))
+	}
+	b.WriteString("</ul>\n")
+	return cases.Response{URL: u, Status: http.StatusOK,
+		Headers: map[string]string{"Content-Type": "text/html; charset=utf-8"}, Body: []byte(b.String())}, nil
+}
+
+// startClock starts a timeline scenario's clock at its first step.
+func (s *Site) startClock() error {
+	dir, err := os.MkdirTemp("", "reptest-clock-*")
+	if err != nil {
+		return err
+	}
+	s.clockDir = dir
+	// Readable by a crawler that drops root privileges (as LinkChecker does).
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return err
+	}
+	if s.clock, err = newFakeClock(dir); err != nil {
+		return err
+	}
+	if err := s.playStep(0); err != nil {
+		return err
+	}
+	// The clock origin's file, fetched once its route is served.
+	s.versions = fetchVersions(s.srv, s.sc, s.sc.Origins[1:])
+	return nil
+}
+
+// playStep moves the clock to step k and serves its robots.txt.
+func (s *Site) playStep(k int) error {
+	st := s.sc.Steps[k]
+	if err := s.srv.Serve(append(append([]cases.Response{}, s.base...), st.Robots)); err != nil {
+		return err
+	}
+	s.step = k
+	return s.clock.moveTo(st.At)
+}
+
+// pace moves the clock when the crawler asks for the page of a later
+// step than the one playing: after stepPause, so that requests the
+// crawler makes at the same time as this one still count for the step
+// before.
+func (s *Site) pace(u string) {
+	s.stepMu.Lock()
+	defer s.stepMu.Unlock()
+	for k := s.step + 1; k < len(s.sc.Steps); k++ {
+		if routeOf(s.sc.Steps[k].Page) == routeOf(u) {
+			time.Sleep(stepPause)
+			if err := s.playStep(k); err != nil {
+				s.clockErr = err
+			}
+			return
+		}
+	}
 }
 
 // fetchTimeout bounds the reference's fetches of the scenario's files.
@@ -94,11 +174,11 @@ const fetchTimeout = 2 * time.Second
 
 // fetchVersions fetches each origin's robots.txt as the reference does
 // (redirects followed, faults seen): the files in force for the grader.
-func fetchVersions(srv *cases.Server, sc *Scenario) []Version {
+func fetchVersions(srv *cases.Server, sc *Scenario, origins []string) []Version {
 	opts, _ := reference.OptionsFor(sc.Case.Profile)
 	client := srv.Client(fetchTimeout)
 	var out []Version
-	for _, o := range sc.Origins {
+	for _, o := range origins {
 		res := reference.Fetch(context.Background(), client, o+"/robots.txt", opts)
 		out = append(out, Version{Origin: o, Status: res.Info.Status, Label: o + "/robots.txt", res: res})
 	}
@@ -106,8 +186,31 @@ func fetchVersions(srv *cases.Server, sc *Scenario) []Version {
 }
 
 // Versions returns the robots.txt files in force, per origin, as the
-// reference fetched them before the crawler started.
-func (s *Site) Versions() []Version { return s.versions }
+// reference fetched them before the crawler started; for a timeline, the
+// case origin's file of each step, from the step's fake time on.
+func (s *Site) Versions() []Version {
+	if s.clock != nil {
+		return append(s.sc.timelineVersions(s.clock.zero), s.versions...)
+	}
+	return s.versions
+}
+
+// ClockEnv returns the environment that runs the crawler on the site's
+// fake clock under libfaketime lib; base for a scenario without a
+// timeline.
+func (s *Site) ClockEnv(base []string, lib string) []string {
+	if s.clock == nil {
+		return base
+	}
+	return s.clock.env(base, lib)
+}
+
+// ClockError returns an error of moving the clock, if there was one.
+func (s *Site) ClockError() error {
+	s.stepMu.Lock()
+	defer s.stepMu.Unlock()
+	return s.clockErr
+}
 
 // URL returns the URL under which the crawler reaches u.
 func (s *Site) URL(u string) (string, error) {
@@ -145,10 +248,20 @@ func (s *Site) Log() []Request {
 }
 
 // Close stops the site.
-func (s *Site) Close() { s.srv.Close() }
+func (s *Site) Close() {
+	s.srv.Close()
+	if s.clockDir != "" {
+		os.RemoveAll(s.clockDir)
+	}
+}
 
 func (s *Site) record(h cases.Hit) {
-	r := Request{Time: h.Time, Method: h.Method, URL: h.URL, UserAgent: h.UserAgent, Status: http.StatusNotFound}
+	t := h.Time
+	if s.clock != nil {
+		t = s.clock.fake(t)
+		s.pace(h.URL)
+	}
+	r := Request{Time: t, Method: h.Method, URL: h.URL, UserAgent: h.UserAgent, Status: http.StatusNotFound}
 	if resp := h.Response; resp != nil {
 		r.Status, r.Fault = resp.Status, resp.Fault
 		if r.Fault == "reset" || r.Fault == "timeout" && r.Status == 0 {
@@ -188,6 +301,10 @@ func resolveRef(base, loc string) string {
 
 // since formats t as an offset from the first request of a log.
 func since(t, first time.Time) string {
+	if d := t.Sub(first); d >= time.Hour {
+		// On a timeline's fake clock: hours and days.
+		return "+" + d.Round(time.Millisecond).String()
+	}
 	return fmt.Sprintf("+%.3fs", t.Sub(first).Seconds())
 }
 

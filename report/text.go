@@ -141,11 +141,13 @@ func (t *textWriter) summaries() {
 	for k := range exp {
 		known[k.Parser]++
 	}
-	width := len("parser")
+	width, vwidth := len("parser"), 12
 	for _, s := range d.Parsers {
 		width = max(width, len(visible(s.Name, 40)))
+		// A crawler's version is a program's whole --version line.
+		vwidth = max(vwidth, len([]rune(visible(s.Version, 40))))
 	}
-	t.printf("%s%-*s  %-12s %6s %6s %5s %5s %5s %5s %5s  %s%s\n", p.dim, width, "parser", "version", "checks", "pass", "note", "dev", "viol", "err", "skip", "conforms", p.reset)
+	t.printf("%s%-*s  %-*s %6s %6s %5s %5s %5s %5s %5s  %s%s\n", p.dim, width, "parser", vwidth, "version", "checks", "pass", "note", "dev", "viol", "err", "skip", "conforms", p.reset)
 	for _, s := range d.Parsers {
 		conf := p.green + "yes" + p.reset
 		switch {
@@ -157,7 +159,7 @@ func (t *textWriter) summaries() {
 				conf += fmt.Sprintf(" (%d new, %d expected)", newFail[s.Name], known[s.Name])
 			}
 		}
-		t.printf("%-*s  %-12s %6d %6d %5s %5s %5s %5s %5d  %s\n", width, visible(s.Name, 40), visible(s.Version, 12),
+		t.printf("%-*s  %-*s %6d %6d %5s %5s %5s %5s %5d  %s\n", width, visible(s.Name, 40), vwidth, visible(s.Version, 40),
 			s.Checks, s.Pass, colorCount(p.cyan, p.reset, s.Note, 5), colorCount(p.yellow, p.reset, s.Deviations, 5),
 			colorCount(p.red, p.reset, s.Violations, 5), colorCount(p.magenta, p.reset, s.Errors, 5), s.Skipped, conf)
 	}

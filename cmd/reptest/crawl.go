@@ -18,7 +18,7 @@ import (
 // crawlConfig is what the flags of `reptest crawl` ask for.
 type crawlConfig struct {
 	crawler                crawl.Crawler
-	version                string // the crawler's, for reports
+	version                string // the command that prints the crawler's version
 	layout                 string // empty: picked by crawl.NewLab
 	corpus                 corpusFlags
 	sel                    selectFlags // --run and --skip; crawl has no --level
@@ -45,6 +45,11 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 
+	version, err := cfg.crawler.Version(ctx, cfg.version)
+	if err != nil {
+		fmt.Fprintf(stderr, "reptest crawl: --crawler-version: %v\n", err)
+		return exitUsage
+	}
 	lab, err := crawl.NewLab(crawl.LabOptions{Layout: crawl.Layout(cfg.layout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest crawl: %v\n", err)
@@ -61,7 +66,7 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		meta.Interrupted = interruption(ctx, err)
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
-	sum := crawl.Summarize(cfg.crawler.Name, cfg.version, results, cfg.strict)
+	sum := crawl.Summarize(cfg.crawler.Name, version, results, cfg.strict)
 	doc := report.FromResults(meta, []cases.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	doc.CrawlLayout, doc.CrawlLayoutNote = string(lab.Layout()), lab.Note()
@@ -86,16 +91,17 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	fs := newFlags("crawl", stderr)
 	fs.StringVar(&c.Template, "crawler", "", "the crawler command, with {url} {agent} {ua} {dir} {proxy} {ca}")
 	fs.StringVar(&c.Name, "name", "crawler", "the crawler's name in reports")
-	fs.StringVar(&cfg.version, "crawler-version", "", "the crawler's version, for reports")
+	fs.StringVar(&cfg.version, "crawler-version", "", "a command printing the crawler's version, whose first line reports keep (default: the template's program with --version)")
 	cfg.corpus.register(fs)
 	cfg.sel.registerGlobs(fs, "run")
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
 	fs.DurationVar(&c.Timeout, "timeout", 30*time.Second, "stop a crawler run (its whole process group) after this long")
 	fs.IntVar(&c.Budget, "budget", 200, "stop a crawler run after this many requests")
+	fs.BoolVar(&c.NoTimeline, "no-timeline", false, "skip the timeline cases (run by default under libfaketime when it is installed)")
 	fs.IntVar(&c.Jobs, "jobs", runtime.NumCPU(), "run this many scenarios at once, each on addresses of its own")
 	fs.StringVar(&cfg.layout, "layout", "", "addresses or ports (default: addresses when port 80 of 127.0.0.0/8 can be bound, else ports)")
-	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect)
+	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect|flagWriteExpect)
 	fs.BoolVar(&cfg.verbose, "v", false, "list every failing check with the crawler's requests")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
 	if code, ok := parseChecked(fs, args, cfg.check); !ok {
@@ -126,6 +132,7 @@ func (cfg *crawlConfig) check(pos []string) error {
 	if _, err := parsers.SplitWords(c.Template); err != nil {
 		return fmt.Errorf("--crawler %q: %w", c.Template, err)
 	}
+	c.Faketime = crawl.FindFaketime()
 	cfg.out.title = "reptest crawl: " + c.Name
 	return cfg.out.readExpect()
 }

@@ -24,7 +24,7 @@ func TestOutputFlags(t *testing.T) {
 		want []string // the flags of all that the command takes
 	}{
 		{"run", []string{"json", "junit", "html", "badge", "expect", "write-expect"}},
-		{"crawl", []string{"json", "junit", "html", "badge", "expect"}},
+		{"crawl", []string{"json", "junit", "html", "badge", "expect", "write-expect"}},
 		{"audit", []string{"json", "junit", "html"}},
 		{"report", []string{"junit", "html", "badge", "expect", "merge-out", "title"}},
 	}

@@ -20,12 +20,19 @@
 //	port-dropped   port-ignored, with robots.txt fetched as scheme://host/robots.txt
 //	               (the port left out of its URL: a common hand-written shortcut)
 //	flood          request the start URL again and again, with new queries
+//	cache-forever  keep the first copy of each robots.txt for the whole run
+//	               (otherwise it is fetched again once the copy is over 24 hours old)
 //
 // Modes combine, separated by commas: -mode port-dropped,first-match.
 //
 // https URLs are verified against the system's roots, which Go reads
 // from $SSL_CERT_FILE when it is set, or against the PEM file given
 // with -ca.
+//
+// Its clock is the real one moved by the offset in the file that
+// $FAKETIME_TIMESTAMP_FILE names, as libfaketime would move it: a Go
+// program reads the clock without libc, so LD_PRELOAD cannot reach it,
+// and the test crawler reads libfaketime's setting itself.
 //
 // Usage: testcrawler -agent TOKEN -ua HEADER [-mode M[,M]] [-variant ID+ID] [-max N] [-ca PEM] [-proxy HOST:PORT] START-URL
 package main
@@ -51,7 +58,7 @@ import (
 func main() {
 	agent := flag.String("agent", "TestCrawler", "the product token")
 	ua := flag.String("ua", "", "the User-Agent header (default: the token)")
-	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match, ignore-ports, port-dropped or flood, joined by commas")
+	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match, ignore-ports, port-dropped, flood or cache-forever, joined by commas")
 	variant := flag.String("variant", "", "misreadings to make, joined by +: see reptest variants")
 	max := flag.Int("max", 200, "the most pages to fetch")
 	proxy := flag.String("proxy", "", "an HTTP proxy, host:port (default: $http_proxy)")
@@ -92,7 +99,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "testcrawler:", err)
 		os.Exit(2)
 	}
-	c := &crawler{agent: *agent, opts: opts, portDropped: set["port-dropped"], robots: map[string]*reference.Result{},
+	c := &crawler{agent: *agent, opts: opts, portDropped: set["port-dropped"], cacheForever: set["cache-forever"], robots: map[string]*copyOf{},
 		client:      &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, base: tr}},
 		robotClient: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: robotsUA, base: tr}}}
 	if set["flood"] {
@@ -112,6 +119,7 @@ var modes = map[string][]string{
 	"ignore-ports":  {"port-ignored"},
 	"port-dropped":  {"port-ignored"},
 	"flood":         nil,
+	"cache-forever": nil,
 }
 
 type crawler struct {
@@ -122,10 +130,23 @@ type crawler struct {
 	// portDropped fetches robots.txt without the URL's port (mode
 	// port-dropped), where port-ignored alone fetches it from the first
 	// port of the host met.
-	portDropped         bool
+	portDropped bool
+	// cacheForever keeps each first copy for the whole run (mode
+	// cache-forever).
+	cacheForever        bool
 	client, robotClient *http.Client
-	robots              map[string]*reference.Result
+	robots              map[string]*copyOf
 }
+
+// copyOf is a fetched robots.txt and when it was fetched.
+type copyOf struct {
+	res *reference.Result
+	at  time.Time
+}
+
+// maxAge is how long a copy is used (RFC 9309 §2.4: SHOULD NOT use a
+// cached copy for more than 24 hours).
+const maxAge = 24 * time.Hour
 
 // transport is the HTTP transport: through the proxy when one is given,
 // trusting the CA file when one is given.
@@ -208,11 +229,12 @@ func (c *crawler) key(u string) string {
 	return k
 }
 
-// rules returns u's robots.txt, fetching it the first time.
+// rules returns u's robots.txt, fetching it the first time and, unless
+// the mode is cache-forever, again once the copy is over 24 hours old.
 func (c *crawler) rules(u string) *reference.Result {
 	k := c.key(u)
-	if res := c.robots[k]; res != nil {
-		return res
+	if cp := c.robots[k]; cp != nil && (c.cacheForever || now().Sub(cp.at) <= maxAge) {
+		return cp.res
 	}
 	robotsURL, err := reference.RobotsURL(u)
 	if err != nil {
@@ -228,8 +250,28 @@ func (c *crawler) rules(u string) *reference.Result {
 	if res.Info.Access == reference.NotReachable {
 		fmt.Fprintf(os.Stderr, "testcrawler: %s: %s\n", robotsURL, res.Info.Why)
 	}
-	c.robots[k] = res
+	c.robots[k] = &copyOf{res: res, at: now()}
 	return res
+}
+
+// now is the clock as libfaketime would show it to a C program run with
+// the same environment: the real time moved by the offset ("+90000",
+// "-5", in seconds) in $FAKETIME_TIMESTAMP_FILE, read afresh each time.
+func now() time.Time {
+	t := time.Now()
+	name := os.Getenv("FAKETIME_TIMESTAMP_FILE")
+	if name == "" {
+		return t
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return t
+	}
+	var secs int64
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(b)), "%d", &secs); err != nil {
+		return t
+	}
+	return t.Add(time.Duration(secs) * time.Second)
 }
 
 func (c *crawler) allowed(u string) bool {
