@@ -1,0 +1,126 @@
+package diagnose
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/reference"
+)
+
+// evaluator answers questions of the evidence as variants of the
+// reference read them. Positions index the questions in body order, so
+// that a variant parses each body once per pass.
+type evaluator struct {
+	ev    *Evidence
+	order []int           // position → question index, sorted by body
+	ref   []cases.Verdict // position → the reference's verdict
+	// reach holds per single misreading the positions where its variant
+	// differs from the reference.
+	reach map[string][]int32
+	cands []misreading // the misreadings a variant models
+}
+
+// newEvaluator reads the reference's verdicts and every single variant's
+// reach.
+func newEvaluator(ev *Evidence) *evaluator {
+	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}}
+	for i := range e.order {
+		e.order[i] = i
+	}
+	slices.SortStableFunc(e.order, func(a, b int) int { return cmp.Compare(ev.Questions[a].Body, ev.Questions[b].Body) })
+	all := make([]int32, len(e.order))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	e.ref = e.verdicts(nil, all)
+	for _, m := range catalogue() {
+		if m.apply == nil {
+			continue
+		}
+		e.cands = append(e.cands, m)
+		vs := e.verdicts([]string{m.ID}, all)
+		var r []int32
+		for p, v := range vs {
+			if known(v) && known(e.ref[p]) && v != e.ref[p] {
+				r = append(r, int32(p))
+			}
+		}
+		e.reach[m.ID] = r
+	}
+	return e
+}
+
+// question returns the question at position p.
+func (e *evaluator) question(p int32) *Question { return &e.ev.Questions[e.order[p]] }
+
+// verdicts returns the verdicts of the variant ids on the positions pos,
+// which must be sorted.
+func (e *evaluator) verdicts(ids []string, pos []int32) []cases.Verdict {
+	out := make([]cases.Verdict, len(pos))
+	opts := map[string]reference.Options{}
+	last := -1
+	var res *reference.Result
+	for k, p := range pos {
+		q := e.question(p)
+		if q.Body != last {
+			b := &e.ev.Bodies[q.Body]
+			o, ok := opts[b.profileOf()]
+			if !ok {
+				o = variant(b.profileOf(), ids)
+				opts[b.profileOf()] = o
+			}
+			res = reference.FromStatus(b.Status, b.Robots, o)
+			last = q.Body
+		}
+		out[k] = verdictOn(res, q.Agent, q.URL)
+	}
+	return out
+}
+
+// variant returns the options of a profile's reference with ids applied.
+// The ids come from the catalogue, so they are known.
+func variant(profile string, ids []string) reference.Options {
+	base, _ := reference.OptionsFor(profile)
+	o, err := withMisreadings(base, ids...)
+	if err != nil {
+		panic(err) // ids are the catalogue's own
+	}
+	o.Name = strings.Join(append([]string{base.Name}, ids...), "+")
+	return o
+}
+
+// verdictOn is the verdict of a fetched file on one question; "" when
+// the reference refuses the question (an agent that is no product
+// token).
+func verdictOn(res *reference.Result, agent, url string) cases.Verdict {
+	var allowed bool
+	if res.Robots != nil {
+		ok, err := res.Robots.Allowed(agent, url)
+		if err != nil {
+			return ""
+		}
+		allowed = ok
+	} else {
+		d, err := res.Decide(agent, url)
+		if err != nil {
+			return ""
+		}
+		allowed = d.Allowed
+	}
+	if allowed {
+		return cases.Allow
+	}
+	return cases.Disallow
+}
+
+// union returns the sorted union of sorted position lists.
+func union(lists ...[]int32) []int32 {
+	var out []int32
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
