@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +20,9 @@ import (
 type Reference struct {
 	name  string
 	fixed *reference.Options // nil: the case's profile chooses
+	// misread lists the misreadings applied to the options of every
+	// profile (see NewVariant), in order.
+	misread []reference.Misreading
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -54,7 +58,66 @@ func (p *Reference) Options(profile string) reference.Options {
 		return *p.fixed
 	}
 	opts, _ := reference.OptionsFor(profile)
+	for _, m := range p.misread {
+		m.Apply(&opts)
+		opts.Name += "+" + m.ID
+	}
 	return opts
+}
+
+// NewVariant returns a variant of the reference: base, "reference" or
+// "reference-google", with the misreadings ids applied in order (see
+// reference.Misreadings). It is named base+"+"+id for each id, as
+// "reference+first-match+no-wildcards". Under "reference" each request's
+// profile chooses the options the misreadings then change. An id that
+// is unknown, given twice, or of a misreading that only crawlers can
+// make (Kind "crawl") is an error that wraps ErrUnknown and lists the
+// valid ids.
+func NewVariant(base string, ids ...string) (*Reference, error) {
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("%w: %s+ names no misreading (known: %s)", ErrUnknown, base, parserMisreadings())
+	}
+	p := &Reference{name: base}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		m, ok := reference.LookupMisreading(id)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("%w: misreading %q in %s+%s (known: %s)", ErrUnknown, id, base, strings.Join(ids, "+"), parserMisreadings())
+		case !m.ForParsers():
+			return nil, fmt.Errorf("%w: misreading %q applies to crawlers only, not to a parser (parsers take: %s)", ErrUnknown, id, parserMisreadings())
+		case seen[id]:
+			return nil, fmt.Errorf("%w: misreading %q is given twice in %s+%s", ErrUnknown, id, base, strings.Join(ids, "+"))
+		}
+		seen[id] = true
+		p.misread = append(p.misread, m)
+		p.name += "+" + id
+	}
+	switch base {
+	case "reference":
+	case "reference-google":
+		opts := reference.Google()
+		for _, m := range p.misread {
+			m.Apply(&opts)
+			opts.Name += "+" + m.ID
+		}
+		p.fixed = &opts
+	default:
+		return nil, fmt.Errorf("%w %q: misreadings apply to reference and reference-google", ErrUnknown, base)
+	}
+	return p, nil
+}
+
+// parserMisreadings lists the ids of the misreadings a parser can make,
+// comma-separated.
+func parserMisreadings() string {
+	var ids []string
+	for _, m := range reference.Misreadings() {
+		if m.ForParsers() {
+			ids = append(ids, m.ID)
+		}
+	}
+	return strings.Join(ids, ", ")
 }
 
 // Usage implements cases.UsageReporter for parse and status requests: the

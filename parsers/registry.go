@@ -110,9 +110,14 @@ func Names() []string {
 // New returns the built-in parser called name. For an external peer it
 // checks that the runtime and the library are installed and starts the
 // peer program; the caller should Close the parser when it implements
-// cases.Closer. An unknown name gives an error wrapping ErrUnknown; a peer
+// cases.Closer. The reference and reference-google also take misreadings
+// after their name, "reference+first-match+no-wildcards" (see NewVariant).
+// An unknown name gives an error wrapping ErrUnknown; a peer
 // that cannot run here gives one wrapping ErrUnavailable.
 func New(ctx context.Context, name string, opts Options) (cases.Parser, error) {
+	if base, ids, ok := strings.Cut(name, "+"); ok && (base == "reference" || base == "reference-google") {
+		return NewVariant(base, strings.Split(ids, "+")...)
+	}
 	c, ok := builtins()[name]
 	if !ok {
 		return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(Names(), ", "))

@@ -198,13 +198,16 @@ const (
 // them (§2.2.2); best.found is false when no rule decides.
 func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
 	var b best
-	groups := r.groupsOf(agent)
+	groups, global := r.groupsOf(agent), r.global
+	if r.groupMisread {
+		groups, global = r.misreadGroups(agent, groups)
+	}
 	sel := selNamed
 	switch {
 	case groups != nil:
-	case len(r.global) > 0:
+	case len(global) > 0:
 		// A named group replaces "*" entirely (UA-4, UA-6).
-		sel, groups = selGlobal, r.global
+		sel, groups = selGlobal, global
 	case len(r.orphan) > 0 && r.opts.OrphanRulesApply:
 		if !r.isRobotsTxt(path) {
 			r.considerGroup(&b, r.prepared(), len(r.groups), path)
@@ -404,7 +407,7 @@ func (b *best) try(o *Options, c candidate, path, scratch []byte) {
 // than compiling the rule, which rules out most rules of a file at their
 // first octets.
 func mayMatch(o *Options, value string, path []byte) bool {
-	if o.CaseInsensitivePaths || o.SlashlessPatterns {
+	if o.CaseInsensitivePaths || o.SlashlessPatterns || o.WildcardUnanchored {
 		return true
 	}
 	class := classTable(false)
@@ -431,8 +434,12 @@ func indexDir(value string) (string, bool) {
 
 // beats reports whether a matching rule of the given length decides over
 // the best so far (§2.2.2): the longer one (MATCH-4), allow on equal
-// length unless DisallowWinsTies (MATCH-5), then the earlier line.
+// length unless DisallowWinsTies (MATCH-5), then the earlier line. With
+// FirstMatch the earlier line alone decides.
 func (o *Options) beats(length int32, c candidate, b *best) bool {
+	if o.FirstMatch {
+		return c.line < b.line
+	}
 	if length != b.length {
 		return length > b.length
 	}

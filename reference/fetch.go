@@ -118,6 +118,10 @@ func classifyStatus(status int, o *Options) (Access, string) {
 		return Success, fmt.Sprintf("status %d: the rules apply", status)
 	case status == http.StatusTooManyRequests && o.TooManyRequestsUnreachable:
 		return NotReachable, "status 429 is treated as a server error: disallow all"
+	case status >= 400 && status < 500 && o.ClientErrorDisallows:
+		return NotReachable, fmt.Sprintf("status %d read as disallow all (misreading 4xx-disallows)", status)
+	case status >= 500 && status < 600 && o.ServerErrorAllows:
+		return NotAvailable, fmt.Sprintf("status %d read as allow all (misreading 5xx-allows)", status)
 	case status >= 400 && status < 500:
 		return NotAvailable, fmt.Sprintf("status %d: unavailable, allow all", status)
 	case status >= 500 && status < 600:
@@ -163,6 +167,10 @@ func Fetch(ctx context.Context, client *http.Client, robotsURL string, opts Opti
 			info.Hops = append(info.Hops, h)
 			info.Access, info.Error = NotReachable, err.Error()
 			info.Why = "network error: unreachable, disallow all: " + err.Error()
+			if opts.UnreachableAllows {
+				info.Access = NotAvailable
+				info.Why = "network error read as allow all (misreading unreachable-allows): " + err.Error()
+			}
 			return res
 		}
 		if resp.StatusCode >= 300 && resp.StatusCode < 400 {

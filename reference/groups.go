@@ -42,6 +42,9 @@ type Robots struct {
 	orphan []rule
 	others []record
 	prep   preparation // compiled groups, for reuse (see prepared.go)
+	// groupMisread says the options choose groups otherwise than the
+	// RFC does (see misreadGroups).
+	groupMisread bool
 }
 
 // span is a half-open range of offsets or indexes.
@@ -90,7 +93,7 @@ func Parse(body []byte, opts Options) *Robots {
 
 // ParseString is Parse for a body held in a string; it does not copy it.
 func ParseString(body string, opts Options) *Robots {
-	r := &Robots{opts: opts, size: len(body)}
+	r := &Robots{opts: opts, size: len(body), groupMisread: opts.groupsMisread()}
 	r.body, r.truncated = limitBody(body, opts.MaxBytes)
 	r.build()
 	return r
@@ -111,6 +114,9 @@ func (r *Robots) build() {
 	r.rules = make([]rule, 0, maxRules(r.body))
 	var pairs []namePair
 	open := false // the current group still takes user-agent lines
+	// ended: a blank line ended the group (BlankLineEndsGroup), and rules
+	// before the next user-agent line belong to none.
+	ended := false
 	ruleStart := 0
 	sc := newLineScanner(r.body, o)
 	for {
@@ -121,7 +127,12 @@ func (r *Robots) build() {
 		kind, ks, ke, vs, ve, _ := classifySpan(text, o)
 		value := span{int32(at + vs), int32(at + ve)}
 		switch kind {
+		case Blank:
+			if o.BlankLineEndsGroup && len(r.groups) > 0 {
+				open, ended = false, true
+			}
 		case UserAgent:
+			ended = false
 			if !open {
 				r.closeGroup(ruleStart)
 				ruleStart = len(r.rules)
@@ -153,6 +164,9 @@ func (r *Robots) build() {
 			}
 			if len(r.groups) == 0 {
 				r.orphan = append(r.orphan, ru)
+				continue
+			}
+			if ended {
 				continue
 			}
 			open = false

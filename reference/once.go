@@ -13,6 +13,10 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	if !o.validAgent(agent) {
 		return false, ErrInvalidToken
 	}
+	if o.BlankLineEndsGroup || o.groupsMisread() {
+		// Misreadings of groups are implemented on a parsed file only.
+		return ParseString(body, opts).Allowed(agent, url)
+	}
 	var buf [512]byte
 	path := o.appendPath(buf[:0], url)
 	if o.ImplicitRobotsTxt && isRobotsTxtPath(path) {

@@ -19,6 +19,40 @@ const (
 	AgentLeadingToken
 )
 
+// AgentCompare says how the crawler's product token is compared with the
+// token a user-agent line names (see AgentMatch). Every value but
+// AgentEqual is a misreading (see Misreadings).
+type AgentCompare int
+
+const (
+	// AgentEqual: the two are equal, ASCII case aside (UA-2): the RFC.
+	AgentEqual AgentCompare = iota
+	// AgentSubstring: either contains the other, ASCII case aside
+	// ("User-agent: bot" names "Googlebot", and "User-agent: Googlebot-News"
+	// names "Googlebot").
+	AgentSubstring
+	// AgentPrefix: the line's token starts the crawler's token, ASCII case
+	// aside ("User-agent: Google" names "Googlebot").
+	AgentPrefix
+	// AgentFullHeader: the crawler compares its whole User-Agent header,
+	// not its product token, with the line's value: a line names it only
+	// when the value is that header, which the reference takes to be
+	// UserAgentHeader(token).
+	AgentFullHeader
+)
+
+// GroupChoice says which of several groups that name the same agent apply.
+type GroupChoice int
+
+const (
+	// MergeGroups: all of them, merged into one (UA-3): the RFC.
+	MergeGroups GroupChoice = iota
+	// FirstGroup: only the first in file order.
+	FirstGroup
+	// LastGroup: only the last in file order.
+	LastGroup
+)
+
 // OutagePolicy says what a Fetcher does once robots.txt has been unreachable
 // for Options.OutageLimit or longer (requirement ACC-8, a MAY).
 type OutagePolicy int
@@ -162,6 +196,90 @@ type Options struct {
 	// group. RFC 9309 knows them only as other records (OTH-3), which
 	// end nothing: default false. See AIPref and Robots.Usage.
 	UsageRules bool
+
+	Misread
+}
+
+// Misread holds the options that implement misreadings: deviations from
+// RFC 9309 that real implementations make (see Misreadings, which names
+// each, and WithMisreadings, which applies them). RFC and Google set none
+// of them. The crawl options (Port, Scheme, RobotsAfterPage,
+// RobotsOtherAgent) change no decision on a file: they tell a crawler
+// simulation what to do wrong.
+type Misread struct {
+	// FirstMatch lets the first matching rule in file order decide, not
+	// the longest (MATCH-4).
+	FirstMatch bool
+	// IgnoreAllow reads allow lines as records the protocol does not
+	// define, as parsers of the 1994 draft do: only disallow rules count
+	// (MATCH-1), and an allow line no longer ends a run of user-agent
+	// lines.
+	IgnoreAllow bool
+	// LengthWithoutWildcards counts neither "*" nor a final "$" in a
+	// rule's length for longest match (MATCH-10).
+	LengthWithoutWildcards bool
+	// LiteralStar reads "*" in a rule as the octet "*" (SPC-1).
+	LiteralStar bool
+	// LiteralDollar reads a final "$" in a rule as the octet "$" (SPC-2).
+	LiteralDollar bool
+	// WildcardUnanchored lets a rule that holds "*" or ends in "$" match
+	// anywhere in the path, as a regular expression searched for rather
+	// than matched at the start (MATCH-3).
+	WildcardUnanchored bool
+	// RawPaths compares rule paths and the URI as bytes: no
+	// percent-encoding is added, removed or upper-cased (PCT-1, PCT-2).
+	// It takes precedence over NormalizeURI.
+	RawPaths bool
+	// DecodeAllEscapes also decodes escapes of reserved characters, so
+	// that "/a%2Fb" is "/a/b" (PCT-3). It applies with NormalizeURI.
+	DecodeAllEscapes bool
+	// IgnoreQuery matches rules against the URI's path alone, without its
+	// query (MATCH-11).
+	IgnoreQuery bool
+
+	// GroupChoice says which of the groups that name an agent apply
+	// (UA-3); it applies to the "*" groups too.
+	GroupChoice GroupChoice
+	// StarMergedIntoNamed adds the rules of the "*" groups to those of
+	// the groups that name the agent (UA-4).
+	StarMergedIntoNamed bool
+	// StarGroupForAll makes every agent read the "*" groups, whatever
+	// groups name it (UA-4).
+	StarGroupForAll bool
+	// AgentCompare says how the crawler's token is compared with a
+	// user-agent line's (UA-2, UA-7).
+	AgentCompare AgentCompare
+	// BlankLineEndsGroup ends a group at a blank line, as the 1994 draft
+	// did: rules after it, before the next user-agent line, are ignored
+	// (SYN-5).
+	BlankLineEndsGroup bool
+
+	// LFOnly ends lines at LF only: a CR alone ends none, and a CR before
+	// LF is dropped (SYN-3).
+	LFOnly bool
+
+	// ServerErrorAllows reads a 5xx response as unavailable, allow all,
+	// rather than unreachable (ACC-7).
+	ServerErrorAllows bool
+	// UnreachableAllows reads a network failure (no response, reset,
+	// timeout, cut body) as unavailable, allow all (ACC-7).
+	UnreachableAllows bool
+	// ClientErrorDisallows reads a 4xx response as unreachable, disallow
+	// all, rather than unavailable (ACC-6).
+	ClientErrorDisallows bool
+
+	// PortIgnored: a crawler shares one robots.txt among all ports of a
+	// host (ACC-1). Crawlers only.
+	PortIgnored bool
+	// SchemeIgnored: a crawler shares one robots.txt between http and
+	// https of a host (ACC-1). Crawlers only.
+	SchemeIgnored bool
+	// RobotsAfterPage: a crawler fetches the first page of an origin
+	// before its robots.txt. Crawlers only.
+	RobotsAfterPage bool
+	// RobotsOtherAgent: a crawler fetches robots.txt with another
+	// User-Agent header than its pages. Crawlers only.
+	RobotsOtherAgent bool
 }
 
 // ParseLimit is the parsing limit of both option sets, in bytes: 500

@@ -117,8 +117,10 @@ func classTable(uri bool) *[256]uint8 {
 // their encoding with upper-case hex digits (PCT-3), and a "%" that starts
 // no escape becomes "%25". In a rule
 // path (uri false), "*" is left for the matcher; the caller removes a final
-// "$" before calling.
-func appendCanonical(dst []byte, s string, uri bool) []byte {
+// "$" before calling. With all (Options.DecodeAllEscapes), escapes of
+// reserved characters are decoded too, except those of "%", "*", "$"
+// and "?", which would change what the path means to the matcher.
+func appendCanonical(dst []byte, s string, uri, all bool) []byte {
 	class := classTable(uri)
 	query := false
 	for i := 0; i < len(s); i++ {
@@ -145,7 +147,7 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 				lo, ok2 := unhex(s[i+2])
 				if ok1 && ok2 {
 					v := hi<<4 | lo
-					if isUnreserved(v) || query && isQueryData(v) {
+					if isUnreserved(v) || query && isQueryData(v) || all && classes[1][v] == keep {
 						dst = append(dst, v)
 					} else {
 						dst = appendEscape(dst, v)
@@ -162,7 +164,7 @@ func appendCanonical(dst []byte, s string, uri bool) []byte {
 
 // isCanonical reports whether appendCanonical would return s unchanged, so
 // that the common case needs no copy.
-func isCanonical(s string, uri bool) bool {
+func isCanonical(s string, uri, all bool) bool {
 	class := classTable(uri)
 	query := false
 	for i := 0; i < len(s); i++ {
@@ -188,7 +190,7 @@ func isCanonical(s string, uri bool) bool {
 			}
 			hi, ok1 := unhex(s[i+1])
 			lo, ok2 := unhex(s[i+2])
-			if !ok1 || !ok2 || isUnreserved(hi<<4|lo) || query && isQueryData(hi<<4|lo) ||
+			if !ok1 || !ok2 || isUnreserved(hi<<4|lo) || query && isQueryData(hi<<4|lo) || all && classes[1][hi<<4|lo] == keep ||
 				!('0' <= s[i+1] && s[i+1] <= '9' || 'A' <= s[i+1] && s[i+1] <= 'F') ||
 				!('0' <= s[i+2] && s[i+2] <= '9' || 'A' <= s[i+2] && s[i+2] <= 'F') {
 				return false
@@ -248,19 +250,35 @@ type pattern struct {
 // prefix of the value; otherwise the text is written over dst (so that a
 // caller with a buffer of its own allocates nothing) and returned.
 func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
+	p, text, changed = compileRule(dst, value, o)
+	if o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored {
+		p, text, changed = o.misreadPattern(value, p, text, changed)
+	}
+	return p, text, changed
+}
+
+// compileRule is compileTo as the RFC reads a rule, misreadings aside.
+func compileRule(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
 	dst = dst[:0]
 	// PAT-1's optional reading: "private" is "/private".
 	slash := o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*'
 	body, anchored := strings.CutSuffix(value, "$")
+	if o.LiteralDollar {
+		body, anchored = value, false
+	}
 	p.anchored = anchored
 	midDollars := 0
 	switch {
-	case o.NormalizeURI && (slash || !isCanonical(body, false)):
+	case o.RawPaths:
+		if slash {
+			text, changed = append(append(dst, '/'), body...), true
+		}
+	case o.NormalizeURI && (slash || !isCanonical(body, false, o.DecodeAllEscapes)):
 		midDollars = strings.Count(body, "$")
 		if slash {
 			dst = append(dst, '/')
 		}
-		text, changed = appendCanonical(dst, body, false), true
+		text, changed = appendCanonical(dst, body, false, o.DecodeAllEscapes), true
 	case !o.NormalizeURI && (slash || needsGoogleEscape(body)):
 		if slash {
 			dst = append(dst, '/')
@@ -395,8 +413,11 @@ func (o *Options) appendPath(dst []byte, uri string) []byte {
 	if slash {
 		dst = append(dst, '/')
 	}
+	if o.IgnoreQuery {
+		pq, _, _ = strings.Cut(pq, "?")
+	}
 	if o.NormalizeURI {
-		dst = appendCanonical(dst, pq, true)
+		dst = appendCanonical(dst, pq, true, o.DecodeAllEscapes)
 	} else {
 		dst = append(dst, pq...)
 	}

@@ -117,6 +117,8 @@ func (r *Robots) compileGroup(rs []rule) *compiledGroup {
 	}
 	slices.SortStableFunc(cg, func(a, b compiledCandidate) int {
 		switch {
+		case o.FirstMatch:
+			return int(a.line - b.line)
 		case a.pat.length != b.pat.length:
 			return int(b.pat.length - a.pat.length)
 		case a.allow != b.allow:

@@ -95,15 +95,16 @@ type lineScanner struct {
 	// maxLine and nulEnds are Options.MaxLineBytes and NULEndsLine.
 	maxLine int
 	nulEnds bool
-	pos     int // the offset of the next line; past len(body) at the end
-	n       int // the number of the line last returned
+	lfOnly  bool // Options.LFOnly: only LF ends a line
+	pos     int  // the offset of the next line; past len(body) at the end
+	n       int  // the number of the line last returned
 	// cr, lf and nul are the next CR, LF and NUL at or after pos, or
 	// len(body); -1: not searched yet.
 	cr, lf, nul int
 }
 
 func newLineScanner(body string, o *Options) lineScanner {
-	return lineScanner{body: body, maxLine: o.MaxLineBytes, nulEnds: o.NULEndsLine, pos: bomLength(body, o), cr: -1, lf: -1, nul: -1}
+	return lineScanner{body: body, maxLine: o.MaxLineBytes, nulEnds: o.NULEndsLine, lfOnly: o.LFOnly, pos: bomLength(body, o), cr: -1, lf: -1, nul: -1}
 }
 
 // next returns the next line: its number, the offset of its first byte in
@@ -118,10 +119,13 @@ func (s *lineScanner) next() (n, start int, text string, ok bool) {
 	if s.lf < i {
 		s.lf = indexFrom(s.body, i, '\n')
 	}
-	if s.cr < i {
-		s.cr = indexFrom(s.body, i, '\r')
+	end := s.lf
+	if !s.lfOnly {
+		if s.cr < i {
+			s.cr = indexFrom(s.body, i, '\r')
+		}
+		end = min(s.lf, s.cr)
 	}
-	end := min(s.lf, s.cr)
 	s.pos = end + 1
 	if end == len(s.body) && end == i {
 		return 0, 0, "", false // nothing after the last line end
@@ -130,6 +134,9 @@ func (s *lineScanner) next() (n, start int, text string, ok bool) {
 		s.pos++
 	}
 	text = s.body[i:end]
+	if s.lfOnly {
+		text = strings.TrimSuffix(text, "\r")
+	}
 	if s.maxLine > 0 && len(text) > s.maxLine {
 		text = text[:s.maxLine]
 	}
@@ -244,7 +251,11 @@ func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, r
 	if ks == ke {
 		return Invalid, 0, 0, 0, 0, "empty record name"
 	}
-	return o.keyKind(text[ks:ke]), ks, ke, vs, ve, ""
+	kind = o.keyKind(text[ks:ke])
+	if kind == Allow && o.IgnoreAllow {
+		kind = Other
+	}
+	return kind, ks, ke, vs, ve, ""
 }
 
 // trimSpan narrows s[i:j] by the white space the options allow around

@@ -68,7 +68,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, ok bool) {
 	o = &diffOptions{}
 	fs := newFlags("diff", stderr)
-	fs.Var(&o.names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names()))
+	fs.Var(&o.names, "parser", "a built-in parser to compare (repeatable; default: reference, grobotstxt, temoto, or reference alone beside --exec/--command); one of "+fmt.Sprint(parsers.Names())+", or reference+ID[+ID…], a variant with misreadings (reptest variants)")
 	o.progs = addProgramFlags(fs)
 	fs.Var(&o.inputs, "inputs", "a directory of robots.txt files (every regular file; WARC files in it are streamed), a WARC or WARC.gz file, or a listing of WARC files NAME.paths[.gz] (repeatable)")
 	o.corpus.register(fs)

@@ -10,6 +10,9 @@
 //	reptest promote FINDING...  turn findings into YAML case drafts
 //	reptest report [flags]  render saved results (HTML, JUnit, badges)
 //	reptest matrix FILE     agents × paths verdict table with warnings
+//	reptest variants [--json]  the misreadings: named ways to depart from
+//	                        RFC 9309, each usable as a parser variant of
+//	                        the reference (--parser reference+first-match)
 //	reptest version         the version of reptest and of Go
 //
 // Exit status: 0 when every parser conforms, 1 when one does not, did not
@@ -41,16 +44,17 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"run":     {cmdRun, "run the corpus against parsers"},
-		"list":    {cmdList, "list cases and requirement coverage"},
-		"check":   {cmdCheck, "print the reference's verdict and trace for URLs"},
-		"diff":    {cmdDiff, "compare parsers on real or generated robots.txt files"},
-		"promote": {cmdPromote, "turn findings into YAML case drafts"},
-		"report":  {cmdReport, "render saved results as HTML, JUnit or badges"},
-		"matrix":  {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
-		"crawl":   {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
-		"audit":   {cmdAudit, "judge the bots of an access log against robots.txt versions"},
-		"version": {cmdVersion, "print the version of reptest and of Go"},
+		"run":      {cmdRun, "run the corpus against parsers"},
+		"list":     {cmdList, "list cases and requirement coverage"},
+		"check":    {cmdCheck, "print the reference's verdict and trace for URLs"},
+		"diff":     {cmdDiff, "compare parsers on real or generated robots.txt files"},
+		"promote":  {cmdPromote, "turn findings into YAML case drafts"},
+		"report":   {cmdReport, "render saved results as HTML, JUnit or badges"},
+		"matrix":   {cmdMatrix, "print the verdict table of a robots.txt with warnings"},
+		"crawl":    {cmdCrawl, "judge a crawler by the requests it makes on scenario sites"},
+		"audit":    {cmdAudit, "judge the bots of an access log against robots.txt versions"},
+		"variants": {cmdVariants, "list the misreadings, each a variant of the reference"},
+		"version":  {cmdVersion, "print the version of reptest and of Go"},
 	}
 }
 

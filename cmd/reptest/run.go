@@ -66,7 +66,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, ok bool) {
 	cfg = &runConfig{stderr: stderr}
 	fs := newFlags("run", stderr)
-	fs.Var((*multi)(&cfg.names), "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names()))
+	fs.Var((*multi)(&cfg.names), "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names())+", or reference+ID[+ID…], a variant with misreadings (reptest variants)")
 	cfg.progs = addProgramFlags(fs)
 	cfg.corpus.register(fs)
 	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")

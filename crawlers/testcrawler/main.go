@@ -1,17 +1,25 @@
 // Command testcrawler is reptest's own crawler for testing reptest crawl:
-// it follows every link of the pages it fetches and, with -mode obey,
-// obeys RFC 9309 as the reference reads it. The other modes break one
-// thing on purpose, so that tests can show that reptest crawl catches
-// each:
+// it follows every link of the pages it fetches and, by default, obeys RFC
+// 9309 as the reference reads it. With -variant it makes the misreadings
+// of the reference's catalogue named there (reptest variants lists them),
+// joined by "+": those of a parser through the reference's options, and
+// those only a crawler can make (kind crawl) itself:
 //
-//	obey           fetch each authority's robots.txt first and obey it
-//	before-robots  fetch the first page of an authority before its robots.txt
-//	5xx-allow      take an unreachable robots.txt (5xx, network error) as allow all
-//	first-match    decide by the first matching rule of the group, not the longest
-//	ignore-ports   share one robots.txt among all ports of a host
+//	port-ignored        share one robots.txt among all ports of a host
+//	scheme-ignored      share one robots.txt between http and https
+//	robots-after-page   fetch the first page of an authority before its robots.txt
+//	robots-other-agent  fetch robots.txt with Go's default User-Agent header
+//
+// -mode names a few combinations, and one thing that is no misreading:
+//
+//	obey           no misreading (the default)
+//	before-robots  robots-after-page
+//	5xx-allow      5xx-allows+unreachable-allows
+//	first-match    first-match
+//	ignore-ports   port-ignored
 //	flood          request the start URL again and again, with new queries
 //
-// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-max N] [-proxy HOST:PORT] START-URL
+// Usage: testcrawler -agent TOKEN -ua HEADER [-mode M] [-variant ID+ID] [-max N] [-proxy HOST:PORT] START-URL
 package main
 
 import (
@@ -33,7 +41,8 @@ import (
 func main() {
 	agent := flag.String("agent", "TestCrawler", "the product token")
 	ua := flag.String("ua", "", "the User-Agent header (default: the token)")
-	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match or ignore-ports")
+	mode := flag.String("mode", "obey", "obey, before-robots, 5xx-allow, first-match, ignore-ports or flood")
+	variant := flag.String("variant", "", "misreadings to make, joined by +: see reptest variants")
 	max := flag.Int("max", 200, "the most pages to fetch")
 	proxy := flag.String("proxy", "", "an HTTP proxy, host:port (default: $http_proxy)")
 	flag.Parse()
@@ -41,17 +50,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: testcrawler -agent TOKEN -ua HEADER [-mode M] START-URL")
 		os.Exit(2)
 	}
-	switch *mode {
-	case "obey", "before-robots", "5xx-allow", "first-match", "ignore-ports", "flood":
-	default:
+	ids, ok := modes[*mode]
+	if !ok {
 		fmt.Fprintf(os.Stderr, "testcrawler: unknown mode %q\n", *mode)
+		os.Exit(2)
+	}
+	if *variant != "" {
+		ids = append(ids, strings.Split(*variant, "+")...)
+	}
+	opts, err := reference.WithMisreadings(reference.RFC(), ids...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testcrawler:", err)
 		os.Exit(2)
 	}
 	if *ua == "" {
 		*ua = *agent
 	}
-	c := &crawler{agent: *agent, ua: *ua, mode: *mode, robots: map[string]*reference.Result{},
-		client: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, proxy: *proxy}}}
+	robotsUA := *ua
+	if opts.RobotsOtherAgent {
+		robotsUA = "Go-http-client/1.1"
+	}
+	c := &crawler{agent: *agent, opts: opts, robots: map[string]*reference.Result{},
+		client:      &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: *ua, proxy: *proxy}},
+		robotClient: &http.Client{Timeout: 3 * time.Second, Transport: &uaTransport{ua: robotsUA, proxy: *proxy}}}
 	if *mode == "flood" {
 		for i := 0; ; i++ {
 			c.fetch(fmt.Sprintf("%s?n=%d", flag.Arg(0), i))
@@ -60,10 +81,23 @@ func main() {
 	c.crawl(flag.Arg(0), *max)
 }
 
+// modes maps each -mode to the misreadings it makes.
+var modes = map[string][]string{
+	"obey":          nil,
+	"before-robots": {"robots-after-page"},
+	"5xx-allow":     {"5xx-allows", "unreachable-allows"},
+	"first-match":   {"first-match"},
+	"ignore-ports":  {"port-ignored"},
+	"flood":         nil,
+}
+
 type crawler struct {
-	agent, ua, mode string
-	client          *http.Client
-	robots          map[string]*reference.Result
+	agent string
+	// opts are the reference's options with the misreadings applied; the
+	// crawl ones (Misread.PortIgnored...) are the crawler's to make.
+	opts                reference.Options
+	client, robotClient *http.Client
+	robots              map[string]*reference.Result
 }
 
 // uaTransport sets the User-Agent header on every request.
@@ -87,7 +121,7 @@ func (c *crawler) crawl(start string, max int) {
 		u := queue[0]
 		queue = queue[1:]
 		var links []string
-		if c.mode == "before-robots" && c.robots[c.key(u)] == nil {
+		if c.opts.RobotsAfterPage && c.robots[c.key(u)] == nil {
 			links = c.fetch(u)
 			max--
 			c.rules(u)
@@ -107,20 +141,25 @@ func (c *crawler) crawl(start string, max int) {
 	}
 }
 
-// key is the cache key of u's robots.txt: its origin, or its scheme and
-// host alone when ports are ignored.
+// key is the cache key of u's robots.txt: its origin, without the port
+// and the scheme when the misreadings ignore them.
 func (c *crawler) key(u string) string {
 	o, err := reference.Origin(u)
 	if err != nil {
 		return u
 	}
-	if c.mode == "ignore-ports" {
-		p, err := url.Parse(o)
-		if err == nil {
-			return p.Scheme + "://" + p.Hostname()
-		}
+	p, err := url.Parse(o)
+	if err != nil || !c.opts.PortIgnored && !c.opts.SchemeIgnored {
+		return o
 	}
-	return o
+	k := p.Host
+	if c.opts.PortIgnored {
+		k = p.Hostname()
+	}
+	if !c.opts.SchemeIgnored {
+		k = p.Scheme + "://" + k
+	}
+	return k
 }
 
 // rules returns u's robots.txt, fetching it the first time.
@@ -135,10 +174,7 @@ func (c *crawler) rules(u string) *reference.Result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	res := reference.Fetch(ctx, c.client, robotsURL, reference.RFC())
-	if c.mode == "5xx-allow" && res.Info.Access == reference.NotReachable {
-		res = reference.FromStatus(http.StatusNotFound, nil, reference.RFC())
-	}
+	res := reference.Fetch(ctx, c.robotClient, robotsURL, c.opts)
 	c.robots[k] = res
 	return res
 }
@@ -147,9 +183,6 @@ func (c *crawler) allowed(u string) bool {
 	res := c.rules(u)
 	if res == nil {
 		return false
-	}
-	if c.mode == "first-match" && res.Robots != nil {
-		return firstMatch(res.Robots, c.agent, u)
 	}
 	d, err := res.Decide(c.agent, u)
 	return err == nil && d.Allowed

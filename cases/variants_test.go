@@ -1,0 +1,55 @@
+package cases_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/reference"
+)
+
+// TestVariantsFailCorpus runs every misreading a parser can make, as the
+// parser reference+ID, over the embedded corpus: each must fail at least
+// one check, or the corpus could not tell it from the reference (issue 19).
+// A check fails when the variant's verdict is neither the expected one
+// nor an accepted alternative, strictly (SHOULDs count).
+func TestVariantsFailCorpus(t *testing.T) {
+	cs, err := cases.LoadEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []cases.Parser
+	for _, m := range reference.Misreadings() {
+		if !m.ForParsers() {
+			continue
+		}
+		p, err := parsers.NewVariant("reference", m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, p)
+	}
+	rep, err := cases.Run(context.Background(), cs, ps, cases.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]int{}
+	example := map[string]string{}
+	for _, r := range rep.Results {
+		if r.Outcome.Fails(true) && r.Outcome != cases.Error {
+			failed[r.Parser]++
+			example[r.Parser] = r.Case
+		} else if r.Outcome == cases.Error {
+			t.Errorf("%s: error on %s: %s", r.Parser, r.Case, r.Detail)
+		}
+	}
+	for _, p := range ps {
+		name := p.Info().Name
+		if failed[name] == 0 {
+			t.Errorf("%s passes every check of the corpus: no case tells it from the reference", name)
+			continue
+		}
+		t.Logf("%s fails %d checks (as in %s)", name, failed[name], example[name])
+	}
+}
