@@ -3,7 +3,6 @@ package diagnose
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
@@ -36,7 +35,7 @@ func newEvaluator(ev *Evidence) *evaluator {
 	}
 	e.ref = e.verdicts(nil, all)
 	for _, m := range catalogue() {
-		if m.apply == nil {
+		if !m.ForParsers() {
 			continue
 		}
 		e.cands = append(e.cands, m)
@@ -87,7 +86,6 @@ func variant(profile string, ids []string) reference.Options {
 	if err != nil {
 		panic(err) // ids are the catalogue's own
 	}
-	o.Name = strings.Join(append([]string{base.Name}, ids...), "+")
 	return o
 }
 

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"slices"
 
 	"github.com/reptest/reptest/cases"
@@ -12,11 +13,14 @@ import (
 // MaxExampleLines is the most lines of robots.txt an example aims at.
 const MaxExampleLines = 5
 
-// exampleTries bounds the candidates cut down per behaviour and the
-// parses spent cutting each.
+// exampleCandidates bounds the candidates cut down per behaviour, and
+// exampleTries the bodies tried cutting each.
 const (
 	exampleCandidates = 6
-	exampleParses     = 4000
+	exampleTries      = 400
+	// exampleCutBytes is the largest body cut down; a larger one (a
+	// size limit's evidence) is shown by its first lines.
+	exampleCutBytes = 64 << 10
 )
 
 // example returns the shortest evidence of misreading id: among the
@@ -37,13 +41,7 @@ func (f *parserFit) example(id string, ids []string, pos []int32) *Example {
 		if x.Status == 200 {
 			x.Status = 0
 		}
-		for _, v := range [][]string{{id}, ids} {
-			holds := f.holds(b, q, v, f.mine[p])
-			if holds(b.Robots) {
-				x.Robots = string(cut(b.Robots, holds))
-				break
-			}
-		}
+		x.Robots = f.cutFor(b, q, f.mine[p], id, ids)
 		if best == nil || lines(x.Robots) < lines(best.Robots) ||
 			lines(x.Robots) == lines(best.Robots) && len(x.Robots) < len(best.Robots) {
 			best = x
@@ -52,17 +50,29 @@ func (f *parserFit) example(id string, ids []string, pos []int32) *Example {
 	return best
 }
 
+// cutFor cuts b down for the question q: the smallest body on which id
+// alone, else ids, gives want and the reference does not.
+func (f *parserFit) cutFor(b *Body, q *Question, want cases.Verdict, id string, ids []string) string {
+	if len(b.Robots) > exampleCutBytes {
+		head := splitLines(b.Robots)
+		return string(bytes.Join(head[:min(len(head), MaxExampleLines)], nil)) +
+			fmt.Sprintf("… (%d bytes in all)\n", len(b.Robots))
+	}
+	for _, v := range [][]string{{id}, ids} {
+		holds := f.holds(b, q, v, want)
+		if holds(b.Robots) {
+			return string(cut(b.Robots, holds))
+		}
+	}
+	return string(b.Robots)
+}
+
 // holds returns the test a cut body must pass: the variant ids gives
 // want on q and the reference does not.
 func (f *parserFit) holds(b *Body, q *Question, ids []string, want cases.Verdict) func([]byte) bool {
 	vopts := variant(b.profileOf(), ids)
 	ropts, _ := reference.OptionsFor(b.profileOf())
-	parses := 0
 	return func(body []byte) bool {
-		if parses >= exampleParses {
-			return false
-		}
-		parses += 2
 		v := verdictOn(reference.FromStatus(b.Status, body, vopts), q.Agent, q.URL)
 		r := verdictOn(reference.FromStatus(b.Status, body, ropts), q.Agent, q.URL)
 		return v == want && known(r) && r != want
@@ -73,8 +83,9 @@ func (f *parserFit) holds(b *Body, q *Question, ids []string, want cases.Verdict
 // as long as holds stays true.
 func cut(body []byte, holds func([]byte) bool) []byte {
 	ls := splitLines(body)
+	tries := 0
 	for n := max(1, len(ls)/2); ; n /= 2 {
-		for i := 0; i < len(ls); {
+		for i := 0; i < len(ls) && tries < exampleTries; tries++ {
 			try := slices.Concat(ls[:i], ls[min(len(ls), i+n):])
 			if len(try) < len(ls) && holds(bytes.Join(try, nil)) {
 				ls = try
