@@ -1,4 +1,4 @@
-package diagnose
+package diagnose_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/cases"
+	. "github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
@@ -45,7 +46,7 @@ func evidenceOf(t testing.TB, files []diff.File, variants [][]string) *Evidence 
 	for _, ids := range variants {
 		name := strings.Join(append([]string{"reference"}, ids...), "+")
 		ev.Parsers = append(ev.Parsers, name)
-		opts, err := withMisreadings(reference.RFC(), ids...)
+		opts, err := reference.WithMisreadings(reference.RFC(), ids...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +78,7 @@ func evidenceOf(t testing.TB, files []diff.File, variants [][]string) *Evidence 
 // readings returns the ids of the catalogue a variant models.
 func readings() []string {
 	var ids []string
-	for _, m := range catalogue() {
+	for _, m := range reference.Misreadings() {
 		if m.ForParsers() {
 			ids = append(ids, m.ID)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
@@ -202,6 +203,9 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
 			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
 	}
+	if err == nil && !o.quiet {
+		fmt.Fprintf(stderr, "reptest diff: diagnosis fitted in %.2f s\n", rep.FitTime.Seconds())
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		if ctx.Err() != nil {
@@ -234,6 +238,10 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 		return 2
 	}
 	if !o.quiet && !toStdout(o.jsonOut, o.summaryOut, o.htmlOut, o.reportOut) {
+		if err := diagnose.WriteText(stdout, rep.Diagnosis); err != nil {
+			fmt.Fprintln(stderr, "reptest diff:", err)
+			return 2
+		}
 		if err := diff.WriteText(stdout, &rep.Summary, o.top); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
