@@ -70,7 +70,7 @@ func (e *evaluator) verdicts(ids []string, pos []int32) []cases.Verdict {
 				o = variant(b.profileOf(), ids)
 				opts[b.profileOf()] = o
 			}
-			res = reference.FromStatus(b.Status, b.Robots, o)
+			res = fetched(b, o)
 			last = q.Body
 		}
 		out[k] = verdictOn(res, q.Agent, q.URL)
@@ -121,4 +121,14 @@ func union(lists ...[]int32) []int32 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// fetched is the body as a fetch under o reads it. Status 0 stands for a
+// network failure, which FromStatus reads as unreachable; the misreading
+// unreachable-allows reads it as unavailable.
+func fetched(b *Body, o reference.Options) *reference.Result {
+	if b.Status == 0 && o.UnreachableAllows {
+		return reference.FromStatus(404, nil, o)
+	}
+	return reference.FromStatus(b.Status, b.Robots, o)
 }

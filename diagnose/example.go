@@ -73,8 +73,10 @@ func (f *parserFit) holds(b *Body, q *Question, ids []string, want cases.Verdict
 	vopts := variant(b.profileOf(), ids)
 	ropts, _ := reference.OptionsFor(b.profileOf())
 	return func(body []byte) bool {
-		v := verdictOn(reference.FromStatus(b.Status, body, vopts), q.Agent, q.URL)
-		r := verdictOn(reference.FromStatus(b.Status, body, ropts), q.Agent, q.URL)
+		cb := *b
+		cb.Robots = body
+		v := verdictOn(fetched(&cb, vopts), q.Agent, q.URL)
+		r := verdictOn(fetched(&cb, ropts), q.Agent, q.URL)
 		return v == want && known(r) && r != want
 	}
 }
