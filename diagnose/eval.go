@@ -3,6 +3,7 @@ package diagnose
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
@@ -19,12 +20,58 @@ type evaluator struct {
 	// differs from the reference.
 	reach map[string][]int32
 	cands []misreading // the misreadings a variant models
+	// memo keeps each variant's verdicts by position, as far as asked:
+	// variants recur across parsers and steps, and a verdict once read
+	// is not read again.
+	memo map[string][]uint8
+}
+
+// The codes of memo.
+const (
+	codeUnknown uint8 = iota
+	codeAllow
+	codeDisallow
+	codeNone
+)
+
+var codes = map[cases.Verdict]uint8{cases.Allow: codeAllow, cases.Disallow: codeDisallow}
+
+// cached returns the verdicts of the variant ids on pos (sorted), asking
+// only those not asked before.
+func (e *evaluator) cached(ids []string, pos []int32) []cases.Verdict {
+	key := strings.Join(ids, "+")
+	m := e.memo[key]
+	if m == nil {
+		m = make([]uint8, len(e.order))
+		e.memo[key] = m
+	}
+	var missing []int32
+	for _, p := range pos {
+		if m[p] == codeUnknown {
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		for k, v := range e.verdicts(ids, missing) {
+			m[missing[k]] = cmp.Or(codes[v], codeNone)
+		}
+	}
+	out := make([]cases.Verdict, len(pos))
+	for k, p := range pos {
+		switch m[p] {
+		case codeAllow:
+			out[k] = cases.Allow
+		case codeDisallow:
+			out[k] = cases.Disallow
+		}
+	}
+	return out
 }
 
 // newEvaluator reads the reference's verdicts and every single variant's
 // reach.
 func newEvaluator(ev *Evidence) *evaluator {
-	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}}
+	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, memo: map[string][]uint8{}}
 	for i := range e.order {
 		e.order[i] = i
 	}
@@ -39,7 +86,7 @@ func newEvaluator(ev *Evidence) *evaluator {
 			continue
 		}
 		e.cands = append(e.cands, m)
-		vs := e.verdicts([]string{m.ID}, all)
+		vs := e.cached([]string{m.ID}, all)
 		var r []int32
 		for p, v := range vs {
 			if known(v) && known(e.ref[p]) && v != e.ref[p] {

@@ -13,8 +13,9 @@ const MinExplains = 3
 
 // ContradictShare bounds the contradictions a claimed misreading may
 // add: at most one per ContradictShare departures it explains (so none
-// for fewer than ContradictShare).
-const ContradictShare = 100
+// for fewer than ContradictShare). Real parsers misread in ways the
+// catalogue models only nearly, so a few contradictions are allowed.
+const ContradictShare = 10
 
 // Fit diagnoses every parser of the evidence: the smallest set of
 // misreadings whose combined variant explains its departures from the
@@ -95,7 +96,7 @@ func (f *parserFit) score(ids []string) score {
 		lists = append(lists, f.e.reach[id])
 	}
 	pos := union(lists...)
-	vs := f.e.verdicts(ids, pos)
+	vs := f.e.cached(ids, pos)
 	var s score
 	for k, p := range pos {
 		switch {
@@ -142,7 +143,7 @@ func (f *parserFit) greedy() (chosen []string, alts [][]string) {
 				continue
 			}
 			switch {
-			case bestID == "" || g > gain || g == gain && c < added:
+			case bestID == "" || g-c > gain-added || g-c == gain-added && c < added:
 				best, bestID, gain, added, tied = s, m.ID, g, c, nil
 			case g == gain && c == added && slices.Equal(s.explained, best.explained):
 				tied = append(tied, m.ID)

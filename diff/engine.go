@@ -60,6 +60,8 @@ type Options struct {
 	// files done, the total and the disagreeing probes so far. It is
 	// called from one goroutine at a time.
 	Progress func(done, total, disagreements int)
+	// Fitted, when set, is told how long fitting the diagnosis took.
+	Fitted func(time.Duration)
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -80,8 +82,6 @@ type Report struct {
 	// explain its departures from it (package diagnose), fitted once on
 	// every probe of the run.
 	Diagnosis []diagnose.Diagnosis `json:"diagnosis"`
-	// FitTime is how long fitting the diagnosis took.
-	FitTime time.Duration `json:"-"`
 }
 
 // fileResult is what one worker found in one file.
@@ -192,7 +192,9 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	rep := collect(c.names, c.results)
 	start := time.Now()
 	rep.Diagnosis, err = diagnose.Fit(ctx, evidenceOf(c.names, c.results))
-	rep.FitTime = time.Since(start)
+	if opts.Fitted != nil {
+		opts.Fitted(time.Since(start))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -196,6 +196,8 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 		progress.Start(files)
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
 	}
+	var fitted time.Duration
+	opts.Fitted = func(d time.Duration) { fitted = d }
 	rep, err := in.Run(ctx, o.shard, factory, opts)
 	progress.Done()
 	if len(in.WARC) > 0 && !o.quiet {
@@ -204,7 +206,7 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
 	}
 	if err == nil && !o.quiet {
-		fmt.Fprintf(stderr, "reptest diff: diagnosis fitted in %.2f s\n", rep.FitTime.Seconds())
+		fmt.Fprintf(stderr, "reptest diff: diagnosis fitted in %.2f s\n", fitted.Seconds())
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
