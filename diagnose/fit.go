@@ -77,7 +77,7 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 	d.Departures = len(f.dep) + extra
 	chosen, alts := f.greedy()
 	chosen, alts = f.prune(chosen, alts)
-	d.Behaviours = append(crawlBs, f.behaviours(chosen, alts)...)
+	d.Behaviours = slices.Concat([]Behaviour{}, crawlBs, f.behaviours(chosen, alts))
 	d.Unexplained = len(f.dep) - len(f.score(chosen).explained)
 	for _, m := range e.cands {
 		if !f.tested[m.ID] {
