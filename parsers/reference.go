@@ -21,8 +21,10 @@ type Reference struct {
 	name  string
 	fixed *reference.Options // nil: the case's profile chooses
 	// misread lists the misreadings applied to the options of every
-	// profile (see NewVariant), in order.
-	misread []reference.Misreading
+	// profile (see NewVariant), in order; profiles holds the result for
+	// each profile, made once.
+	misread  []reference.Misreading
+	profiles map[string]reference.Options
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -57,8 +59,17 @@ func (p *Reference) Options(profile string) reference.Options {
 	if p.fixed != nil {
 		return *p.fixed
 	}
+	if opts, ok := p.profiles[profile]; ok {
+		return opts
+	}
 	opts, _ := reference.OptionsFor(profile)
-	for _, m := range p.misread {
+	return applyAll(opts, p.misread)
+}
+
+// applyAll returns opts with the misreadings ms applied in order, named
+// as reference.WithMisreadings names them.
+func applyAll(opts reference.Options, ms []reference.Misreading) reference.Options {
+	for _, m := range ms {
 		m.Apply(&opts)
 		opts.Name += "+" + m.ID
 	}
@@ -72,14 +83,14 @@ func (p *Reference) Options(profile string) reference.Options {
 // profile chooses the options the misreadings then change. An id that
 // is unknown, given twice, or of a misreading that only crawlers can
 // make (Kind "crawl") is an error that wraps ErrUnknown and lists the
-// valid ids.
+// valid ids; so is a pair that reference.Conflict refuses.
 func NewVariant(base string, ids ...string) (*Reference, error) {
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%w: %s+ names no misreading (known: %s)", ErrUnknown, base, parserMisreadings())
 	}
 	p := &Reference{name: base}
 	seen := map[string]bool{}
-	for _, id := range ids {
+	for i, id := range ids {
 		m, ok := reference.LookupMisreading(id)
 		switch {
 		case !ok:
@@ -89,18 +100,24 @@ func NewVariant(base string, ids ...string) (*Reference, error) {
 		case seen[id]:
 			return nil, fmt.Errorf("%w: misreading %q is given twice in %s+%s", ErrUnknown, id, base, strings.Join(ids, "+"))
 		}
+		for _, prev := range ids[:i] {
+			if reference.Conflict(prev, id) {
+				return nil, fmt.Errorf("%w: misreadings %s and %s cannot be combined in %s+%s: one decides what the other does, or makes it moot", ErrUnknown, prev, id, base, strings.Join(ids, "+"))
+			}
+		}
 		seen[id] = true
 		p.misread = append(p.misread, m)
 		p.name += "+" + id
 	}
 	switch base {
 	case "reference":
-	case "reference-google":
-		opts := reference.Google()
-		for _, m := range p.misread {
-			m.Apply(&opts)
-			opts.Name += "+" + m.ID
+		p.profiles = map[string]reference.Options{}
+		for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+			opts, _ := reference.OptionsFor(profile)
+			p.profiles[profile] = applyAll(opts, p.misread)
 		}
+	case "reference-google":
+		opts := applyAll(reference.Google(), p.misread)
 		p.fixed = &opts
 	default:
 		return nil, fmt.Errorf("%w %q: misreadings apply to reference and reference-google", ErrUnknown, base)

@@ -42,12 +42,12 @@ func TestNewVariant(t *testing.T) {
 			t.Errorf("%s: Check = %v, %v; want %v", tc.name, v, err, tc.want)
 		}
 	}
-	for _, bad := range []string{"reference+longest-match", "reference+port-ignored", "reference+", "reference+tie-disallow+tie-disallow", "grobotstxt+first-match"} {
+	for _, bad := range []string{"reference+longest-match", "reference+port-ignored", "reference+", "reference+tie-disallow+tie-disallow", "reference+substring-agent+prefix-agent", "grobotstxt+first-match"} {
 		_, err := New(ctx, bad, Options{})
 		if !errors.Is(err, ErrUnknown) {
 			t.Errorf("New(%q): error %v, want ErrUnknown", bad, err)
 		}
-		if err != nil && bad != "grobotstxt+first-match" && !strings.Contains(err.Error(), "first-match") && !strings.Contains(err.Error(), "given twice") {
+		if err != nil && bad != "grobotstxt+first-match" && !strings.Contains(err.Error(), "first-match") && !strings.Contains(err.Error(), "given twice") && !strings.Contains(err.Error(), "cannot be combined") {
 			t.Errorf("New(%q): error %q lists no valid id", bad, err)
 		}
 	}

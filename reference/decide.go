@@ -407,7 +407,7 @@ func (b *best) try(o *Options, c candidate, path, scratch []byte) {
 // than compiling the rule, which rules out most rules of a file at their
 // first octets.
 func mayMatch(o *Options, value string, path []byte) bool {
-	if o.CaseInsensitivePaths || o.SlashlessPatterns || o.WildcardUnanchored {
+	if o.CaseInsensitivePaths || o.SlashlessPatterns || o.WildcardUnanchored || o.RulesUnanchored {
 		return true
 	}
 	class := classTable(false)

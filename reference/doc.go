@@ -20,6 +20,13 @@
 //   - options.go: every choice the RFC leaves open, with the RFC's
 //     recommendation as the default (RFC) and Google's documented
 //     behaviour as an alternative set (Google).
+//   - misread.go: the catalogue of misreadings, named deviations from
+//     the RFC that real implementations make, each a variant of the
+//     reference (Misreadings, WithMisreadings; docs/FORMAT.md §6). Their
+//     options are the fields of Misread, which RFC and Google leave off;
+//     misread_apply.go holds the code only variants run, so that the
+//     RFC's path is unchanged. Misreadings of kind "crawl" change no
+//     decision here: crawler simulations read their options.
 //   - version.go: Version, reptest's version, which the reference's
 //     adapters and results documents report.
 //

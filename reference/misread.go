@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -19,19 +20,20 @@ import (
 // fetches it), so they apply to crawlers only.
 type Misreading struct {
 	// ID names the misreading: lower case words joined by "-".
-	ID string
+	ID string `json:"id"`
 	// Title says in one line, in plain words, what the misreading does.
-	Title string
+	Title string `json:"title"`
 	// RFC is the section of RFC 9309 the misreading breaks, such as
 	// "2.2.2".
-	RFC string
+	RFC string `json:"rfc"`
 	// Req lists the IDs of the requirements (corpus/requirements.yaml)
 	// that the misreading breaks.
-	Req []string
+	Req []string `json:"req"`
 	// Kind is "matching", "groups", "syntax", "access" or "crawl".
-	Kind string
-	// Apply sets the options that implement the misreading.
-	Apply func(*Options)
+	Kind string `json:"kind"`
+	// Apply sets the options that implement the misreading. It is not
+	// part of the JSON form, which is that of docs/FORMAT.md §6.
+	Apply func(*Options) `json:"-"`
 }
 
 // Misreading kinds.
@@ -54,8 +56,8 @@ const SmallParseLimit = 64 * 1024
 // Misreadings returns the catalogue of misreadings, grouped by kind in a
 // stable order. Each call returns a new slice; the caller may change it.
 func Misreadings() []Misreading {
-	out := make([]Misreading, 0, len(matchingMisreadings)+len(groupMisreadings)+len(syntaxMisreadings)+len(accessMisreadings)+len(crawlMisreadings))
-	for _, list := range [][]Misreading{matchingMisreadings, groupMisreadings, syntaxMisreadings, accessMisreadings, crawlMisreadings} {
+	var out []Misreading
+	for _, list := range catalogue {
 		for _, m := range list {
 			m.Req = append([]string(nil), m.Req...)
 			out = append(out, m)
@@ -66,9 +68,12 @@ func Misreadings() []Misreading {
 
 // LookupMisreading returns the misreading called id.
 func LookupMisreading(id string) (Misreading, bool) {
-	for _, m := range Misreadings() {
-		if m.ID == id {
-			return m, true
+	for _, list := range catalogue {
+		for _, m := range list {
+			if m.ID == id {
+				m.Req = append([]string(nil), m.Req...)
+				return m, true
+			}
 		}
 	}
 	return Misreading{}, false
@@ -86,19 +91,61 @@ func MisreadingIDs() []string {
 
 // WithMisreadings returns base with the misreadings ids applied in order,
 // named base.Name followed by "+id" for each. An id the catalogue does not
-// hold gives an error that names it and lists the valid ones.
+// hold gives an error that names it and lists the valid ones; so do two
+// ids that Conflict.
 func WithMisreadings(base Options, ids ...string) (Options, error) {
 	o := base
-	for _, id := range ids {
+	for i, id := range ids {
 		m, ok := LookupMisreading(id)
 		if !ok {
 			return base, fmt.Errorf("reference: unknown misreading %q (known: %s)", id, strings.Join(MisreadingIDs(), ", "))
+		}
+		for _, prev := range ids[:i] {
+			if Conflict(prev, id) {
+				return base, fmt.Errorf("reference: misreadings %s and %s cannot be combined: one decides what the other does, or makes it moot", prev, id)
+			}
 		}
 		m.Apply(&o)
 		o.Name += "+" + id
 	}
 	return o, nil
 }
+
+// Conflict reports whether two misreadings cannot be combined: they are
+// the same, they set the same choice two ways (substring-agent and
+// prefix-agent), or one makes the other moot (with first-match, which rule
+// is longer never matters, so length-without-wildcards changes nothing).
+// A combination without conflicts reads files otherwise than each of its
+// parts alone.
+func Conflict(a, b string) bool {
+	if a == b {
+		return true
+	}
+	for _, set := range conflicts {
+		if slices.Contains(set, a) && slices.Contains(set, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// conflicts holds sets of misreadings of which no two can be combined.
+var conflicts = [][]string{
+	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all"},
+	{"no-group-merge-first", "no-group-merge-last"},
+	{"star-group-for-all", "star-merged-into-named", "empty-group-ignored"},
+	{"first-match", "tie-disallow", "allow-ignored"},
+	{"first-match", "length-without-wildcards", "allow-ignored"},
+	{"tie-disallow", "allow-ignored"},
+	{"bom-not-skipped", "unicode-spaces-trimmed"},
+	{"no-wildcards", "wildcard-unanchored", "rules-unanchored"},
+	{"no-percent-normalisation", "url-not-normalised", "decode-all-escapes"},
+	{"no-size-limit", "small-size-limit"},
+}
+
+// catalogue holds the misreadings by kind, in the order Misreadings
+// gives them. It is never changed: Misreadings and LookupMisreading copy.
+var catalogue = [][]Misreading{matchingMisreadings, groupMisreadings, syntaxMisreadings, accessMisreadings, crawlMisreadings}
 
 var matchingMisreadings = []Misreading{
 	{"first-match", "The first matching rule in file order wins, not the longest", "2.2.2", []string{"MATCH-4", "EX-5.2"}, KindMatching,
@@ -115,10 +162,16 @@ var matchingMisreadings = []Misreading{
 		func(o *Options) { o.LiteralDollar = true }},
 	{"wildcard-unanchored", "A rule with '*' or '$' may match anywhere in the path, not only from its start", "2.2.2", []string{"MATCH-3"}, KindMatching,
 		func(o *Options) { o.WildcardUnanchored = true }},
+	{"rules-unanchored", "Every rule may match anywhere in the path, not only from its start", "2.2.2", []string{"MATCH-3"}, KindMatching,
+		func(o *Options) { o.RulesUnanchored = true }},
+	{"slash-added", "A rule path without a leading '/' is read as if it had one", "2.2.2", []string{"PAT-1"}, KindMatching,
+		func(o *Options) { o.SlashlessPatterns = true }},
 	{"case-insensitive-paths", "Paths are compared without regard to letter case", "2.2.2", []string{"MATCH-2"}, KindMatching,
 		func(o *Options) { o.CaseInsensitivePaths = true }},
 	{"no-percent-normalisation", "Percent escapes are compared as bytes: '%7E' is not '~', non-ASCII is not encoded", "2.2.2", []string{"PCT-1", "PCT-2", "PCT-3"}, KindMatching,
 		func(o *Options) { o.RawPaths, o.NormalizeURI = true, false }},
+	{"url-not-normalised", "The URL is compared as given: '%41' is not 'A'; only a rule's non-ASCII is encoded", "2.2.2", []string{"PCT-2"}, KindMatching,
+		func(o *Options) { o.NormalizeURI, o.RawPaths = false, false }},
 	{"decode-all-escapes", "Escapes of reserved characters are decoded too: '/a%2Fb' is '/a/b'", "2.2.2", []string{"PCT-2"}, KindMatching,
 		func(o *Options) { o.DecodeAllEscapes, o.NormalizeURI, o.RawPaths = true, true, false }},
 	{"query-ignored", "Rules are matched against the path alone, without the query", "2.2.2", []string{"MATCH-11"}, KindMatching,
@@ -140,6 +193,10 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.AgentCompare = AgentSubstring }},
 	{"prefix-agent", "A user-agent line names every crawler whose token starts with it", "2.2.1", []string{"UA-2"}, KindGroups,
 		func(o *Options) { o.AgentCompare = AgentPrefix }},
+	{"unicode-case-fold", "User-agent names are compared with Unicode case folding: the Kelvin sign is 'k'", "2.2.1", []string{"UA-2"}, KindGroups,
+		func(o *Options) { o.AgentCompare = AgentUnicodeFold }},
+	{"empty-group-ignored", "A group without rules is ignored: its crawler falls back to the '*' group", "2.1", []string{"SYN-7", "UA-6"}, KindGroups,
+		func(o *Options) { o.EmptyGroupIgnored = true }},
 	{"full-ua-string", "The whole User-Agent header is compared with user-agent lines, not the product token", "2.2.1", []string{"UA-2", "UA-7"}, KindGroups,
 		func(o *Options) { o.AgentCompare = AgentFullHeader }},
 	{"blank-line-ends-group", "A blank line ends a group: the rules after it are ignored", "2.2", []string{"SYN-5"}, KindGroups,
@@ -151,6 +208,8 @@ var groupMisreadings = []Misreading{
 var syntaxMisreadings = []Misreading{
 	{"bom-not-skipped", "A UTF-8 byte order mark spoils the first line", "2.2", []string{"SYN-10"}, KindSyntax,
 		func(o *Options) { o.SkipBOM, o.SkipPartialBOM = false, false }},
+	{"unicode-spaces-trimmed", "Any white space around names and values is trimmed, Unicode spaces included, not only space and tab", "2.2", []string{"SYN-2"}, KindSyntax,
+		func(o *Options) { o.GoogleSpace, o.UnicodeSpace = true, true }},
 	{"cr-line-endings-ignored", "A CR alone does not end a line: only LF and CRLF do", "2.2", []string{"SYN-3"}, KindSyntax,
 		func(o *Options) { o.LFOnly = true }},
 	{"no-size-limit", "The whole file is parsed, however large", "2.5", []string{"LIM-2"}, KindSyntax,

@@ -3,12 +3,20 @@ package reference
 import (
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // This file implements the misreadings of the catalogue (misread.go) that
 // need more than a test in the RFC's own code: each function runs only
 // when an option of Misread asks for it, so that the RFC's path stays as
 // it was.
+
+// patternMisread reports whether the options compile rules otherwise than
+// the RFC does (see misreadPattern).
+func (o *Options) patternMisread() bool {
+	return o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored || o.RulesUnanchored
+}
 
 // misreadPattern applies LengthWithoutWildcards, LiteralStar and
 // WildcardUnanchored to a rule compiled the RFC's way from value. It may
@@ -32,7 +40,7 @@ func (o *Options) misreadPattern(value string, p pattern, text []byte, changed b
 			cur = []byte(strings.ReplaceAll(string(cur), "*", "%2A"))
 		}
 		p.lit = int32(len(cur))
-	case o.WildcardUnanchored && (p.anchored || stars > 0):
+	case o.RulesUnanchored || o.WildcardUnanchored && (p.anchored || stars > 0):
 		cur = append([]byte{'*'}, cur...)
 		p.lit = 0
 	default:
@@ -45,7 +53,7 @@ func (o *Options) misreadPattern(value string, p pattern, text []byte, changed b
 // groupsMisread reports whether the options choose groups otherwise than
 // the RFC does (see Robots.misreadGroups).
 func (o *Options) groupsMisread() bool {
-	return o.GroupChoice != MergeGroups || o.StarMergedIntoNamed || o.StarGroupForAll || o.AgentCompare != AgentEqual
+	return o.GroupChoice != MergeGroups || o.StarMergedIntoNamed || o.StarGroupForAll || o.AgentCompare != AgentEqual || o.EmptyGroupIgnored
 }
 
 // misreadGroups returns the groups that name agent and the "*" groups as
@@ -59,13 +67,48 @@ func (r *Robots) misreadGroups(agent string, named []int32) (groups, global []in
 	if o.StarGroupForAll {
 		named = nil
 	}
-	named, global = o.GroupChoice.pick(named), o.GroupChoice.pick(r.global)
+	global = r.global
+	if o.EmptyGroupIgnored {
+		named, global = r.withRules(named), r.withRules(global)
+	}
+	named, global = o.GroupChoice.pick(named), o.GroupChoice.pick(global)
 	if o.StarMergedIntoNamed && len(named) > 0 && len(global) > 0 {
 		named = append(slices.Clip(named), global...)
 		slices.Sort(named)
 		named = slices.Compact(named)
 	}
 	return named, global
+}
+
+// withRules returns the groups of gs that have rules, or nil.
+func (r *Robots) withRules(gs []int32) []int32 {
+	var out []int32
+	for _, g := range gs {
+		if rs := r.groups[g].rules; rs[1] > rs[0] {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// trimUnicodeSpace narrows s[i:j] by the UTF-8 encoded Unicode white
+// space at either end (Options.UnicodeSpace).
+func trimUnicodeSpace(s string, i, j int) (int, int) {
+	for i < j {
+		r, n := utf8.DecodeRuneInString(s[i:j])
+		if !unicode.IsSpace(r) && r != '\uFEFF' {
+			break
+		}
+		i += n
+	}
+	for j > i {
+		r, n := utf8.DecodeLastRuneInString(s[i:j])
+		if !unicode.IsSpace(r) && r != '\uFEFF' {
+			break
+		}
+		j -= n
+	}
+	return i, j
 }
 
 // pick returns the groups of gs (in file order) that the choice keeps.
@@ -95,6 +138,8 @@ func (r *Robots) groupsCompared(agent string) []int32 {
 			ok = t != "" && strings.HasPrefix(a, t)
 		case AgentFullHeader:
 			ok = t == header
+		case AgentUnicodeFold:
+			ok = t != "" && strings.EqualFold(t, agent)
 		}
 		if ok {
 			out = append(out, r.nameGroups[n.groups[0]:n.groups[1]]...)

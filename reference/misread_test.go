@@ -2,6 +2,8 @@ package reference_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,6 +68,12 @@ var misreadCases = []misreadCase{
 	{"wildcard-unanchored", "User-agent: *\nDisallow: /private*\n", "a", "/x/private/y", true, false},
 	{"wildcard-unanchored", "User-agent: *\nDisallow: /private\n", "a", "/x/private/y", true, true},
 	{"wildcard-unanchored", "User-agent: *\nDisallow: /private*\n", "a", "/private/y", false, false},
+	{"rules-unanchored", "User-agent: *\nDisallow: /private\n", "a", "/x/private", true, false},
+	{"rules-unanchored", "User-agent: *\nDisallow: /private\n", "a", "/pub", true, true},
+	{"slash-added", "User-agent: *\nDisallow: private\n", "a", "/private", true, false},
+	{"slash-added", "User-agent: *\nDisallow: /private\n", "a", "/private", false, false},
+	{"url-not-normalised", "User-agent: *\nDisallow: /a\n", "a", "/%61", false, true},
+	{"url-not-normalised", "User-agent: *\nDisallow: /a\n", "a", "/a", false, false},
 	{"case-insensitive-paths", "User-agent: *\nDisallow: /Private\n", "a", "/private", true, false},
 	{"case-insensitive-paths", "User-agent: *\nDisallow: /Private\n", "a", "/Private", false, false},
 	{"no-percent-normalisation", "User-agent: *\nDisallow: /%7Efoo\n", "a", "/~foo", false, true},
@@ -90,6 +98,10 @@ var misreadCases = []misreadCase{
 	{"substring-agent", "User-agent: Bingbot\nDisallow: /\n", "Googlebot", "/x", true, true},
 	{"prefix-agent", "User-agent: Google\nDisallow: /\n", "Googlebot", "/x", true, false},
 	{"prefix-agent", "User-agent: bot\nDisallow: /\n", "Googlebot", "/x", true, true},
+	{"unicode-case-fold", "User-agent: \u212Aelbot\nDisallow: /\n", "Kelbot", "/x", true, false},
+	{"unicode-case-fold", "User-agent: kelbot\nDisallow: /\n", "Kelbot", "/x", false, false},
+	{"empty-group-ignored", "User-agent: *\nDisallow: /\n\nUser-agent: quietbot\n", "quietbot", "/x", true, false},
+	{"empty-group-ignored", "User-agent: *\nDisallow: /\n\nUser-agent: quietbot\n", "otherbot", "/x", false, false},
 	{"full-ua-string", "User-agent: a\nDisallow: /\n", "a", "/x", false, true},
 	{"full-ua-string", "User-agent: " + reference.UserAgentHeader("a") + "\nDisallow: /\n", "a", "/x", true, false},
 	{"full-ua-string", "User-agent: *\nDisallow: /\n", "a", "/x", false, false},
@@ -101,6 +113,8 @@ var misreadCases = []misreadCase{
 
 	{"bom-not-skipped", "\uFEFFUser-agent: *\nDisallow: /\n", "a", "/x", false, true},
 	{"bom-not-skipped", "\uFEFF\nUser-agent: *\nDisallow: /\n", "a", "/x", false, false},
+	{"unicode-spaces-trimmed", "User-agent: *\nDisallow:\u00a0/nbsp\u3000\n", "a", "/nbsp", true, false},
+	{"unicode-spaces-trimmed", "User-agent: *\nDisallow: /real\n", "a", "/real", false, false},
 	{"cr-line-endings-ignored", "User-agent: *\rDisallow: /\r", "a", "/x", false, true},
 	{"cr-line-endings-ignored", "User-agent: *\r\nDisallow: /\r\n", "a", "/x", false, false},
 	{"no-size-limit", strings.Repeat(pad, 6) + "Disallow: /\n", "a", "/x", true, false},
@@ -275,7 +289,80 @@ func TestMisreadingsCatalogue(t *testing.T) {
 			t.Errorf("%s: Apply changes nothing on the RFC options", m.ID)
 		}
 	}
-	if len(seen) < 33 {
-		t.Errorf("the catalogue has %d misreadings, want at least the 33 of issue 19", len(seen))
+	if len(seen) < 39 {
+		t.Errorf("the catalogue has %d misreadings, want at least the 33 of issue 19 and 6 more", len(seen))
+	}
+}
+
+// A Misreading encodes as JSON with the keys of docs/FORMAT.md §6, without
+// its Apply.
+func TestMisreadingJSON(t *testing.T) {
+	m, _ := reference.LookupMisreading("first-match")
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":"first-match","title":"The first matching rule in file order wins, not the longest","rfc":"2.2.2","req":["MATCH-4","EX-5.2"],"kind":"matching"}`
+	if string(b) != want {
+		t.Errorf("json.Marshal = %s\nwant %s", b, want)
+	}
+}
+
+// Conflicting misreadings are refused, and each conflict is real: applied
+// together regardless, the two decide every question on the files of
+// misreadCases as one of them alone does. (That a pair without conflict
+// reads some file otherwise than either part needs files made for it: the
+// fitting's round trip over generated files checks that.)
+func TestMisreadingConflicts(t *testing.T) {
+	if _, err := reference.WithMisreadings(reference.RFC(), "substring-agent", "prefix-agent"); err == nil || !strings.Contains(err.Error(), "cannot be combined") {
+		t.Errorf("substring-agent+prefix-agent: error %v, want a conflict", err)
+	}
+	var bodies, agents, urls []string
+	for _, tc := range misreadCases {
+		if !slices.Contains(bodies, tc.body) {
+			bodies = append(bodies, tc.body)
+		}
+		if !slices.Contains(agents, tc.agent) {
+			agents = append(agents, tc.agent)
+		}
+		if !slices.Contains(urls, tc.url) {
+			urls = append(urls, tc.url)
+		}
+	}
+	verdicts := func(ids ...string) string {
+		opts := reference.RFC()
+		for _, id := range ids {
+			m, _ := reference.LookupMisreading(id)
+			m.Apply(&opts)
+		}
+		var b strings.Builder
+		for _, body := range bodies {
+			r := reference.ParseString(body, opts)
+			for _, agent := range agents {
+				for _, url := range urls {
+					ok, _ := r.Allowed(agent, url)
+					b.WriteString(fmt.Sprint(ok))
+				}
+			}
+		}
+		return b.String()
+	}
+	ids := reference.MisreadingIDs()
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			_, err := reference.WithMisreadings(reference.RFC(), a, b)
+			if !reference.Conflict(a, b) {
+				if err != nil {
+					t.Errorf("%s+%s: %v", a, b, err)
+				}
+				continue
+			}
+			if err == nil {
+				t.Errorf("%s+%s: no error for a conflict", a, b)
+			}
+			if v := verdicts(a, b); v != verdicts(a) && v != verdicts(b) {
+				t.Errorf("%s+%s decide otherwise than either alone: not a conflict", a, b)
+			}
+		}
 	}
 }

@@ -39,6 +39,10 @@ const (
 	// when the value is that header, which the reference takes to be
 	// UserAgentHeader(token).
 	AgentFullHeader
+	// AgentUnicodeFold: the two are equal under Unicode case folding
+	// (strings.EqualFold): the Kelvin sign folds to "k", which the
+	// ABNF's case-insensitivity, ASCII only, does not allow (UA-2).
+	AgentUnicodeFold
 )
 
 // GroupChoice says which of several groups that name the same agent apply.
@@ -236,6 +240,14 @@ type Misread struct {
 	// IgnoreQuery matches rules against the URI's path alone, without its
 	// query (MATCH-11).
 	IgnoreQuery bool
+	// RulesUnanchored lets every rule match anywhere in the path, as a
+	// regular expression searched for (MATCH-3); WildcardUnanchored does
+	// so only for rules with "*" or "$".
+	RulesUnanchored bool
+	// UnicodeSpace trims Unicode white space (no-break space, the
+	// U+2000 spaces, U+3000…) around names and values as well, as
+	// JavaScript's String.trim does (SYN-2). It applies with GoogleSpace.
+	UnicodeSpace bool
 
 	// GroupChoice says which of the groups that name an agent apply
 	// (UA-3); it applies to the "*" groups too.
@@ -246,6 +258,9 @@ type Misread struct {
 	// StarGroupForAll makes every agent read the "*" groups, whatever
 	// groups name it (UA-4).
 	StarGroupForAll bool
+	// EmptyGroupIgnored ignores a group without rules, so that its
+	// crawler falls back to the "*" group (SYN-7, UA-6).
+	EmptyGroupIgnored bool
 	// AgentCompare says how the crawler's token is compared with a
 	// user-agent line's (UA-2, UA-7).
 	AgentCompare AgentCompare

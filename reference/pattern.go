@@ -250,15 +250,6 @@ type pattern struct {
 // prefix of the value; otherwise the text is written over dst (so that a
 // caller with a buffer of its own allocates nothing) and returned.
 func compileTo(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
-	p, text, changed = compileRule(dst, value, o)
-	if o.LengthWithoutWildcards || o.LiteralStar || o.WildcardUnanchored {
-		p, text, changed = o.misreadPattern(value, p, text, changed)
-	}
-	return p, text, changed
-}
-
-// compileRule is compileTo as the RFC reads a rule, misreadings aside.
-func compileRule(dst []byte, value string, o *Options) (p pattern, text []byte, changed bool) {
 	dst = dst[:0]
 	// PAT-1's optional reading: "private" is "/private".
 	slash := o.SlashlessPatterns && value != "" && value[0] != '/' && value[0] != '*'
@@ -301,6 +292,9 @@ func compileRule(dst []byte, value string, o *Options) (p pattern, text []byte, 
 	}
 	if !changed {
 		p.lit, p.end = int32(indexOrLen(body, '*')), int32(n)
+		if o.patternMisread() {
+			return o.misreadPattern(value, p, nil, false)
+		}
 		return p, nil, false
 	}
 	if o.CaseInsensitivePaths {
@@ -311,6 +305,9 @@ func compileRule(dst []byte, value string, o *Options) (p pattern, text []byte, 
 	p.lit, p.end = int32(len(text)), int32(len(text))
 	if i := bytes.IndexByte(text, '*'); i >= 0 {
 		p.lit = int32(i)
+	}
+	if o.patternMisread() {
+		return o.misreadPattern(value, p, text, true)
 	}
 	return p, text, true
 }

@@ -248,6 +248,10 @@ func classifySpan(text string, o *Options) (kind LineKind, ks, ke, vs, ve int, r
 	}
 	ks, ke = o.trimSpan(text, start, sep)
 	vs, ve = o.trimSpan(text, sep+1, end)
+	if o.UnicodeSpace {
+		ks, ke = trimUnicodeSpace(text, ks, ke)
+		vs, ve = trimUnicodeSpace(text, vs, ve)
+	}
 	if ks == ke {
 		return Invalid, 0, 0, 0, 0, "empty record name"
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -69,6 +71,28 @@ func TestRunVariantParser(t *testing.T) {
 		code := dispatch(context.Background(), []string{"run", "--parser", bad}, &stdout, &stderr)
 		if code != exitUsage || !strings.Contains(stderr.String(), "first-match, allow-ignored") && !strings.Contains(stderr.String(), "twice") {
 			t.Errorf("run --parser %s: exit %d, stderr %q; want %d and the valid ids", bad, code, stderr.String(), exitUsage)
+		}
+	}
+}
+
+// docs/FORMAT.md §6 and the README name every misreading: the ids are a
+// public contract.
+func TestVariantsDocumented(t *testing.T) {
+	format, err := os.ReadFile("../../docs/FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range reference.Misreadings() {
+		row := fmt.Sprintf("| `%s` | %s | §%s | %s | %s |", m.ID, m.Kind, m.RFC, strings.Join(m.Req, ", "), strings.ReplaceAll(m.Title, "|", `\|`))
+		if !strings.Contains(string(format), row) {
+			t.Errorf("docs/FORMAT.md §6 lacks the row\n%s", row)
+		}
+		if !strings.Contains(string(readme), "`"+m.ID+"`") {
+			t.Errorf("README.md does not name %s", m.ID)
 		}
 	}
 }
