@@ -74,11 +74,20 @@ func scanOtherOrigin(run []Request, other func(a, b *url.URL) bool, what string)
 		if err != nil || counted[r.Origin] {
 			continue
 		}
-		sibling := false
+		// A sibling is a fetched origin of the same host that differs
+		// as other says; one of the same scheme (another port) takes
+		// precedence over one of another scheme.
+		sibling, sameScheme := false, false
 		for o := range fetched {
-			if v, err := url.Parse(o); err == nil && o != r.Origin && v.Hostname() == u.Hostname() && other(u, v) {
-				sibling = true
+			v, err := url.Parse(o)
+			if err != nil || o == r.Origin || v.Hostname() != u.Hostname() {
+				continue
 			}
+			sibling = sibling || other(u, v)
+			sameScheme = sameScheme || v.Scheme == u.Scheme
+		}
+		if what == "scheme" && sameScheme {
+			sibling = false
 		}
 		switch {
 		case !sibling:

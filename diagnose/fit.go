@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/reptest/reptest/reference"
+
 	"github.com/reptest/reptest/cases"
 )
 
@@ -134,7 +136,7 @@ func (f *parserFit) greedy() (chosen []string, alts [][]string) {
 		bestID, gain, added := "", 0, 0
 		var tied []string
 		for _, m := range f.e.cands {
-			if slices.Contains(chosen, m.ID) || f.bound(m.ID) < MinExplains {
+			if slices.Contains(chosen, m.ID) || f.bound(m.ID) < MinExplains || !combinable(append(slices.Clone(chosen), m.ID)) {
 				continue
 			}
 			s := f.score(append(slices.Clone(chosen), m.ID))
@@ -202,4 +204,11 @@ func (f *parserFit) files(pos []int32) int {
 		seen[f.e.ev.Bodies[f.e.question(p).Body].Source] = true
 	}
 	return len(seen)
+}
+
+// combinable reports whether the catalogue can combine ids: some
+// misreadings decide what another does, or make it moot.
+func combinable(ids []string) bool {
+	_, err := withMisreadings(reference.RFC(), ids...)
+	return err == nil
 }

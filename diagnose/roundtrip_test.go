@@ -97,7 +97,11 @@ func combos(ids []string, n int) [][]string {
 		for _, i := range perm {
 			set = append(set, ids[i])
 		}
-		out = append(out, set)
+		// Some misreadings decide what another does: no parser can
+		// have both, and the catalogue refuses the pair.
+		if _, err := reference.WithMisreadings(reference.RFC(), set...); err == nil {
+			out = append(out, set)
+		}
 	}
 	return out
 }
