@@ -53,9 +53,26 @@ func evidenceOf(t testing.TB, files []diff.File, variants [][]string) *Evidence 
 		ps = append(ps, parsers.NewReferenceWith(name, opts))
 	}
 	ctx := context.Background()
-	for _, f := range files {
-		ev.Bodies = append(ev.Bodies, Body{Robots: f.Robots, Status: 200, Profile: f.Profile, Source: f.Name})
+	type served struct {
+		f      diff.File
+		status int
+	}
+	var all []served
+	for i, f := range files {
+		all = append(all, served{f, 200})
+		// Some bodies served with an error status too: the evidence
+		// of the access misreadings.
+		if i%20 == 0 {
+			all = append(all, served{f, 503}, served{f, 404})
+		}
+	}
+	for _, sv := range all {
+		f := sv.f
+		ev.Bodies = append(ev.Bodies, Body{Robots: f.Robots, Status: sv.status, Profile: f.Profile, Source: f.Name})
 		req := cases.Request{Robots: f.Robots, Profile: f.Profile}
+		if sv.status != 200 {
+			req.Status = sv.status
+		}
 		qs := make([]cases.Question, len(f.Probes))
 		for k, pr := range f.Probes {
 			qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
