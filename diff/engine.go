@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -70,6 +71,8 @@ type Options struct {
 	// files done, the total and the disagreeing probes so far. It is
 	// called from one goroutine at a time.
 	Progress func(done, total, disagreements int)
+	// Fitted, when set, is told how long fitting the diagnosis took.
+	Fitted func(time.Duration)
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -86,6 +89,10 @@ type Report struct {
 	// Run describes the run (WriteReport's documents); nil when not
 	// recorded.
 	Run *RunInfo `json:"run,omitempty"`
+	// Diagnosis names, per parser, the misreadings of the reference that
+	// explain its departures from it (package diagnose), fitted once on
+	// every probe of the run.
+	Diagnosis []diagnose.Diagnosis `json:"diagnosis"`
 }
 
 // fileResult is what one worker found in one file.
@@ -95,6 +102,11 @@ type fileResult struct {
 	pairs                 []int // disagreeing probes per pair
 	areas                 areaCounts
 	findings              []Finding
+	// evidence is the file's probes and every parser's verdicts on
+	// them, kept for the diagnosis.
+	body    File
+	asked   []Probe
+	answers [][]cases.Verdict
 }
 
 // Run compares the parsers factory makes on every probe of every file and
@@ -200,7 +212,34 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	return collect(c.names, c.results, c.dups), nil
+	rep := collect(c.names, c.results, c.dups)
+	start := time.Now()
+	rep.Diagnosis, err = diagnose.Fit(ctx, evidenceOf(c.names, c.results))
+	if opts.Fitted != nil {
+		opts.Fitted(time.Since(start))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// evidenceOf gathers the probes of every file and the parsers' verdicts
+// on them for the fitter.
+func evidenceOf(names []string, results []*fileResult) *diagnose.Evidence {
+	ev := &diagnose.Evidence{Parsers: names}
+	for _, r := range results {
+		if r == nil || r.answers == nil {
+			continue
+		}
+		ev.Bodies = append(ev.Bodies, diagnose.Body{Robots: r.body.Robots, Status: 200, Profile: r.body.Profile, Source: r.body.Name})
+		for k, pr := range r.asked {
+			if k < len(r.answers) {
+				ev.Questions = append(ev.Questions, diagnose.Question{Body: len(ev.Bodies) - 1, Agent: pr.Agent, URL: pr.URL, Verdicts: r.answers[k]})
+			}
+		}
+	}
+	return ev
 }
 
 // MaxDuplicateSources bounds the names of duplicates a finding lists in
@@ -387,6 +426,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 	probes := probesOf(f, opts)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
 	waiting := res.tally(ctx, f, probes, all)
+	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, probes, all
 	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {

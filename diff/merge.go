@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
 )
 
 // ReportKind marks the JSON form of a Report, so that a reader can tell
@@ -114,6 +115,11 @@ func Merge(parts ...*Report) (*Report, error) {
 	})
 	s.Groups = GroupFindings(out.Findings)
 	s.Findings = len(out.Findings)
+	ds := make([][]diagnose.Diagnosis, len(parts))
+	for n, part := range parts {
+		ds[n] = part.Diagnosis
+	}
+	out.Diagnosis = diagnose.Merge(ds...)
 	out.Run = mergeRuns(parts)
 	return out, nil
 }

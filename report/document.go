@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/reptest/reptest/diagnose"
 	"io"
 	"slices"
 	"strings"
@@ -63,6 +64,10 @@ type Document struct {
 	// CrawlLayoutNote says why the second ran, when it did.
 	CrawlLayout     string `json:"crawl_layout,omitempty"`
 	CrawlLayoutNote string `json:"crawl_layout_note,omitempty"`
+	// Diagnosis names, per parser or crawler, the misreadings of the
+	// reference that explain its departures (package diagnose; fitted by
+	// reptest run and reptest crawl on their results).
+	Diagnosis []diagnose.Diagnosis `json:"diagnosis,omitempty"`
 	// Expected marks the failures that an expected-failure file lists,
 	// and Unexpected the entries of that file whose checks all passed.
 	Expected   []ExpectedFailure `json:"expected,omitempty"`

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/reptest/reptest/diagnose"
 	"io"
 	"os"
 	"strings"
@@ -68,6 +69,10 @@ func Text(w io.Writer, d *Document, o TextOptions) error {
 	p := newPalette(o.Color)
 	t := &textWriter{w: bw, p: p, d: d}
 	t.header()
+	if len(d.Diagnosis) > 0 {
+		diagnose.WriteText(bw, d.Diagnosis)
+		bw.WriteString("\n")
+	}
 	t.summaries()
 	failures := t.failures()
 	if o.Verbose {

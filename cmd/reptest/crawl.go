@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reptest/reptest/diagnose"
 	"io"
 	"runtime"
 	"time"
@@ -70,6 +71,9 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	doc := report.FromResults(meta, []cases.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	doc.CrawlLayout, doc.CrawlLayoutNote = string(lab.Layout()), lab.Note()
+	if doc.Diagnosis, err = diagnose.Fit(ctx, crawl.Evidence(runs, results, cfg.crawler.Name)); err != nil {
+		fmt.Fprintln(stderr, "reptest crawl: diagnosis:", err)
+	}
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}

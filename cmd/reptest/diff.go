@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
@@ -210,12 +211,17 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 		progress.Start(files)
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
 	}
+	var fitted time.Duration
+	opts.Fitted = func(d time.Duration) { fitted = d }
 	rep, err := in.Run(ctx, o.shard, factory, opts)
 	progress.Done()
 	if len(in.WARC) > 0 && !o.quiet {
 		st := in.Stats
 		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
 			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
+	}
+	if err == nil && !o.quiet {
+		fmt.Fprintf(stderr, "reptest diff: diagnosis fitted in %.2f s\n", fitted.Seconds())
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
@@ -291,6 +297,10 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 		return 2
 	}
 	if !o.quiet && !toStdout(o.jsonOut, o.summaryOut, o.htmlOut, o.reportOut) {
+		if err := diagnose.WriteText(stdout, rep.Diagnosis); err != nil {
+			fmt.Fprintln(stderr, "reptest diff:", err)
+			return 2
+		}
 		if err := diff.WriteText(stdout, &rep.Summary, o.top); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/reptest/reptest/diagnose"
 	"io"
 	"os"
 	"strings"
@@ -50,6 +51,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Drafts: reference.ProfileDrafts(cfg.profile),
 		Selection: sel, Interrupted: interrupted}
 	doc := report.FromResults(meta, rep.Summaries, rep.Results, selected)
+	var err error
+	if doc.Diagnosis, err = diagnose.Fit(ctx, diagnose.FromResults(selected, rep.Results)); err != nil {
+		fmt.Fprintln(stderr, "reptest run: diagnosis:", err)
+	}
 	if reqs, err := cases.Requirements(); err == nil {
 		doc.Requirements = cases.Coverage(reqs, all)
 	}

@@ -1,0 +1,45 @@
+package crawl
+
+import (
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/reference"
+)
+
+// Evidence turns a crawler's runs and their results into the fitter's
+// evidence: the checks' verdicts as questions (diagnose.FromResults) and
+// every request of every run, graded as Judge grades it, for the
+// crawler-only misreadings.
+func Evidence(runs []Run, results []cases.Result, crawler string) *diagnose.Evidence {
+	var cs []cases.Case
+	seen := map[string]bool{}
+	for _, run := range runs {
+		if c := run.Scenario.Case; !seen[c.ID] {
+			seen[c.ID] = true
+			cs = append(cs, *c)
+		}
+	}
+	ev := diagnose.FromResults(cs, results)
+	if len(ev.Parsers) == 0 {
+		ev.Parsers = []string{crawler}
+	}
+	for n, run := range runs {
+		sc := run.Scenario
+		if sc.Skip != "" || run.Failure != "" {
+			continue
+		}
+		all := sc.Case.AllChecks()
+		keys := map[string]string{}
+		for _, i := range sc.Checks {
+			keys[all[i].URL] = diagnose.QuestionKey(sc.Case.ID, i)
+		}
+		opts, _ := reference.OptionsFor(sc.Case.Profile)
+		js := Grade(run.Log, run.Versions, Options{Reference: opts, Agent: func(string, []string) string { return sc.Agent }})
+		for _, j := range js {
+			r := j.Request
+			ev.Requests = append(ev.Requests, diagnose.Request{Parser: 0, Run: n, URL: r.URL, Origin: OriginOf(r.URL),
+				UserAgent: r.UserAgent, Robots: IsRobotsTxt(r.URL), Before: j.Before, Key: keys[r.URL]})
+		}
+	}
+	return ev
+}

@@ -1,0 +1,81 @@
+package diagnose
+
+import (
+	"cmp"
+
+	"github.com/reptest/reptest/cases"
+)
+
+// Evidence is what the fitter reads: robots.txt responses, the questions
+// asked of them and each parser's (or crawler's) verdict, and for
+// crawlers the requests they made. It is plain data: run, crawl and diff
+// results are turned into it (FromResults, and the diff engine's probes).
+type Evidence struct {
+	// Parsers names the parsers or crawlers, in the order of
+	// Question.Verdicts.
+	Parsers []string
+	// Bodies are the responses the questions are asked of.
+	Bodies []Body
+	// Questions are the verdicts, one column per parser.
+	Questions []Question
+	// Requests are crawlers' requests, for the misreadings of kind
+	// KindCrawl; empty for parsers.
+	Requests []Request
+}
+
+// Body is one robots.txt response.
+type Body struct {
+	// Robots is the body.
+	Robots []byte
+	// Status is the response's status code (200 for a file read as
+	// such); 0 stands for no response (a network fault), which the
+	// reference reads as unreachable.
+	Status int
+	// Profile chooses the reference the body is judged by
+	// (cases.ProfileRFC when empty, cases.ProfileGoogle).
+	Profile string
+	// Source names where the body came from: a file's path, "gen/S/I" for
+	// a generated file, "case:ID" for a corpus case. Behaviours count the
+	// distinct sources of what they explain.
+	Source string
+}
+
+// Question is one (agent, URL) asked of one body, with every parser's
+// verdict. A verdict other than allow or disallow (an error, a reject, a
+// check not asked: "") is no evidence either way.
+type Question struct {
+	Body     int
+	Agent    string
+	URL      string
+	Verdicts []cases.Verdict
+	// Key identifies the question where crawl requests must find it
+	// (Request.Key): "run/URL". Empty for parsers.
+	Key string
+}
+
+// Request is one request a crawler made in one run, as the crawl grader
+// judged it.
+type Request struct {
+	// Parser is the crawler's index in Evidence.Parsers.
+	Parser int
+	// Run numbers the crawler's runs; requests of one run are in time
+	// order.
+	Run       int
+	URL       string
+	Origin    string // scheme://host[:port] of URL
+	UserAgent string
+	// Robots is set for a robots.txt fetch.
+	Robots bool
+	// Before is set for a page requested before any robots.txt of its
+	// origin was (ACC-10).
+	Before bool
+	// Key is the question this request answers ("run/URL"); empty for
+	// control links and robots.txt.
+	Key string
+}
+
+// profileOf returns a body's profile, cases.ProfileRFC when empty.
+func (b *Body) profileOf() string { return cmp.Or(b.Profile, cases.ProfileRFC) }
+
+// known reports whether v says allow or disallow.
+func known(v cases.Verdict) bool { return v == cases.Allow || v == cases.Disallow }

@@ -1,0 +1,194 @@
+package diagnose_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/cases"
+	. "github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/reference"
+)
+
+// roundTripFiles are the embedded corpus's bodies with their checks,
+// generated files with derived probes, and the probes aimed at each
+// misreading.
+var roundTripFiles = sync.OnceValues(func() ([]diff.File, error) {
+	cs, err := cases.LoadEmbedded()
+	if err != nil {
+		return nil, err
+	}
+	files := diff.FromCases(cs)
+	files = append(files, diff.Generate(19, 300)...)
+	for i := range files {
+		// The variants run over the RFC's reference, so every body is
+		// read under its profile.
+		files[i].Profile = ""
+		if files[i].Probes == nil {
+			files[i].Probes = diff.DeriveProbes(files[i].Robots, diff.MinProbes)
+		}
+	}
+	return files, nil
+})
+
+// evidenceOf asks every file's probes of each variant, run as a parser
+// the way --parser reference+ID runs it.
+func evidenceOf(t testing.TB, files []diff.File, variants [][]string) *Evidence {
+	t.Helper()
+	ev := &Evidence{}
+	var ps []cases.Parser
+	for _, ids := range variants {
+		name := strings.Join(append([]string{"reference"}, ids...), "+")
+		ev.Parsers = append(ev.Parsers, name)
+		opts, err := reference.WithMisreadings(reference.RFC(), ids...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, parsers.NewReferenceWith(name, opts))
+	}
+	ctx := context.Background()
+	type served struct {
+		f      diff.File
+		status int
+	}
+	var all []served
+	for i, f := range files {
+		all = append(all, served{f, 200})
+		// Some bodies served with an error status too: the evidence
+		// of the access misreadings.
+		if i%20 == 0 {
+			all = append(all, served{f, 503}, served{f, 404})
+		}
+	}
+	for _, sv := range all {
+		f := sv.f
+		ev.Bodies = append(ev.Bodies, Body{Robots: f.Robots, Status: sv.status, Profile: f.Profile, Source: f.Name})
+		req := cases.Request{Robots: f.Robots, Profile: f.Profile}
+		if sv.status != 200 {
+			req.Status = sv.status
+		}
+		qs := make([]cases.Question, len(f.Probes))
+		for k, pr := range f.Probes {
+			qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
+		}
+		cols := make([][]cases.Verdict, len(ps))
+		for i, p := range ps {
+			cols[i], _ = p.(cases.Batcher).CheckBatch(ctx, req, qs)
+		}
+		for k, q := range qs {
+			row := make([]cases.Verdict, len(ps))
+			for i := range ps {
+				row[i] = cols[i][k]
+			}
+			ev.Questions = append(ev.Questions, Question{Body: len(ev.Bodies) - 1, Agent: q.Agent, URL: q.URL, Verdicts: row})
+		}
+	}
+	return ev
+}
+
+// readings returns the ids of the catalogue a variant models.
+func readings() []string {
+	var ids []string
+	for _, m := range reference.Misreadings() {
+		if m.ForParsers() {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
+}
+
+// combos returns n random sets of two or three distinct ids, seeded.
+func combos(ids []string, n int) [][]string {
+	r := rand.New(rand.NewPCG(19, 9309))
+	var out [][]string
+	for len(out) < n {
+		k := 2 + r.IntN(2)
+		perm := r.Perm(len(ids))[:min(k, len(ids))]
+		var set []string
+		for _, i := range perm {
+			set = append(set, ids[i])
+		}
+		// Some misreadings decide what another does: no parser can
+		// have both, and the catalogue refuses the pair.
+		if _, err := reference.WithMisreadings(reference.RFC(), set...); err == nil {
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// found returns the ids a diagnosis names, alternatives included.
+func found(d Diagnosis) (ids, alts []string) {
+	for _, b := range d.Behaviours {
+		ids = append(ids, b.ID)
+		alts = append(alts, b.Alternatives...)
+	}
+	return ids, alts
+}
+
+func TestRoundTrip(t *testing.T) {
+	files, err := roundTripFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := readings()
+	var variants [][]string
+	for _, id := range ids {
+		variants = append(variants, []string{id})
+	}
+	variants = append(variants, combos(ids, 200)...)
+	ev := evidenceOf(t, files, variants)
+	ds, err := Fit(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for i, d := range ds {
+		got, alts := found(d)
+		want := slices.Sorted(slices.Values(variants[i]))
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" || len(alts) > 0 || d.Unexplained != 0 {
+			failed++
+			if failed <= 20 {
+				t.Errorf("%s diagnosed as %v, alternatives %v, %d of %d departures unexplained (-want +got):\n%s",
+					d.Parser, got, alts, d.Unexplained, d.Departures, diff)
+			}
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d variants not diagnosed as themselves", failed, len(ds))
+	}
+	t.Logf("%d variants over %d questions of %d bodies", len(variants), len(ev.Questions), len(ev.Bodies))
+}
+
+func TestUnmodelledIsUnexplained(t *testing.T) {
+	files, err := roundTripFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := evidenceOf(t, files, [][]string{nil})
+	ev.Parsers = []string{"odd"}
+	// A parser that disallows every URL whose path has an even number of
+	// octets, whatever the file says: no misreading reads like that.
+	for i := range ev.Questions {
+		q := &ev.Questions[i]
+		if len(reference.PathQuery(q.URL))%2 == 0 {
+			q.Verdicts[0] = cases.Disallow
+		}
+	}
+	ds, err := Fit(context.Background(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ds[0]
+	if len(d.Behaviours) != 0 || d.Unexplained != d.Departures || d.Departures == 0 {
+		t.Errorf("odd parser diagnosed as %v, %d of %d departures unexplained; want no behaviour, all unexplained",
+			d.IDs(), d.Unexplained, d.Departures)
+	}
+}

@@ -1,0 +1,53 @@
+package diagnose
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Line says a diagnosis in one line: "python-urllib ≈ reference +
+// first-match (explains 14,210 of 14,601 departures; 391 unexplained)",
+// or that the parser matches the reference.
+func Line(d Diagnosis) string {
+	if d.Departures == 0 {
+		return d.Parser + " matches the reference (no departures)"
+	}
+	var b strings.Builder
+	b.WriteString(d.Parser + " ≈ reference")
+	for _, x := range d.Behaviours {
+		b.WriteString(" + " + x.ID)
+		if len(x.Alternatives) > 0 {
+			b.WriteString(" (or " + strings.Join(x.Alternatives, " or ") + ")")
+		}
+	}
+	fmt.Fprintf(&b, " (explains %s of %s departures; %s unexplained)",
+		thousands(d.Explained()), thousands(d.Departures), thousands(d.Unexplained))
+	return b.String()
+}
+
+// WriteText writes one Line per diagnosis under a heading.
+func WriteText(w io.Writer, ds []Diagnosis) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Diagnosis (misreadings of the reference that explain each one's departures):\n")
+	for _, d := range ds {
+		b.WriteString("  " + Line(d) + "\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
