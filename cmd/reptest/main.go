@@ -25,7 +25,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/reptest/reptest/parsers"
@@ -108,6 +110,28 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
-	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprint(stdout, versionText(info, runtime.Version()))
 	return exitOK
+}
+
+// versionText is what reptest version prints: the module version the
+// binary was built from (go install …@vX.Y.Z records it; a build in a
+// checkout records "(devel)"), the Go version, and the draft versions the
+// aipref profile follows.
+func versionText(info *debug.BuildInfo, goVersion string) string {
+	module := "built from a checkout, not a tagged module version"
+	if info != nil && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		module = "module " + info.Main.Path + "@" + info.Main.Version
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "reptest %s (%s; %s)\n", reference.Version, module, goVersion)
+	fmt.Fprintln(&b, "aipref profile:")
+	for _, d := range reference.Drafts() {
+		if d.Pinned {
+			fmt.Fprintf(&b, "  %s (%s, %s)\n", d.Name, d.Date, d.Source)
+		}
+	}
+	fmt.Fprintf(&b, "  Content-Signal use key: %s\n", reference.ContentUseSource)
+	return b.String()
 }
