@@ -30,6 +30,9 @@ type diffOptions struct {
 	shard                                   cases.Shard
 	maxProbes, workers, top                 int
 	timeout                                 time.Duration
+	// leftOut names the parsers asked for that cannot run here: the run
+	// goes on without them and exits 1, as run does.
+	leftOut []string
 }
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
@@ -60,7 +63,11 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	return o.writeOutputs(rep, run, stdout, stderr)
+	if code = o.writeOutputs(rep, run, stdout, stderr); code != 0 || len(o.leftOut) == 0 {
+		return code
+	}
+	fmt.Fprintf(stderr, "reptest diff: exit 1: asked for but did not run: %s\n", strings.Join(o.leftOut, ", "))
+	return 1
 }
 
 // parseDiffFlags reads the flags of `reptest diff` and checks them. When
@@ -165,6 +172,7 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 	var usable multi
 	for _, n := range names {
 		if isUnavailable(n, missing) {
+			o.leftOut = append(o.leftOut, n)
 			if !o.quiet {
 				fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", n, isMissing(n, missing))
 			}
@@ -173,7 +181,11 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 		usable = append(usable, n)
 	}
 	for _, u := range missing {
-		if u.prog != nil && !o.quiet {
+		if u.prog == nil {
+			continue
+		}
+		o.leftOut = append(o.leftOut, u.name)
+		if !o.quiet {
 			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
 		}
 	}

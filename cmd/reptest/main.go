@@ -13,7 +13,8 @@
 //	reptest version         the version of reptest and of Go
 //
 // Exit status: 0 when every parser conforms, 1 when one does not, did not
-// run, or the run was interrupted (SIGINT or SIGTERM), 2 for a usage error,
+// run (run and diff alike), or the run was interrupted (SIGINT or SIGTERM);
+// for check, 0 when every URL is allowed and 1 when one is not; 2 for a usage error,
 // a corpus that fails to load, an empty selection or shard, or an output
 // that cannot be written (see exitOK, exitFail, exitUsage).
 package main
