@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -27,5 +29,21 @@ func TestVersionText(t *testing.T) {
 				t.Errorf("%s: versionText lacks %q:\n%s", tt.name, w, got)
 			}
 		}
+	}
+}
+
+// TestReleaseVersion checks that the pinned go install line at the top of
+// the README names the version the reference reports (docs/RELEASING.md).
+func TestReleaseVersion(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`go install github\.com/reptest/reptest/cmd/reptest@(v[0-9]+\.[0-9]+\.[0-9]+)`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("README.md has no pinned go install …/cmd/reptest@vX.Y.Z line")
+	}
+	if got, want := string(m[1]), "v"+reference.Version; got != want {
+		t.Errorf("README pins %s, reference.Version is %s: set both (docs/RELEASING.md)", got, want)
 	}
 }
