@@ -164,7 +164,7 @@ func TestHelpAndFlagOrder(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	code := dispatch(context.Background(), []string{"check", "https://e.com/x", "--robots", f, "--agent", "FooBot"}, &stdout, &stderr)
-	if code != 0 || !strings.HasPrefix(stdout.String(), "https://e.com/x\tdisallow") {
+	if code != 1 || !strings.HasPrefix(stdout.String(), "https://e.com/x\tdisallow") { // 1: disallowed
 		t.Errorf("check with flags after the URL: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 	for _, args := range [][]string{{"list", "extra"}, {"list", "--profile", "nope"}} {
