@@ -28,7 +28,7 @@ go build -o "$work/reptest" ./cmd/reptest
 export REPTEST_PEERS="$PWD/peers"
 
 parsers=""
-for p in reference grobotstxt temoto python-urllib protego perl-robotrules webrobots robots-parser; do
+for p in reference grobotstxt temoto python-urllib protego robots-parser robots-txt-guard robots-txt-parser perl-robotrules webrobots; do
 	parsers="$parsers --parser $p"
 done
 if [ -n "${INPUTS:-}" ]; then
