@@ -9,11 +9,8 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// usageValues are the preferences a check's usage key may expect.
-var usageValues = []string{string(reference.UsageAllowed), string(reference.UsageDisallowed), string(reference.UsageUnknown)}
-
 // usage reads a check's usage key: a mapping of usage categories to y, n
-// or unknown.
+// or unknown (for the use key: immediate, reference, full or unknown).
 func (r *reader) usage(n *yaml.Node) map[string]string {
 	categories := reference.UsageCategories()
 	f, ok := r.mapping(n, "usage", categories)
@@ -26,8 +23,12 @@ func (r *reader) usage(n *yaml.Node) map[string]string {
 		if !ok {
 			continue
 		}
-		if !slices.Contains(usageValues, v) {
-			r.errorf(fl.val, "usage %s: bad preference %q (want %s)", name, v, strings.Join(usageValues, ", "))
+		var values []string
+		for _, u := range reference.UsageValues(name) {
+			values = append(values, string(u))
+		}
+		if !slices.Contains(values, v) {
+			r.errorf(fl.val, "usage %s: bad preference %q (want %s)", name, v, strings.Join(values, ", "))
 			continue
 		}
 		out[name] = v

@@ -87,7 +87,7 @@ type Check struct {
 	Rule *int
 	// Usage maps usage categories ("train-ai", "search", …; see
 	// reference.UsageCategories) to the expected preference: "y", "n" or
-	// "unknown". It is checked for parsers with CapUsage; nil when the
+	// "unknown" (reference.UsageValues; for "use", a level of use). It is checked for parsers with CapUsage; nil when the
 	// case does not say.
 	Usage map[string]string
 	// Source is the file:line of the check.

@@ -25,6 +25,9 @@ type Requirement struct {
 	Section string `json:"section"` // RFC 9309 section, e.g. "2.2.2"
 	Area    string `json:"area"`    // the Area's name, e.g. "matching"
 	Summary string `json:"summary"` // one line
+	// Quote is the RFC's sentence holding the keyword a MUST, SHOULD or
+	// MAY level rests on; "" for the other levels.
+	Quote string `json:"quote,omitempty"`
 
 	// Cases and Checks count the cases, and their checks, that name the
 	// requirement in a set of cases (Coverage); zero cases is a hole in
@@ -234,7 +237,7 @@ func (r *reader) areas(n *yaml.Node) []Area {
 var requirementKeys = []string{"id", "level", "section", "area", "summary"}
 
 func (r *reader) requirement(n *yaml.Node) (Requirement, bool) {
-	f, ok := r.mapping(n, "a requirement", requirementKeys)
+	f, ok := r.mapping(n, "a requirement", append(requirementKeys[:len(requirementKeys):len(requirementKeys)], "quote"))
 	if !ok || !r.require(n, f, "the requirement", requirementKeys...) {
 		return Requirement{}, false
 	}
@@ -252,6 +255,9 @@ func (r *reader) requirement(n *yaml.Node) (Requirement, bool) {
 		return Requirement{}, false
 	}
 	req := Requirement{ID: vals[0], Level: vals[1], Section: vals[2], Area: vals[3], Summary: vals[4]}
+	if q, found := f["quote"]; found {
+		req.Quote, ok = r.str(q.val, "quote")
+	}
 	if !requirementID.MatchString(req.ID) {
 		r.errorf(f["id"].val, "bad requirement id %q (want letters, '-', then letters, digits or '.', e.g. MATCH-4)", req.ID)
 		ok = false

@@ -56,3 +56,74 @@ func TestCoverage(t *testing.T) {
 		t.Error("Coverage changed its argument")
 	}
 }
+
+// keywordStrength maps each BCP 14 keyword to the level it carries. The
+// keywords are single words once split ("MUST NOT" carries MUST, "NOT
+// RECOMMENDED" SHOULD), so words are compared one by one.
+var keywordStrength = []struct {
+	word  string
+	level Level
+}{
+	{"MUST", MUST}, {"REQUIRED", MUST}, {"SHALL", MUST},
+	{"SHOULD", SHOULD}, {"RECOMMENDED", SHOULD},
+	{"MAY", MAY}, {"OPTIONAL", MAY},
+}
+
+// strongestKeyword returns the strongest level a quote's capitalised
+// BCP 14 keywords carry, and false when it has none.
+func strongestKeyword(quote string) (Level, bool) {
+	best, found := Interpretation, false
+	for _, w := range strings.FieldsFunc(quote, func(r rune) bool { return r < 'A' || r > 'Z' }) {
+		for _, k := range keywordStrength {
+			if w == k.word && (!found || k.level.rank() < best.rank()) {
+				best, found = k.level, true
+			}
+		}
+	}
+	return best, found
+}
+
+// TestLevelsQuoteTheirKeyword checks that every MUST, SHOULD and MAY row
+// of the requirement table quotes the RFC sentence its level rests on,
+// with a keyword at least as strong as the level; and that rows without
+// such a level quote nothing.
+func TestLevelsQuoteTheirKeyword(t *testing.T) {
+	reqs, err := Requirements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reqs {
+		lv := Level(r.Level)
+		switch lv {
+		case MUST, SHOULD, MAY:
+			got, ok := strongestKeyword(r.Quote)
+			switch {
+			case r.Quote == "":
+				t.Errorf("%s is levelled %s but quotes no RFC sentence", r.ID, lv)
+			case !ok:
+				t.Errorf("%s is levelled %s, but its quote has no BCP 14 keyword: %q", r.ID, lv, r.Quote)
+			case got.rank() > lv.rank():
+				t.Errorf("%s is levelled %s, but its quote carries only %s: %q", r.ID, lv, got, r.Quote)
+			}
+		default:
+			if r.Quote != "" {
+				t.Errorf("%s is levelled %s and quotes %q: a quote backs MUST, SHOULD or MAY only", r.ID, lv, r.Quote)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		quote string
+		want  Level
+		ok    bool
+	}{
+		{"The /robots.txt URI is implicitly allowed.", Interpretation, false},
+		{"The last group may have no rules", Interpretation, false},
+		{"Crawlers SHOULD NOT use the cached version", SHOULD, true},
+		{"a Sitemaps record MUST NOT terminate a group", MUST, true},
+		{"Crawlers MAY cache; crawlers SHOULD impose a limit", SHOULD, true},
+	} {
+		if got, ok := strongestKeyword(tt.quote); got != tt.want || ok != tt.ok {
+			t.Errorf("strongestKeyword(%q) = %s, %v; want %s, %v", tt.quote, got, ok, tt.want, tt.ok)
+		}
+	}
+}

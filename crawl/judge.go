@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -124,7 +125,7 @@ func judgeCheck(r *cases.Result, i int, chk *cases.Check, level cases.Level, ev 
 		j := ev.js[k]
 		r.Detail = fmt.Sprintf("the crawler requested it (%s): %s", ev.at(k), j.Why) + ev.timeline(origin)
 		if j.Decision != nil {
-			r.Trace = j.Decision.String()
+			r.Trace = explain(*j.Decision)
 		}
 		return
 	}
@@ -163,12 +164,25 @@ func stepNote(step string) string {
 	return " at the step at " + step
 }
 
+// explain formats the reference's decision for a report. When the
+// reference's own fetch of the served file failed, as the scenario meant
+// it to, its socket error ("read tcp 127.0.0.1:…") is left out: it says
+// nothing about the crawler, and the access outcome says what happened.
+func explain(d reference.Decision) string {
+	if f := d.Fetch; f != nil && f.Error != "" {
+		g := *f
+		g.Why = strings.TrimSuffix(g.Why, ": "+g.Error)
+		d.Fetch = &g
+	}
+	return d.String()
+}
+
 // trace is the reference's decision for u under the file in force.
 func (e *evidence) trace(sc *Scenario, u string) string {
 	opts, _ := reference.OptionsFor(sc.Case.Profile)
 	for i := range e.run.Versions {
 		if v := &e.run.Versions[i]; v.Origin == OriginOf(u) {
-			return v.Decide(sc.Agent, u, opts).String()
+			return explain(v.Decide(sc.Agent, u, opts))
 		}
 	}
 	return ""
@@ -247,6 +261,33 @@ func statusOf(r Request) string {
 	return fmt.Sprint(r.Status)
 }
 
+// answer says in words what the site answered a request: the status and
+// its name, where a redirect led, or the fault served instead.
+func answer(r Request) string {
+	switch r.Fault {
+	case "reset":
+		return "connection closed before any response"
+	case "timeout":
+		return "no response: the site stayed silent past the crawler's timeout"
+	case "truncated":
+		return fmt.Sprintf("%d, then the body cut short of its Content-Length", r.Status)
+	case "":
+	default:
+		return "fault: " + r.Fault
+	}
+	if r.Status == 0 {
+		return "no response"
+	}
+	s := fmt.Sprintf("%d %s", r.Status, http.StatusText(r.Status))
+	if http.StatusText(r.Status) == "" {
+		s = fmt.Sprintf("%d (a status with no name)", r.Status)
+	}
+	if r.Location != "" {
+		s += ", to " + r.Location
+	}
+	return s
+}
+
 // judged is a judgement as a text timeline shows it.
 func judged(j Judgement) string {
 	if j.Tier == TierRobots {
@@ -263,7 +304,7 @@ func account(j Judgement) string {
 	}
 	var parts []string
 	if j.Decision != nil {
-		parts = append(parts, "("+j.Decision.String()+")")
+		parts = append(parts, "("+explain(*j.Decision)+")")
 	}
 	if j.Tier == TierViolation {
 		parts = append(parts, j.Req+": "+j.Why)
@@ -527,7 +568,7 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 	for _, j := range js {
 		r := j.Request
 		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
-			UserAgent: r.UserAgent, Status: statusOf(r), Tier: string(j.Tier), Judged: account(j)})
+			UserAgent: r.UserAgent, Status: statusOf(r), Answer: answer(r), Tier: string(j.Tier), Judged: account(j)})
 	}
 	return tl
 }

@@ -43,11 +43,11 @@ func TestReferenceUsage(t *testing.T) {
 	}
 	req := cases.Request{Profile: cases.ProfileAIPref, Agent: "FooBot", URL: "https://example.com/a",
 		Robots: []byte("User-agent: *\nContent-Usage: train-ai=n\nContent-Signal: /a search=yes\n")}
-	got, err := p.Usage(context.Background(), req, []string{"search", "train-genai", "ai-input"})
+	got, err := p.Usage(context.Background(), req, []string{"search", "train-ai", "ai-input"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"search": "y", "train-genai": "n", "ai-input": "unknown"}
+	want := map[string]string{"search": "y", "train-ai": "n", "ai-input": "unknown"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Usage (-want +got):\n%s", diff)
 	}

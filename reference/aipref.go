@@ -2,24 +2,29 @@ package reference
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// The drafts the aipref profile follows. They are work in progress and
-// will change; results and reports name these versions so that a case can
-// be checked against the draft it was written for.
+// The drafts the aipref profile follows, read from the tags of their
+// repositories (see Drafts). They are work in progress and will change;
+// results and reports name these versions so that a case can be checked
+// against the draft it was written for.
 const (
 	// AttachDraft defines the Content-Usage rule of robots.txt: its
 	// syntax, its group membership and its longest-match semantics.
 	AttachDraft = "draft-ietf-aipref-attach-05"
-	// VocabDraft defines the categories of use, the statement format (a
-	// structured-field dictionary of y and n tokens) and how statements
-	// are consulted and combined.
-	VocabDraft = "draft-ietf-aipref-vocab-08"
+	// VocabDraft defines the categories of use (train-ai, search), the
+	// statement format (a structured-field dictionary of y and n tokens)
+	// and how statements are consulted and combined.
+	VocabDraft = "draft-ietf-aipref-vocab-07"
 	// ContentSignalsDraft defines the categories of Cloudflare's
 	// Content-Signal lines (search, ai-input, ai-train).
 	ContentSignalsDraft = "draft-romm-aipref-contentsignals-00"
+	// ContentUseSource is where the use key of Content-Signal lines
+	// (immediate, reference, full) is described: no draft defines it.
+	ContentUseSource = "Cloudflare blog, \"Your site, your rules: new AI traffic options for all customers\", 2026-07-01"
 )
 
 // AIPrefDrafts names the three drafts, for results and reports.
@@ -32,6 +37,63 @@ func ProfileDrafts(profile string) string {
 		return AIPrefDrafts
 	}
 	return ""
+}
+
+// A Draft is a version of an Internet-Draft that the aipref profile or
+// its documentation cites.
+type Draft struct {
+	// Name is the draft's name with its version,
+	// "draft-ietf-aipref-vocab-07".
+	Name string
+	// Source is the repository tag and commit the text was read from,
+	// and Date the commit's date.
+	Source, Date string
+	// Pinned reports whether the profile follows this version; the others
+	// are cited only to say what changed.
+	Pinned bool
+	// Sections maps each numbered section of a pinned draft to its title;
+	// a citation of a section must name one of them.
+	Sections map[string]string
+}
+
+// Drafts returns the draft versions the project cites, oldest first.
+// Every draft name in the code, the corpus and the documentation is one
+// of these (a test checks it).
+func Drafts() []Draft {
+	const wg = "github.com/ietf-wg-aipref/drafts tag "
+	return []Draft{
+		{Name: "draft-ietf-aipref-vocab-03", Source: wg + "draft-ietf-aipref-vocab-03 (eb3e8d0)", Date: "2025-09-05"},
+		{Name: "draft-ietf-aipref-vocab-04", Source: wg + "draft-ietf-aipref-vocab-04 (8a75b73)", Date: "2025-10-23"},
+		{Name: "draft-ietf-aipref-vocab-05", Source: wg + "draft-ietf-aipref-vocab-05 (7544338)", Date: "2025-11-28"},
+		{Name: "draft-ietf-aipref-vocab-06", Source: wg + "draft-ietf-aipref-vocab-06 (2684140)", Date: "2026-04-28"},
+		{Name: VocabDraft, Source: wg + "draft-ietf-aipref-vocab-07 (7ca0afc)", Date: "2026-08-19", Pinned: true,
+			Sections: map[string]string{
+				"1": "Introduction", "2": "Conventions and Definitions",
+				"3": "Statements of Preference", "3.1": "Understanding Preferences", "3.2": "Applying Preferences",
+				"4": "Vocabulary Definition", "4.1": "AI Model Training", "4.2": "Search", "4.3": "Vocabulary Extensions",
+				"5": "Applying Statements of Preference", "5.1": "Combining Preferences", "5.2": "More Specific Instructions",
+				"6": "Exemplary Serialization Format", "6.1": "Usage Category Labels", "6.2": "Preference Labels",
+				"6.3": "Text Encoding", "6.4": "Syntax Extensions", "6.5": "Processing Algorithm",
+				"6.5.1": "Multiple Preferences", "6.5.2": "Preference Parameters", "6.6": "Alternative Formats",
+				"7": "Security Considerations", "8": "IANA Considerations",
+			}},
+		{Name: AttachDraft, Source: wg + "draft-ietf-aipref-attach-05 (7ca0afc)", Date: "2026-08-19", Pinned: true,
+			Sections: map[string]string{
+				"1": "Introduction", "1.1": "Statements of Preference", "1.2": "Examples", "1.3": "Other Mechanisms",
+				"1.3.1": "Embedded Preferences", "1.3.2": "Registry-Based Preferences", "1.4": "Conventions and Definitions",
+				"2": "HTTP Content-Usage Header Field", "3": "Robots Exclusion Protocol Content-Usage Rule",
+				"3.1": "Content-Usage Rule Semantics", "3.2": "Processing Content-Usage Rules",
+				"3.3": "When Preferences Apply", "3.4": "Example",
+				"4": "Security Considerations", "5": "IANA Considerations",
+			}},
+		{Name: ContentSignalsDraft, Source: "github.com/l-romm/draft-romm-aipref-vocab-contentsignals tag draft-romm-aipref-contentsignals-00 (42750ca)",
+			Date: "2025-10-01", Pinned: true,
+			Sections: map[string]string{
+				"1": "Introduction", "2": "Conventions and Definitions", "3": "Vocabulary Definition",
+				"3.1": "Search", "3.2": "AI Input", "3.3": "AI Training", "4": "Usage Category Labels",
+				"5": "Security Considerations", "6": "IANA Considerations", "7": "Addendum",
+			}},
+	}
 }
 
 // AIPref returns the options of the opt-in aipref profile: RFC 9309 with
@@ -47,7 +109,8 @@ func AIPref() Options {
 }
 
 // Usage is a usage preference for one category of use
-// (draft-ietf-aipref-vocab-08 §3): allowed, disallowed or unknown.
+// (draft-ietf-aipref-vocab-07 §3): allowed, disallowed or unknown; for
+// the use key of Content-Signal lines, a level of use.
 type Usage string
 
 // The usage preferences, written as in the vocabulary's format.
@@ -57,58 +120,71 @@ const (
 	UsageUnknown    Usage = "unknown"
 )
 
+// The levels of the use key of Content-Signal lines, from the most
+// restrictive to the most permissive (ContentUseSource): use the content
+// but store and reuse none of it; index it, quote excerpts and link back;
+// summarise and reproduce it.
+const (
+	UseImmediate Usage = "immediate"
+	UseReference Usage = "reference"
+	UseFull      Usage = "full"
+)
+
+// UseCategory is the category under which Robots.Usage answers the use
+// key of Content-Signal lines.
+const UseCategory = "use"
+
+// UsageValues returns the answers Robots.Usage can give for category.
+func UsageValues(category string) []Usage {
+	if category == UseCategory {
+		return []Usage{UseImmediate, UseReference, UseFull, UsageUnknown}
+	}
+	return []Usage{UsageAllowed, UsageDisallowed, UsageUnknown}
+}
+
 // usageMethod is a way of stating preferences in robots.txt; statements
 // of different methods are consulted apart and then combined
-// (draft-ietf-aipref-vocab-08 §7.1).
+// (draft-ietf-aipref-vocab-07 §5.1).
 type usageMethod struct {
 	key string // the record name, compared case-insensitively
-	// yes and no are the tokens that allow and disallow.
-	yes, no string
+	// values maps each token the method's statements use to the
+	// preference it states.
+	values map[string]Usage
 	// labels maps each category the method can state to its label.
 	labels map[string]string
 }
 
-// usageMethods are the Content-Usage rule (draft-ietf-aipref-attach-05,
-// with the labels of draft-ietf-aipref-vocab-08 §6.1 and its y and n
+// usageMethods are the Content-Usage rule (draft-ietf-aipref-attach-05
+// §3, with the labels of draft-ietf-aipref-vocab-07 §6.1 and its y and n
 // tokens, §6.2) and the Content-Signal line (the labels of
 // draft-romm-aipref-contentsignals-00 §4, with the yes and no values
-// sites write).
+// sites write, and Cloudflare's use key with its three levels).
 var usageMethods = [...]usageMethod{
-	{key: "content-usage", yes: "y", no: "n", labels: map[string]string{
-		"all": "all", "train-ai": "train-ai", "train-genai": "train-genai", "search": "search"}},
-	{key: "content-signal", yes: "yes", no: "no", labels: map[string]string{
-		"search": "search", "ai-input": "ai-input", "ai-train": "ai-train"}},
+	{key: "content-usage",
+		values: map[string]Usage{"y": UsageAllowed, "n": UsageDisallowed},
+		labels: map[string]string{"train-ai": "train-ai", "search": "search"}},
+	{key: "content-signal",
+		values: map[string]Usage{"yes": UsageAllowed, "no": UsageDisallowed,
+			"immediate": UseImmediate, "reference": UseReference, "full": UseFull},
+		labels: map[string]string{"search": "search", "ai-input": "ai-input", "ai-train": "ai-train", UseCategory: "use"}},
 }
 
-// usageParent is the hierarchy of categories: each names the category it
-// is a proper subset of (draft-ietf-aipref-vocab-08 §4;
-// draft-romm-aipref-contentsignals-00 §3 nests its categories in
-// Automated Processing, "all"). "search" is one category in both
-// vocabularies (the content-signals draft's addendum adopts the
-// vocabulary's definition).
-var usageParent = map[string]string{
-	"all":         "",
-	"train-ai":    "all",
-	"train-genai": "train-ai",
-	"search":      "all",
-	"ai-input":    "all",
-	"ai-train":    "all",
-}
+// usageCategories are the categories Robots.Usage answers for. They form
+// no hierarchy: vocab-07 dropped the subset rule of earlier versions, and
+// the content-signals draft nests its categories only in Automated
+// Processing, a category vocab-07 no longer has. "search" is one
+// category in both vocabularies (the content-signals draft's addendum,
+// §7, adopts the vocabulary's definition).
+var usageCategories = []string{"ai-input", "ai-train", "search", "train-ai", UseCategory}
 
 // UsageCategories returns the categories Robots.Usage answers for, sorted.
 func UsageCategories() []string {
-	out := make([]string, 0, len(usageParent))
-	for c := range usageParent {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Clone(usageCategories)
 }
 
 // IsUsageCategory reports whether Robots.Usage answers for category.
 func IsUsageCategory(category string) bool {
-	_, ok := usageParent[category]
-	return ok
+	return slices.Contains(usageCategories, category)
 }
 
 // isUsageKey reports whether a record name is Content-Usage or
@@ -148,11 +224,11 @@ func (d UsageDecision) String() string {
 
 // Usage returns the usage preference that the file states for category
 // at url, for agent (draft-ietf-aipref-attach-05 §3.1–3.2 with
-// draft-ietf-aipref-vocab-08 §6.5–7.1):
+// draft-ietf-aipref-vocab-07 §5, §5.1 and §6.5):
 //
 //   - the Content-Usage and Content-Signal lines of the groups that apply
-//     to agent count, as allow and disallow rules do (§2.2.1); lines
-//     outside any group count for no one;
+//     to agent count, as allow and disallow rules do (RFC 9309 §2.2.1);
+//     lines outside any group count for no one;
 //   - a path that may not be crawled has no preference (unknown);
 //   - each line's value is an optional path (starting with "/", ended by
 //     white space) and a statement; a line without a path applies to
@@ -162,9 +238,12 @@ func (d UsageDecision) String() string {
 //   - each statement is parsed as an RFC 9651 dictionary: a y (yes) token
 //     allows, an n (no) token disallows, anything else states nothing
 //     and a statement that does not parse states nothing at all; a
-//     category without a statement takes that of its parent (§7);
+//     category without an explicit preference is unknown (vocab-07 §5:
+//     there is no hierarchy, and labels of older drafts such as "all" or
+//     "train-genai" are unknown labels, ignored);
 //   - statements that tie, and the two methods, are combined the most
-//     restrictive way: any disallow wins, then any allow (§7.1).
+//     restrictive way: any disallow wins, then any allow, else unknown
+//     (vocab-07 §5.1). For the use key the most restrictive level wins.
 func (r *Robots) Usage(agent, url, category string) (UsageDecision, error) {
 	if !isToken(agent) {
 		return UsageDecision{}, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
@@ -275,41 +354,51 @@ func splitUsageValue(v string) (path, statement string) {
 	return v[:end], strings.TrimLeft(v[end:], " \t")
 }
 
-// consult evaluates one statement for category (draft-ietf-aipref-vocab-08
-// §6.5 and §7): an explicit token decides; otherwise the parent category
-// is consulted; a statement that does not parse states nothing.
+// consult evaluates one statement for category (draft-ietf-aipref-vocab-07
+// §6.5): the value of the category's label decides if it is one of the
+// method's tokens; anything else, and a statement that does not parse,
+// states nothing.
 func (m *usageMethod) consult(statement, category string) Usage {
 	dict, ok := parseSFDictionary(statement)
 	if !ok {
 		return UsageUnknown
 	}
-	for c := category; c != ""; c = usageParent[c] {
-		label, ok := m.labels[c]
-		if !ok {
-			continue
-		}
-		if v, ok := dict[label]; ok && v.isToken {
-			switch v.token {
-			case m.yes:
-				return UsageAllowed
-			case m.no:
-				return UsageDisallowed
-			}
-		}
+	label, ok := m.labels[category]
+	if !ok {
+		return UsageUnknown
 	}
-	return UsageUnknown
+	v, ok := dict[label]
+	if !ok || !v.isToken {
+		return UsageUnknown
+	}
+	u, ok := m.values[v.token]
+	if !ok || (category == UseCategory) != isUseLevel(u) {
+		return UsageUnknown
+	}
+	return u
 }
 
-// combineUsage combines preferences the most restrictive way
-// (draft-ietf-aipref-vocab-08 §7.1).
+// restrictiveness orders the known preferences of one category: the
+// lower wins when statements are combined.
+var restrictiveness = map[Usage]int{
+	UsageDisallowed: 0, UsageAllowed: 1,
+	UseImmediate: 0, UseReference: 1, UseFull: 2,
+}
+
+func isUseLevel(u Usage) bool { return u == UseImmediate || u == UseReference || u == UseFull }
+
+// combineUsage combines the preferences of one category the most
+// restrictive way (draft-ietf-aipref-vocab-07 §5.1): any disallow wins,
+// then any allow, else unknown; of use levels, the most restrictive.
 func combineUsage(us ...Usage) Usage {
 	out := UsageUnknown
 	for _, u := range us {
-		switch u {
-		case UsageDisallowed:
-			return UsageDisallowed
-		case UsageAllowed:
-			out = UsageAllowed
+		r, ok := restrictiveness[u]
+		if !ok {
+			continue
+		}
+		if o, ok := restrictiveness[out]; !ok || r < o {
+			out = u
 		}
 	}
 	return out

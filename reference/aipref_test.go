@@ -77,8 +77,15 @@ func TestUsage(t *testing.T) {
 		{"draft example, not crawlable", usageExample, "foobot", "/never/test", "train-ai", UsageUnknown, nil},
 		{"draft example, longer path", usageExample, "foobot", "/ai-ok/test", "train-ai", UsageAllowed, []int{5}},
 		{"named group", usageExample, "ExampleBot", "/never/test", "train-ai", UsageAllowed, []int{9}},
-		{"child takes the parent", usageExample, "foobot", "/x", "train-genai", UsageDisallowed, []int{4}},
-		{"parent does not take the child", usageExample, "foobot", "/x", "all", UsageUnknown, []int{4}},
+		{"no hierarchy: all is an unknown label", "User-agent: *\nContent-Usage: /e/ all=n\n", "foobot", "/e/x", "train-ai", UsageUnknown, []int{2}},
+		{"no hierarchy: all says nothing of search", "User-agent: *\nContent-Usage: /e/ all=n\n", "foobot", "/e/x", "search", UsageUnknown, []int{2}},
+		{"no hierarchy: train-genai is an unknown label", "User-agent: *\nContent-Usage: train-genai=n\n", "foobot", "/x", "train-ai", UsageUnknown, []int{2}},
+		{"two categories", "User-agent: *\nContent-Usage: train-ai=n, search=y\n", "foobot", "/x", "search", UsageAllowed, []int{2}},
+		{"use key", "User-agent: *\nContent-Signal: search=yes, ai-train=no, use=reference\n", "foobot", "/x", "use", UseReference, []int{2}},
+		{"use key, most restrictive level", "User-agent: *\nContent-Signal: /a use=full\nContent-Signal: /a use=immediate\n", "foobot", "/a", "use", UseImmediate, []int{2, 3}},
+		{"use key, yes is no level", "User-agent: *\nContent-Signal: use=yes\n", "foobot", "/x", "use", UsageUnknown, []int{2}},
+		{"use level is no preference", "User-agent: *\nContent-Signal: search=full\n", "foobot", "/x", "search", UsageUnknown, []int{2}},
+		{"use is no Content-Usage label", "User-agent: *\nContent-Usage: use=immediate\n", "foobot", "/x", "use", UsageUnknown, []int{2}},
 		{"other category", usageExample, "foobot", "/x", "search", UsageUnknown, []int{4}},
 		{"content-signal", usageExample, "examplebot", "/news/a", "ai-train", UsageDisallowed, []int{9, 10}},
 		{"content-signal search", usageExample, "examplebot", "/news/a", "search", UsageAllowed, []int{9, 10}},
@@ -91,8 +98,8 @@ func TestUsage(t *testing.T) {
 			"foobot", "/%E4%B8%ADx", "train-ai", UsageDisallowed, []int{2, 3}},
 		{"unparseable longest match states nothing", "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /a TRAIN-AI=Y\n",
 			"foobot", "/a", "train-ai", UsageUnknown, []int{3}},
-		{"non-token value", "User-agent: *\nContent-Usage: train-ai=\"n\", all=n\n",
-			"foobot", "/a", "train-ai", UsageDisallowed, []int{2}},
+		{"non-token value, and all is no category", "User-agent: *\nContent-Usage: train-ai=\"n\", all=n\n",
+			"foobot", "/a", "train-ai", UsageUnknown, []int{2}},
 		{"path without statement", "User-agent: *\nContent-Usage: /a\n", "foobot", "/a", "train-ai", UsageUnknown, []int{2}},
 		{"before any group", "Content-Usage: train-ai=n\nUser-agent: *\nDisallow: /x\n", "foobot", "/a", "train-ai", UsageUnknown, nil},
 		{"no group for the agent", "User-agent: other\nContent-Usage: train-ai=n\n", "foobot", "/a", "train-ai", UsageUnknown, nil},
@@ -148,21 +155,21 @@ func TestUsageRules(t *testing.T) {
 func ExampleRobots_Usage() {
 	r := ParseString("User-agent: *\nDisallow: /private/\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y\n", AIPref())
 	for _, path := range []string{"/", "/blog/post", "/private/x"} {
-		d, _ := r.Usage("ExampleBot", path, "train-genai")
+		d, _ := r.Usage("ExampleBot", path, "train-ai")
 		fmt.Printf("%s %s\n", path, d)
 	}
 	// Output:
-	// / train-genai=n: from lines [3]
-	// /blog/post train-genai=y: from lines [4]
-	// /private/x train-genai=unknown: the path may not be crawled, so no preference applies
+	// / train-ai=n: from lines [3]
+	// /blog/post train-ai=y: from lines [4]
+	// /private/x train-ai=unknown: the path may not be crawled, so no preference applies
 }
 
 func ExampleUsageCategories() {
 	fmt.Println(UsageCategories())
-	fmt.Println(IsUsageCategory("train-ai"), IsUsageCategory("tdm"))
+	fmt.Println(IsUsageCategory("train-ai"), IsUsageCategory("all"), IsUsageCategory("train-genai"))
 	// Output:
-	// [ai-input ai-train all search train-ai train-genai]
-	// true false
+	// [ai-input ai-train search train-ai use]
+	// true false false
 }
 
 func ExampleAIPref() {
@@ -213,4 +220,36 @@ func FuzzUsage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUsageDraftExamples runs the examples of the two pinned drafts with
+// the outcomes the drafts state.
+func TestUsageDraftExamples(t *testing.T) {
+	// attach-05 §3.4 (Figure and Table "Sample of usage preferences").
+	const attach = "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\n" +
+		"User-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n"
+	tests := []struct {
+		section, robots, agent, path string
+		want                         map[string]Usage
+	}{
+		{"attach-05 §3.4 /test", attach, "foobot", "/test", map[string]Usage{"train-ai": UsageDisallowed}},
+		{"attach-05 §3.4 /never/test", attach, "foobot", "/never/test", map[string]Usage{"train-ai": UsageUnknown}},
+		{"attach-05 §3.4 /ai-ok/test", attach, "foobot", "/ai-ok/test", map[string]Usage{"train-ai": UsageAllowed}},
+		{"attach-05 §3.4 ExampleBot", attach, "ExampleBot", "/never/test", map[string]Usage{"train-ai": UsageAllowed}},
+		{"attach-05 §1.2", "User-Agent: *\nAllow: /\nContent-Usage: train-ai=n\n", "foobot", "/", map[string]Usage{"train-ai": UsageDisallowed, "search": UsageUnknown}},
+		{"vocab-07 §6", "User-agent: *\nContent-Usage: train-ai=y, search=n\n", "foobot", "/", map[string]Usage{"train-ai": UsageAllowed, "search": UsageDisallowed}},
+		{"vocab-07 §6.5.1 duplicates", "User-agent: *\nContent-Usage: train-ai=y, train-ai, search=n, search=\"n\"\n", "foobot", "/", map[string]Usage{"train-ai": UsageUnknown, "search": UsageUnknown}},
+		{"vocab-07 §6.5.1 upper case", "User-agent: *\nContent-Usage: Train-AI=n\n", "foobot", "/", map[string]Usage{"train-ai": UsageUnknown}},
+		{"vocab-07 §6.5.2 last value's parameters", "User-agent: *\nContent-Usage: train-ai;allow=n, train-ai=y\n", "foobot", "/", map[string]Usage{"train-ai": UsageAllowed}},
+		{"vocab-07 §6.5.2 parameters, unknown", "User-agent: *\nContent-Usage: train-ai;has;parameters=\"?\";\n", "foobot", "/", map[string]Usage{"train-ai": UsageUnknown}},
+	}
+	for _, tt := range tests {
+		r := ParseString(tt.robots, AIPref())
+		for c, want := range tt.want {
+			d, err := r.Usage(tt.agent, tt.path, c)
+			if err != nil || d.Usage != want {
+				t.Errorf("%s: %s = %s (%v), want %s", tt.section, c, d.Usage, err, want)
+			}
+		}
+	}
 }

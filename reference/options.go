@@ -156,7 +156,8 @@ type Options struct {
 	SlashlessPatterns bool
 
 	// ImplicitRobotsTxt allows "/robots.txt" whatever the rules say
-	// (MATCH-7, a MUST). Google's parser has no such rule.
+	// (MATCH-7: RFC 9309 §2.2.2 states it, without a BCP 14 keyword).
+	// Google's parser has no such rule.
 	ImplicitRobotsTxt bool
 
 	// IndexHTML makes "allow: /dir/index.html" (or index.htm...) also

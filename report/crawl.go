@@ -25,6 +25,9 @@ type CrawlRequest struct {
 	URL       string `json:"url"`
 	UserAgent string `json:"user_agent"`
 	Status    string `json:"status"` // the status code, or the fault served
+	// Answer says the same in words: "503 Service Unavailable",
+	// "connection closed before any response".
+	Answer string `json:"answer,omitempty"`
 	// Tier is the grader's tier (robots, allowed, grace, violation) and
 	// Judged its account, with the rules in force at that moment.
 	Tier   string `json:"tier"`

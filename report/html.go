@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -274,21 +273,26 @@ type barSeg struct {
 	N       int
 }
 
+// chartView is the pass-rate chart in two layouts of the same marks: the
+// wide one with the area names left of the plot, and the narrow one (N*,
+// shown on small screens) with each name above its row, so that the plot
+// takes the whole width and nothing is cut off.
 type chartView struct {
 	W, H   int
 	Left   int
 	Ticks  []tick
 	Rows   []chartRow
 	Legend []parserView
+	NW, NH int
 }
 
 type tick struct {
-	X     float64
+	X, NX float64
 	Label string
 }
 
 type chartRow struct {
-	Y       float64
+	Y, NY   float64 // the row's line; NY in the narrow layout
 	Area    string
 	Title   string
 	Section string
@@ -298,6 +302,7 @@ type chartRow struct {
 type mark struct {
 	Key         string
 	X, Y        float64
+	NX, NY      float64
 	Color       string
 	Shape       string
 	Tip         string
@@ -423,7 +428,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	}
 	for i, s := range d.Parsers {
 		pv := parserView{Key: fk.parsers.key(s.Name), Name: s.Name, Version: s.Version,
-			Color: parserColors[i%len(parserColors)], Shape: markerPath(i), S: s, New: newFail[s.Name]}
+			Color: parserColor(i), Shape: markerPath(i), S: s, New: newFail[s.Name]}
 		for k := range exp {
 			if k.Parser == s.Name {
 				pv.Known++
@@ -484,11 +489,18 @@ func outcomeBar(s cases.Summary) []barSeg {
 	return out
 }
 
+// parserColor and markerPath give parser i its colour and marker. The
+// colour cycles through the eight of the palette and the shape through the
+// eight markers, the shape moving one step further on each round of the
+// colours, so that the first 64 parsers all have a pair of their own: the
+// ninth is a blue square, not the first's blue circle.
+func parserColor(i int) string { return parserColors[i%len(parserColors)] }
+
 // markerPath returns the SVG path of parser i's marker, about 10 units
 // wide, centred on 0,0: circle, square, triangle, diamond, down triangle,
-// plus, cross, star.
+// plus, cross, star (see parserColor).
 func markerPath(i int) string {
-	switch i % 8 {
+	switch (i + i/len(parserColors)) % 8 {
 	case 0:
 		return "M-5,0a5,5 0 1,0 10,0a5,5 0 1,0 -10,0Z"
 	case 1:
@@ -537,22 +549,19 @@ func buildChart(d *Document, ps []parserView) chartView {
 		return strings.Compare(a, b)
 	})
 	const left, plotW, rowH, top = 200, 700, 30, 24
-	c := chartView{Left: left, W: left + plotW + 30, Legend: ps}
-	lowest := 1.0
-	for k, n := range total {
-		if n > 0 {
-			lowest = min(lowest, float64(pass[k])/float64(n))
-		}
-	}
-	from, step := axisFrom(lowest)
-	xOf := func(rate float64) float64 {
-		return float64(left) + float64(plotW)*(rate-float64(from)/100)/(1-float64(from)/100)
-	}
-	for p := from; p <= 100; p += step {
-		c.Ticks = append(c.Ticks, tick{X: xOf(float64(p) / 100), Label: fmt.Sprintf("%d%%", p)})
+	// The narrow layout: a plot as wide as a phone, the name above each row.
+	const nLeft, nPlotW, nRowH = 14, 340, 48
+	c := chartView{Left: left, W: left + plotW + 30, Legend: ps, NW: nLeft + nPlotW + 22}
+	// One scale, 0 to 100 %, on every page whatever the data, so that two
+	// reports can be compared by eye.
+	xOf := func(rate float64) float64 { return float64(left) + float64(plotW)*rate }
+	nxOf := func(rate float64) float64 { return float64(nLeft) + float64(nPlotW)*rate }
+	for p := 0; p <= 100; p += 20 {
+		c.Ticks = append(c.Ticks, tick{X: xOf(float64(p) / 100), NX: nxOf(float64(p) / 100), Label: fmt.Sprintf("%d%%", p)})
 	}
 	for i, a := range names {
-		row := chartRow{Y: float64(top + i*rowH + rowH/2), Area: a, Title: area(a).Title, Section: area(a).Section}
+		row := chartRow{Y: float64(top + i*rowH + rowH/2), NY: float64(top + i*nRowH + 30),
+			Area: a, Title: area(a).Title, Section: area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
 			k := key{a, p.Name}
@@ -565,7 +574,8 @@ func buildChart(d *Document, ps []parserView) chartView {
 				off = (float64(j) - float64(n-1)/2) * min(6, 20/float64(n-1))
 			}
 			row.Marks = append(row.Marks, mark{
-				Key: p.Key, X: xOf(rate), Y: row.Y + off, Color: p.Color, Shape: p.Shape,
+				Key: p.Key, X: xOf(rate), Y: row.Y + off, NX: nxOf(rate), NY: row.NY + off,
+				Color: p.Color, Shape: p.Shape,
 				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate), 300),
 				Pass: pass[k], Total: total[k],
 			})
@@ -573,6 +583,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 		c.Rows = append(c.Rows, row)
 	}
 	c.H = top + len(names)*rowH + 30
+	c.NH = top + len(names)*nRowH + 20
 	return c
 }
 
@@ -652,19 +663,6 @@ func noResults(cs []cell) bool {
 		}
 	}
 	return true
-}
-
-// axisFrom returns where the pass-rate axis starts and its tick step, in
-// percent: the multiple of the step at or below the lowest rate, so that
-// the data fill the chart and a tick falls on 100%.
-func axisFrom(lowest float64) (from, step int) {
-	low := int(math.Floor(lowest * 100))
-	step = 20
-	if low >= 50 {
-		step = 10
-	}
-	from = min(low/step*step, 100-step)
-	return from, step
 }
 
 // buildCards builds one card per case that has a check some parser did

@@ -571,3 +571,19 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 		break
 	}
 }
+
+// Every parser of a report up to 64 gets a colour and marker pair of its
+// own: the ninth is not the first's blue circle again.
+func TestParserStylesDistinct(t *testing.T) {
+	seen := map[[2]string]int{}
+	for i := range 64 {
+		k := [2]string{parserColor(i), markerPath(i)}
+		if j, dup := seen[k]; dup {
+			t.Errorf("parsers %d and %d share colour %s and marker %s", j, i, k[0], k[1])
+		}
+		seen[k] = i
+	}
+	if parserColor(8) != parserColor(0) || markerPath(8) == markerPath(0) {
+		t.Errorf("parser 8: %s %s; want parser 0's colour with another marker", parserColor(8), markerPath(8))
+	}
+}

@@ -65,7 +65,7 @@ func WriteMatrix(w io.Writer, m *matrix.Matrix, color bool) error {
 	}
 	fmt.Fprintf(bw, "\n%sA number is the line of the deciding rule; none means no rule matched.%s\n", p.dim, p.reset)
 	if len(m.Usage) > 0 {
-		fmt.Fprintf(bw, "%sUsage preferences (%s): y allowed, n disallowed, ? unknown; a path that may not be crawled has none.%s\n", p.dim, m.Drafts, p.reset)
+		fmt.Fprintf(bw, "%sUsage preferences (%s): y allowed, n disallowed, ? unknown, use: immediate, reference or full; a path that may not be crawled has none.%s\n", p.dim, m.Drafts, p.reset)
 	}
 	if m.RulePaths > len(m.Paths) {
 		fmt.Fprintf(bw, "%s%d of the %d paths the file's rules give are shown; choose others with --path.%s\n", p.dim, len(m.Paths), m.RulePaths, p.reset)

@@ -47,3 +47,33 @@ func TestVersionHelp(t *testing.T) {
 		t.Errorf("version x: exit %d, want 2", code)
 	}
 }
+
+// check exits by verdict (0 every URL allowed, 1 one disallowed) and takes
+// a whole User-Agent header, judged as the product token the file names.
+func TestCheckExitAndHeader(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "robots.txt")
+	body := "User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /g\n"
+	if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	for _, tt := range []struct {
+		agent string
+		urls  []string
+		code  int
+		want  string
+	}{
+		{"FooBot", []string{"/a"}, 0, "/a\tallow"},
+		{"FooBot", []string{"/a", "/private/x"}, 1, "/private/x\tdisallow"},
+		{header, []string{"/private/x"}, 0, "judged as the product token Googlebot"},
+		{header, []string{"/g"}, 1, "/g\tdisallow"},
+		{"Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0", []string{"/private"}, 1, "judged as the product token Mozilla"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"check", "--robots", f, "--agent", tt.agent}, tt.urls...)
+		code := dispatch(context.Background(), args, &stdout, &stderr)
+		if code != tt.code || !strings.Contains(stdout.String(), tt.want) {
+			t.Errorf("check --agent %q %v: exit %d, stdout %q, stderr %q; want %d and %q", tt.agent, tt.urls, code, stdout.String(), stderr.String(), tt.code, tt.want)
+		}
+	}
+}

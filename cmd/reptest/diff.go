@@ -32,7 +32,7 @@ type diffOptions struct {
 	shard                                   cases.Shard
 	maxProbes, workers, top                 int
 	timeout                                 time.Duration
-	leftOut                                 []string // the built-in parsers that could not run
+	leftOut                                 []string // the parsers asked for that could not run: the run exits 1, as run does
 	cacheDir                                string
 	noCache                                 bool
 	cacheMB                                 int64
@@ -70,6 +70,10 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = o.writeOutputs(rep, run, stdout, stderr)
 	}
 	doctorNote(stderr, "diff", o.leftOut)
+	if code == 0 && len(o.leftOut) > 0 {
+		fmt.Fprintf(stderr, "reptest diff: exit 1: asked for but did not run: %s\n", strings.Join(o.leftOut, ", "))
+		code = 1
+	}
 	return code
 }
 
@@ -188,7 +192,11 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 		usable = append(usable, n)
 	}
 	for _, u := range missing {
-		if u.prog != nil && !o.quiet {
+		if u.prog == nil {
+			continue
+		}
+		o.leftOut = append(o.leftOut, u.name)
+		if !o.quiet {
 			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
 		}
 	}

@@ -251,3 +251,29 @@ func TestReportWithFindingsOnePage(t *testing.T) {
 		t.Errorf("the page shows %d classes, diff groups the findings in %d", got, want)
 	}
 }
+
+// A requested parser that cannot run is left out, the others are compared
+// and the outputs written, and diff exits 1 as run does.
+func TestDiffExitWhenParserDidNotRun(t *testing.T) {
+	summary := filepath.Join(t.TempDir(), "summary.json")
+	for _, tt := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"diff", "--generate", "2", "--parser", "reference", "--parser", "temoto", "--quiet", "--summary", summary}, 0},
+		{[]string{"diff", "--generate", "2", "--parser", "reference", "--parser", "temoto", "--exec", "/nonexistent/peer", "--quiet", "--summary", summary}, 1},
+	} {
+		os.Remove(summary)
+		var stdout, stderr bytes.Buffer
+		code := dispatch(context.Background(), tt.args, &stdout, &stderr)
+		if code != tt.code {
+			t.Errorf("%v: exit %d, want %d; stderr %q", tt.args, code, tt.code, stderr.String())
+		}
+		if _, err := os.Stat(summary); err != nil {
+			t.Errorf("%v: no summary written: %v", tt.args, err)
+		}
+		if tt.code == 1 && !strings.Contains(stderr.String(), "did not run") {
+			t.Errorf("%v: stderr %q does not say what did not run", tt.args, stderr.String())
+		}
+	}
+}

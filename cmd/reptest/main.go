@@ -20,7 +20,8 @@
 //	reptest version         the version of reptest and of Go
 //
 // Exit status: 0 when every parser conforms, 1 when one does not, did not
-// run, or the run was interrupted (SIGINT or SIGTERM), 2 for a usage error,
+// run (run and diff alike), or the run was interrupted (SIGINT or SIGTERM);
+// for check, 0 when every URL is allowed and 1 when one is not; 2 for a usage error,
 // a corpus that fails to load, an empty selection or shard, or an output
 // that cannot be written (see exitOK, exitFail, exitUsage).
 package main
@@ -32,7 +33,9 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/reptest/reptest/parsers"
@@ -117,6 +120,28 @@ func cmdVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return code
 	}
-	fmt.Fprintf(stdout, "reptest %s (%s)\n", reference.Version, runtime.Version())
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprint(stdout, versionText(info, runtime.Version()))
 	return exitOK
+}
+
+// versionText is what reptest version prints: the module version the
+// binary was built from (go install …@vX.Y.Z records it; a build in a
+// checkout records "(devel)"), the Go version, and the draft versions the
+// aipref profile follows.
+func versionText(info *debug.BuildInfo, goVersion string) string {
+	module := "built from a checkout, not a tagged module version"
+	if info != nil && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		module = "module " + info.Main.Path + "@" + info.Main.Version
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "reptest %s (%s; %s)\n", reference.Version, module, goVersion)
+	fmt.Fprintln(&b, "aipref profile:")
+	for _, d := range reference.Drafts() {
+		if d.Pinned {
+			fmt.Fprintf(&b, "  %s (%s, %s)\n", d.Name, d.Date, d.Source)
+		}
+	}
+	fmt.Fprintf(&b, "  Content-Signal use key: %s\n", reference.ContentUseSource)
+	return b.String()
 }

@@ -77,17 +77,18 @@ func TestCheck(t *testing.T) {
 	os.WriteFile(f, []byte("User-agent: *\nDisallow: /*.pdf$\n"), 0o644)
 	var stdout, stderr bytes.Buffer
 	code := dispatch(context.Background(), []string{"check", "--robots", f, "--agent", "FooBot", "https://e.com/a.pdf", "https://e.com/a.pdf?x"}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (a URL is disallowed): %s", code, stderr.String())
 	}
 	want := "https://e.com/a.pdf\tdisallow \"/a.pdf\": line 2 disallow: /*.pdf$ (length 7); group \"*\" at lines [1]\n" +
 		"https://e.com/a.pdf?x\tallow \"/a.pdf?x\": no matching rule; group \"*\" at lines [1]\n"
 	if stdout.String() != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout.String(), want)
 	}
+	stdout.Reset()
 	code = dispatch(context.Background(), []string{"check", "--robots", f, "--agent", "Foo/1", "https://e.com/"}, &stdout, &stderr)
-	if code != 2 || !strings.Contains(stderr.String(), "product token") {
-		t.Errorf("an invalid token: exit %d, stderr %q; want 2 and a message naming the product token", code, stderr.String())
+	if code != 0 || !strings.Contains(stdout.String(), "product token Foo") {
+		t.Errorf("a User-Agent header: exit %d, stdout %q; want 0 and the product token it names", code, stdout.String())
 	}
 }
 
@@ -163,7 +164,7 @@ func TestHelpAndFlagOrder(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	code := dispatch(context.Background(), []string{"check", "https://e.com/x", "--robots", f, "--agent", "FooBot"}, &stdout, &stderr)
-	if code != 0 || !strings.HasPrefix(stdout.String(), "https://e.com/x\tdisallow") {
+	if code != 1 || !strings.HasPrefix(stdout.String(), "https://e.com/x\tdisallow") { // 1: disallowed
 		t.Errorf("check with flags after the URL: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 	for _, args := range [][]string{{"list", "extra"}, {"list", "--profile", "nope"}} {

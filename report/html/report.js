@@ -51,7 +51,9 @@
   function applyRun() {
     var p = val("parser"), o = val("outcome"), l = val("level"), a = val("area");
     var rows = 0, checks = 0;
-    all("article.card:not(.finding)").forEach(function (card) {
+    // Crawler runs (article.crawlrun) have no checks to filter: only the
+    // parser filter below applies to them.
+    all("article.card:not(.finding):not(.crawlrun)").forEach(function (card) {
       var any = false;
       card.querySelectorAll("div.check").forEach(function (chk) {
         var ok = (!l || chk.dataset.l === l) && (!a || has(chk.dataset.a, a));
