@@ -12,7 +12,7 @@ import (
 // TestBrokenCrawlersDiagnosed runs the test crawler's broken modes: each
 // is diagnosed as its misreading, and the obeying crawler as none.
 func TestBrokenCrawlersDiagnosed(t *testing.T) {
-	cs := selectCases(t, "access/status-200-rules-apply", "access/status-503-unreachable",
+	cs := selectCases(t, "access/status-*", "matching/*",
 		"access/authority-*", "matching/longest*", "matching/first-match*")
 	for _, tc := range []struct {
 		mode string

@@ -12,8 +12,8 @@ import (
 // evidence: each result of a check with a verdict becomes a question on
 // its case's body (a plain case's body; an HTTP case's one robots.txt
 // response of the check's origin, with its status, when it is not a
-// redirect). Timeline cases, redirects and generated bodies are left
-// out. Parsers are in the order they first appear; a question's Key is
+// redirect). Timeline cases, redirects, generated bodies and the access
+// checks reptest crawl adds after a case's own checks are left out. Parsers are in the order they first appear; a question's Key is
 // QuestionKey(case, check).
 func FromResults(cs []cases.Case, results []cases.Result) *Evidence {
 	ev := &Evidence{}
@@ -32,7 +32,10 @@ func FromResults(cs []cases.Case, results []cases.Result) *Evidence {
 	at := map[string]int{}     // question key → question
 	for _, r := range results {
 		c := byCase[r.Case]
-		if c == nil || !known(r.Verdict) {
+		// Checks past the case's own are reptest crawl's access checks
+		// (ACC-1, ACC-10: which requests came first), whose verdicts are
+		// no reading of the file.
+		if c == nil || !known(r.Verdict) || r.Check >= len(c.AllChecks()) {
 			continue
 		}
 		key := QuestionKey(r.Case, r.Check)
