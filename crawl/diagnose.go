@@ -38,7 +38,7 @@ func Evidence(runs []Run, results []cases.Result, crawler string) *diagnose.Evid
 		for _, j := range js {
 			r := j.Request
 			ev.Requests = append(ev.Requests, diagnose.Request{Parser: 0, Run: n, URL: r.URL, Origin: OriginOf(r.URL),
-				UserAgent: r.UserAgent, Robots: IsRobotsTxt(r.URL), Before: j.Before, Key: keys[r.URL]})
+				UserAgent: r.UserAgent, Robots: IsRobotsTxt(r.URL), Before: j.Before, Start: sameResource(r.URL, sc.Start), Key: keys[r.URL]})
 		}
 	}
 	return ev

@@ -43,6 +43,10 @@ func scanAfterPage(run []Request) ([]int, int, func(Request) string) {
 			continue
 		}
 		done[r.Origin] = true
+		if r.Start {
+			// The user's choice: its origin shows nothing either way.
+			continue
+		}
 		later := slices.ContainsFunc(run[i+1:], func(x Request) bool { return x.Robots && x.Origin == r.Origin })
 		switch {
 		case r.Before && later:

@@ -69,6 +69,10 @@ type Request struct {
 	// Before is set for a page requested before any robots.txt of its
 	// origin was (ACC-10).
 	Before bool
+	// Start is set for the run's start URL: the user's choice, not the
+	// crawler's, so requesting it before robots.txt says nothing of the
+	// crawler (as for ACC-10).
+	Start bool
 	// Key is the question this request answers ("run/URL"); empty for
 	// control links and robots.txt.
 	Key string
