@@ -75,6 +75,9 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 		}
 	}
 	d := Diagnosis{Parser: name, Behaviours: []Behaviour{}}
+	for _, m := range e.cands {
+		f.bound(m.ID) // marks what the evidence tests, whatever the fit picks
+	}
 	crawlBs, extra := f.crawl(&d)
 	d.Departures = len(f.dep) + extra
 	chosen, alts := f.greedy()
@@ -86,6 +89,7 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 			d.Untested = append(d.Untested, m.ID)
 		}
 	}
+	slices.Sort(d.Untested)
 	return d
 }
 

@@ -100,6 +100,16 @@ type storedResult struct {
 	Pairs         []int                 `json:"pairs"`
 	Areas         map[string]storedArea `json:"areas"`
 	Findings      []Finding             `json:"findings"`
+	// Asked and Answers are the file's probes and every parser's verdicts
+	// on them, the evidence the diagnosis is fitted on: a run read from
+	// the cache is diagnosed as the run that filled it.
+	Asked   []storedProbe     `json:"asked"`
+	Answers [][]cases.Verdict `json:"answers"`
+}
+
+type storedProbe struct {
+	Agent string `json:"a"`
+	URL   string `json:"u"`
 }
 
 type storedArea struct {
@@ -136,7 +146,7 @@ func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *file
 		return compareFile(ctx, p, f, opts)
 	}
 	if data, hit := p.disk.get(key); hit {
-		if r, ok := decodeResult(data, f.Name, len(p.names)); ok {
+		if r, ok := decodeResult(data, f, len(p.names)); ok {
 			return r
 		}
 	}
@@ -158,7 +168,10 @@ func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *file
 }
 
 func encodeResult(r *fileResult, name string) ([]byte, error) {
-	s := storedResult{Probes: r.probes, Disagreements: r.disagreements, Pairs: r.pairs, Areas: make(map[string]storedArea)}
+	s := storedResult{Probes: r.probes, Disagreements: r.disagreements, Pairs: r.pairs, Areas: make(map[string]storedArea), Answers: r.answers}
+	for _, pr := range r.asked {
+		s.Asked = append(s.Asked, storedProbe{pr.Agent, pr.URL})
+	}
 	for area, a := range r.areas.by {
 		s.Areas[area] = storedArea{a.probes, a.agreed, a.apart}
 	}
@@ -172,14 +185,22 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 	return json.Marshal(s)
 }
 
-// decodeResult reads a stored result as the result of the file named
-// name, compared by n parsers; ok is false when it does not fit.
-func decodeResult(data []byte, name string, n int) (*fileResult, bool) {
+// decodeResult reads a stored result as the result of file f, compared
+// by n parsers; ok is false when it does not fit.
+func decodeResult(data []byte, f *File, n int) (*fileResult, bool) {
+	name := f.Name
 	var s storedResult
-	if json.Unmarshal(data, &s) != nil || len(s.Pairs) != n*(n-1)/2 {
+	if json.Unmarshal(data, &s) != nil || len(s.Pairs) != n*(n-1)/2 || len(s.Asked) != len(s.Answers) {
 		return nil, false
 	}
-	r := &fileResult{probes: s.Probes, disagreements: s.Disagreements, pairs: s.Pairs, findings: s.Findings}
+	r := &fileResult{probes: s.Probes, disagreements: s.Disagreements, pairs: s.Pairs, findings: s.Findings,
+		body: File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, answers: s.Answers}
+	for k, pr := range s.Asked {
+		if len(s.Answers[k]) != n {
+			return nil, false
+		}
+		r.asked = append(r.asked, Probe{Agent: pr.Agent, URL: pr.URL})
+	}
 	for area, a := range s.Areas {
 		if len(a.Apart) != n {
 			return nil, false
