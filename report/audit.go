@@ -20,24 +20,27 @@ type auditDoc struct {
 		Label string    `json:"label"`
 		From  time.Time `json:"from"`
 	} `json:"version_marks"`
-	Agents []struct {
-		Agent          string                `json:"agent"`
-		Requests       int                   `json:"requests"`
-		Violations     int                   `json:"violations"`
-		ByVerification map[string]tierCounts `json:"by_verification"`
-		Timeline       *struct {
-			BinSeconds int64 `json:"bin_seconds"`
-			Bins       []struct {
-				Start time.Time `json:"start"`
-				tierCounts
-			} `json:"bins"`
-			Fetches []struct {
-				Time    time.Time `json:"time"`
-				Status  int       `json:"status"`
-				Version string    `json:"version"`
-			} `json:"robots_fetches"`
-		} `json:"timeline"`
-	} `json:"agents"`
+	Agents []auditAgent `json:"agents"`
+}
+
+// auditAgent is one agent of an auditDoc.
+type auditAgent struct {
+	Agent          string                `json:"agent"`
+	Requests       int                   `json:"requests"`
+	Violations     int                   `json:"violations"`
+	ByVerification map[string]tierCounts `json:"by_verification"`
+	Timeline       *struct {
+		BinSeconds int64 `json:"bin_seconds"`
+		Bins       []struct {
+			Start time.Time `json:"start"`
+			tierCounts
+		} `json:"bins"`
+		Fetches []struct {
+			Time    time.Time `json:"time"`
+			Status  int       `json:"status"`
+			Version string    `json:"version"`
+		} `json:"robots_fetches"`
+	} `json:"timeline"`
 }
 
 type tierCounts struct {
@@ -102,82 +105,105 @@ func auditViews(d *Document) []timelineView {
 	if json.Unmarshal(d.Audit, &ad) != nil {
 		return nil
 	}
-	var from, until time.Time
+	g, ok := newGrid(&ad)
+	if !ok {
+		return nil
+	}
+	var out []timelineView
+	for i := range ad.Agents {
+		if a := &ad.Agents[i]; a.Timeline != nil && len(a.Timeline.Bins) > 0 {
+			out = append(out, g.view(&ad, a))
+		}
+	}
+	return out
+}
+
+// grid is the time axis every timeline of a page shares: ncols columns
+// of col each from from; until is the end of the last bin.
+type grid struct {
+	from, until time.Time
+	col         time.Duration
+	ncols       int
+}
+
+// newGrid spans every agent's bins with columns at least as long as the
+// longest bin, and at most timelineCols of them; ok is false when there
+// is no bin.
+func newGrid(ad *auditDoc) (g grid, ok bool) {
+	g.col = time.Minute
 	for _, a := range ad.Agents {
 		if a.Timeline == nil {
 			continue
 		}
+		g.col = max(g.col, time.Duration(a.Timeline.BinSeconds)*time.Second)
 		for _, b := range a.Timeline.Bins {
 			end := b.Start.Add(time.Duration(a.Timeline.BinSeconds) * time.Second)
-			if from.IsZero() || b.Start.Before(from) {
-				from = b.Start
+			if g.from.IsZero() || b.Start.Before(g.from) {
+				g.from = b.Start
 			}
-			if end.After(until) {
-				until = end
+			if end.After(g.until) {
+				g.until = end
 			}
 		}
 	}
-	if from.IsZero() {
-		return nil
+	if g.from.IsZero() {
+		return g, false
 	}
-	// Columns at least as long as the longest bin, and at most
-	// timelineCols of them.
-	col := time.Minute
-	for _, a := range ad.Agents {
-		if a.Timeline != nil {
-			col = max(col, time.Duration(a.Timeline.BinSeconds)*time.Second)
+	for g.col*timelineCols < g.until.Sub(g.from) {
+		g.col *= 2
+	}
+	g.from = g.from.Truncate(g.col)
+	g.ncols = int((g.until.Sub(g.from) + g.col - 1) / g.col)
+	return g, true
+}
+
+// x is the horizontal position of t.
+func (g grid) x(t time.Time) float64 {
+	return tlWidth * float64(t.Sub(g.from)) / float64(g.col*time.Duration(g.ncols))
+}
+
+// start is the start of column i.
+func (g grid) start(i int) time.Time { return g.from.Add(time.Duration(i) * g.col) }
+
+// view lays out agent a's timeline on the grid.
+func (g grid) view(ad *auditDoc, a *auditAgent) timelineView {
+	cols := make([]tierCounts, g.ncols)
+	for _, b := range a.Timeline.Bins {
+		i := min(max(int(b.Start.Sub(g.from)/g.col), 0), g.ncols-1)
+		cols[i].add(b.tierCounts)
+	}
+	v := timelineView{Agent: a.Agent, Requests: a.Requests, Violation: a.Violations,
+		From: g.from.Format("2006-01-02 15:04 UTC"), Until: g.start(g.ncols).Format("2006-01-02 15:04 UTC"), Col: durationText(g.col)}
+	for _, c := range cols {
+		v.Max = max(v.Max, c.Requests)
+	}
+	if ver, cl := a.ByVerification["verified"], a.ByVerification["claimed"]; ver.Requests > 0 || ad.Verifying {
+		v.Verified, v.Claimed = &ver, &cl
+	}
+	w := tlWidth / float64(g.ncols)
+	for i, c := range cols {
+		v.Bars = append(v.Bars, stack(c, float64(i)*w, w, v.Max, g.start(i), g.col)...)
+		if c.Violations > 0 {
+			v.Marks = append(v.Marks, tlMark{Class: "tl-vmark", X: float64(i)*w + w/2, Title: fmt.Sprintf("%d violations from %s", c.Violations, g.start(i).Format("2006-01-02 15:04"))})
 		}
 	}
-	for col*timelineCols < until.Sub(from) {
-		col *= 2
+	for _, f := range a.Timeline.Fetches {
+		cls := "tl-fetch"
+		if f.Status >= 500 || f.Status == 0 {
+			cls = "tl-fetch-bad"
+		}
+		v.Marks = append(v.Marks, tlMark{Class: cls, X: g.x(f.Time), Title: fmt.Sprintf("robots.txt fetch at %s: %s, %s", f.Time.Format("2006-01-02 15:04:05"), statusWord(f.Status), f.Version)})
 	}
-	from = from.Truncate(col)
-	ncols := int((until.Sub(from) + col - 1) / col)
-	x := func(t time.Time) float64 { return tlWidth * float64(t.Sub(from)) / float64(col*time.Duration(ncols)) }
-	var out []timelineView
-	for _, a := range ad.Agents {
-		if a.Timeline == nil || len(a.Timeline.Bins) == 0 {
-			continue
+	for i, m := range ad.VersionMarks {
+		tv := tlVersion{N: i + 1, Label: m.Label, From: "from the start", X: g.x(m.From)}
+		if !m.From.IsZero() {
+			tv.From = "from " + m.From.Format("2006-01-02 15:04 UTC")
+			tv.In = !m.From.Before(g.from) && m.From.Before(g.until)
+			tv.Outside = !tv.In
 		}
-		cols := make([]tierCounts, ncols)
-		for _, b := range a.Timeline.Bins {
-			i := min(max(int(b.Start.Sub(from)/col), 0), ncols-1)
-			cols[i].add(b.tierCounts)
-		}
-		v := timelineView{Agent: a.Agent, Requests: a.Requests, Violation: a.Violations,
-			From: from.Format("2006-01-02 15:04 UTC"), Until: from.Add(col * time.Duration(ncols)).Format("2006-01-02 15:04 UTC"), Col: durationText(col)}
-		for _, c := range cols {
-			v.Max = max(v.Max, c.Requests)
-		}
-		if ver, cl := a.ByVerification["verified"], a.ByVerification["claimed"]; ver.Requests > 0 || ad.Verifying {
-			v.Verified, v.Claimed = &ver, &cl
-		}
-		w := tlWidth / float64(ncols)
-		for i, c := range cols {
-			v.Bars = append(v.Bars, stack(c, float64(i)*w, w, v.Max, from.Add(time.Duration(i)*col), col)...)
-			if c.Violations > 0 {
-				v.Marks = append(v.Marks, tlMark{Class: "tl-vmark", X: float64(i)*w + w/2, Title: fmt.Sprintf("%d violations from %s", c.Violations, from.Add(time.Duration(i)*col).Format("2006-01-02 15:04"))})
-			}
-		}
-		for _, f := range a.Timeline.Fetches {
-			cls := "tl-fetch"
-			if f.Status >= 500 || f.Status == 0 {
-				cls = "tl-fetch-bad"
-			}
-			v.Marks = append(v.Marks, tlMark{Class: cls, X: x(f.Time), Title: fmt.Sprintf("robots.txt fetch at %s: %s, %s", f.Time.Format("2006-01-02 15:04:05"), statusWord(f.Status), f.Version)})
-		}
-		for i, m := range ad.VersionMarks {
-			tv := tlVersion{N: i + 1, Label: m.Label, From: "from the start", X: x(m.From)}
-			if !m.From.IsZero() {
-				tv.From = "from " + m.From.Format("2006-01-02 15:04 UTC")
-				tv.In = !m.From.Before(from) && m.From.Before(until)
-				tv.Outside = !tv.In
-			}
-			v.Versions = append(v.Versions, tv)
-		}
-		out = append(out, v)
+		v.Versions = append(v.Versions, tv)
 	}
-	return out
+	return v
 }
 
 // stack draws one column's counts as stacked bars, violations on top.
