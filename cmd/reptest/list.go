@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -74,14 +73,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	warnInvalid(stderr, sel)
 	l := newListing(sel, len(all), reqs)
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(l)
-	} else {
-		err = l.writeText(stdout)
-	}
-	if err != nil {
+	if err := writeJSONOr(stdout, *asJSON, l, l.writeText); err != nil {
 		fmt.Fprintln(stderr, "reptest list:", err)
 		return exitUsage
 	}

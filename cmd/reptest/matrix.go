@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -86,12 +85,5 @@ func matrixOf(ctx context.Context, name string, mo matrix.Options, asJSON bool, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(m)
-	} else {
-		err = report.WriteMatrix(stdout, m, colorFor(stdout))
-	}
-	return m, err
+	return m, writeJSONOr(stdout, asJSON, m, func(w io.Writer) error { return report.WriteMatrix(w, m, colorFor(stdout)) })
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -182,4 +183,15 @@ func (o *outputFlags) write(cmd string, doc *report.Document, stdout, stderr io.
 // toStdout reports whether one of the output files is "-" (stdout).
 func (o *outputFlags) toStdout() bool {
 	return toStdout(o.json, o.junit, o.html, o.writeExpect)
+}
+
+// writeJSONOr writes v to w as indented JSON when asJSON is set, and
+// with text otherwise: the two forms of list, variants and matrix.
+func writeJSONOr(w io.Writer, asJSON bool, v any, text func(io.Writer) error) error {
+	if !asJSON {
+		return text(w)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

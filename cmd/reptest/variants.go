@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -48,15 +47,7 @@ func cmdVariants(_ context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "reptest variants: no misreading of kind %q (kinds: matching, groups, syntax, access, crawl)\n", *kind)
 		return exitUsage
 	}
-	var err error
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(l)
-	} else {
-		err = l.writeText(stdout)
-	}
-	if err != nil {
+	if err := writeJSONOr(stdout, *asJSON, l, l.writeText); err != nil {
 		fmt.Fprintln(stderr, "reptest variants:", err)
 		return exitUsage
 	}
