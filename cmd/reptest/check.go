@@ -95,17 +95,33 @@ func headerToken(ua string, agents []string) string {
 		}
 		return t
 	}
+	// Bots that name no group of the file: the token after "compatible;"
+	// (Mozilla/5.0 (compatible; Googlebot/2.1; …)), which is the bot's own,
+	// else the header's first.
+	if _, after, ok := strings.Cut(ua, "compatible;"); ok {
+		if t := leadingToken(strings.TrimLeft(after, " ")); t != "" {
+			return t
+		}
+	}
+	if t := leadingToken(ua); t != "" {
+		return t
+	}
+	return "unnamed-crawler"
+}
+
+// leadingToken returns the first run of product-token characters in s.
+func leadingToken(s string) string {
 	start := -1
-	for i := 0; i <= len(ua); i++ {
-		in := i < len(ua) && reference.IsProductToken(ua[i:i+1])
+	for i := 0; i <= len(s); i++ {
+		in := i < len(s) && reference.IsProductToken(s[i:i+1])
 		switch {
 		case in && start < 0:
 			start = i
 		case !in && start >= 0:
-			return ua[start:i]
+			return s[start:i]
 		}
 	}
-	return "unnamed-crawler"
+	return ""
 }
 
 // checkURL accepts a path ("/a?b") or an absolute URL with a host; a URL

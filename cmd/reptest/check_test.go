@@ -68,6 +68,8 @@ func TestCheckExitAndHeader(t *testing.T) {
 		{header, []string{"/private/x"}, 0, "judged as the product token Googlebot"},
 		{header, []string{"/g"}, 1, "/g\tdisallow"},
 		{"Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0", []string{"/private"}, 1, "judged as the product token Mozilla"},
+		// A bot the file does not name: its own token, after "compatible;".
+		{"Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)", []string{"/private"}, 1, "judged as the product token YandexBot"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"check", "--robots", f, "--agent", tt.agent}, tt.urls...)
