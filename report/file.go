@@ -14,7 +14,14 @@ import (
 // rename. A reader never sees a half-written file, and a run that fails or
 // is killed while rendering leaves the previous file (or none) in place.
 // The file gets mode 0644.
+//
+// A path that exists and is no regular file (/dev/null, /dev/stdout, a
+// named pipe) is written in place: renaming over it would replace the
+// device or pipe with a plain file.
 func WriteFile(path string, render func(io.Writer) error) (err error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		return writeInPlace(path, render)
+	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -37,6 +44,24 @@ func WriteFile(path string, render func(io.Writer) error) (err error) {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeInPlace writes render's output to the existing non-regular file at
+// path.
+func writeInPlace(path string, render func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = render(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err := errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
