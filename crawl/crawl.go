@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/internal/cmdline"
 )
 
 // RunAll runs the crawler on every scenario of the cases, one run per
@@ -20,7 +20,7 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 	for i := range cs {
 		scs = append(scs, Scenarios(&cs[i])...)
 	}
-	if words, err := parsers.SplitWords(c.Template); err == nil && len(words) > 0 {
+	if words, err := cmdline.Split(c.Template); err == nil && len(words) > 0 {
 		if why := c.clockSkip(words[0]); why != "" {
 			for i := range scs {
 				if scs[i].Steps != nil {

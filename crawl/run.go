@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/internal/cmdline"
 	"github.com/reptest/reptest/setup"
 )
 
@@ -108,7 +108,7 @@ func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
 
 func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	run := Run{Scenario: sc, Layout: lab.Layout()}
-	words, err := parsers.SplitWords(c.Template)
+	words, err := cmdline.Split(c.Template)
 	if err == nil && len(words) == 0 {
 		err = errors.New("the template is empty")
 	}
@@ -148,7 +148,7 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	}
 	out := &tail{max: outputKeep}
 	cmd.Stdout, cmd.Stderr = out, out
-	newGroup(cmd)
+	cmdline.NewGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		run.Failure = NotStarted + ": " + err.Error() + startHint(words[0], err)
 		return run
@@ -187,7 +187,7 @@ func (c *Crawler) wait(ctx context.Context, cmd *exec.Cmd, site *Site) (exit, fa
 	case <-ctx.Done():
 		failure = "interrupted: " + ctx.Err().Error()
 	}
-	killGroup(cmd.Process)
+	cmdline.KillGroup(cmd.Process)
 	if failure != "" {
 		err = <-done
 	}

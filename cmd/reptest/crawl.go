@@ -11,7 +11,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/internal/cmdline"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
@@ -133,7 +133,7 @@ func (cfg *crawlConfig) check(pos []string) error {
 	if err := profileError(cfg.profile); err != nil {
 		return err
 	}
-	if _, err := parsers.SplitWords(c.Template); err != nil {
+	if _, err := cmdline.Split(c.Template); err != nil {
 		return fmt.Errorf("--crawler %q: %w", c.Template, err)
 	}
 	c.Faketime = crawl.FindFaketime()
