@@ -56,8 +56,7 @@ func Judge(run Run, crawler string) []cases.Result {
 		}
 		return out
 	}
-	js := Grade(run.Log, versions, sc.gradeOptions())
-	ev := evidence{run: run, js: js}
+	ev := evidence{run: run, js: run.judgements()}
 	for _, i := range sc.Checks {
 		chk := all[i]
 		r := base(i, chk.URL, chk.Expect)
@@ -564,8 +563,7 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 	if len(run.Log) == 0 {
 		return tl
 	}
-	js := Grade(run.Log, run.Versions, sc.gradeOptions())
-	for _, j := range js {
+	for _, j := range run.judgements() {
 		r := j.Request
 		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
 			UserAgent: r.UserAgent, Status: statusOf(r), Answer: answer(r), Tier: string(j.Tier), Judged: account(j)})

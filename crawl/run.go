@@ -70,6 +70,19 @@ type Run struct {
 	Exit string
 	// Output is the end of the crawler's standard output and error.
 	Output string
+	// Judgements are the grader's judgements of Log, one per request in
+	// order, made once when the run ended; the results, the timeline and
+	// the diagnosis's evidence all read them.
+	Judgements []Judgement
+}
+
+// judgements returns the run's judgements, grading its log if the run was
+// put together without them.
+func (run *Run) judgements() []Judgement {
+	if run.Judgements == nil && len(run.Log) > 0 {
+		return Grade(run.Log, run.Versions, run.Scenario.gradeOptions())
+	}
+	return run.Judgements
 }
 
 // NotStarted begins the Failure of a run whose crawler could not be
@@ -166,6 +179,9 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 		// without those origins: its run says nothing about robots.txt.
 		run.Failure = "the crawler refused the certificate of an https origin of the site (was it handed the test CA? pass {ca}, or see the README for the variables set):\n  " +
 			strings.Join(errs[:min(len(errs), 5)], "\n  ")
+	}
+	if len(run.Log) > 0 {
+		run.Judgements = Grade(run.Log, run.Versions, sc.gradeOptions())
 	}
 	return run
 }
