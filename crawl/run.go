@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/internal/cmdline"
 	"github.com/reptest/reptest/setup"
 )
@@ -51,6 +52,9 @@ type Crawler struct {
 	Faketime string
 	// NoTimeline skips the timeline scenarios.
 	NoTimeline bool
+	// Requirements is the requirement table (cases.RequirementTable) the
+	// access checks take their levels from.
+	Requirements cases.Table
 }
 
 // Run is what one crawler run of a scenario produced.

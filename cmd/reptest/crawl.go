@@ -51,6 +51,10 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "reptest crawl: --crawler-version: %v\n", err)
 		return exitUsage
 	}
+	if cfg.crawler.Requirements, err = cases.RequirementTable(); err != nil {
+		fmt.Fprintln(stderr, "reptest crawl:", err)
+		return exitUsage
+	}
 	lab, err := crawl.NewLab(crawl.LabOptions{Layout: crawl.Layout(cfg.layout)})
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest crawl: %v\n", err)
