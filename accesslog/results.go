@@ -16,25 +16,26 @@ const AuditCase = "audit/access-log"
 // auditChecks are the checks an audit reports per agent, in order.
 var auditChecks = []struct {
 	req   string
-	level cases.Level
 	title string
 }{
-	{"ACC-2", cases.MUST, "no request the rules in force (or a copy within the grace) disallow"},
-	{"ACC-7", cases.MUST, "no request after robots.txt answered 5xx or not at all"},
-	{"CACHE-2", cases.SHOULD, "no request allowed only by a copy of robots.txt older than the grace"},
+	{"ACC-2", "no request the rules in force (or a copy within the grace) disallow"},
+	{"ACC-7", "no request after robots.txt answered 5xx or not at all"},
+	{"CACHE-2", "no request allowed only by a copy of robots.txt older than the grace"},
 }
 
 // Results turns an audit into results, one per agent and check, so that
 // the report formats (JSON, JUnit, HTML, --expect) render it as they do a
-// run; each agent stands where a parser would.
-func Results(rep *Report) ([]cases.Summary, []cases.Result) {
+// run; each agent stands where a parser would. The checks' levels come
+// from the requirement table reqs (RFC 9309's levels).
+func Results(rep *Report, reqs cases.Table) ([]cases.Summary, []cases.Result) {
 	var sums []cases.Summary
 	var out []cases.Result
 	for _, ar := range rep.Agents {
 		s := cases.Summary{Name: ar.Agent}
 		for i, c := range auditChecks {
+			level, _ := reqs.Level(c.req, cases.ProfileRFC)
 			r := cases.Result{Case: AuditCase, Check: i, Parser: ar.Agent, Agent: ar.Agent, URL: "/",
-				Expect: cases.Disallow, Verdict: cases.Disallow, Outcome: cases.Pass, Level: c.level,
+				Expect: cases.Disallow, Verdict: cases.Disallow, Outcome: cases.Pass, Level: level,
 				Req: []string{c.req}, Title: "audit: " + c.title}
 			if n := ar.CouldByReq[c.req]; n > 0 && ar.ByReq[c.req] == 0 {
 				r.Outcome, r.Verdict = cases.Skipped, ""
@@ -42,7 +43,7 @@ func Results(rep *Report) ([]cases.Summary, []cases.Result) {
 			}
 			if n := ar.ByReq[c.req]; n > 0 {
 				r.Verdict = cases.Allow
-				r.Outcome = cases.OutcomeOf(c.level, cases.Disallow, nil, cases.Allow)
+				r.Outcome = cases.OutcomeOf(level, cases.Disallow, nil, cases.Allow)
 				r.Detail = fmt.Sprintf("%d of %d requests", n, ar.Requests) + ar.evidence(c.req)
 				if j := ar.first(c.req); j != nil {
 					r.URL = j.Request.URL

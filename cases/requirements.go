@@ -103,6 +103,26 @@ func Requirements() ([]Requirement, error) {
 	return slices.Clone(t.Requirements), err
 }
 
+// RequirementTable returns the embedded corpus's requirement table, a
+// copy that callers pass on as a value. The error is non-nil only if the
+// table compiled into the binary is malformed.
+func RequirementTable() (Table, error) {
+	t, err := embeddedTable()
+	return Table{Areas: slices.Clone(t.Areas), Requirements: slices.Clone(t.Requirements)}, err
+}
+
+// Level returns the level requirement id lends to a check of a case of
+// the given profile (a G-* row is MUST under the google profile), and
+// whether the table has the requirement.
+func (t Table) Level(id, profile string) (Level, bool) {
+	for _, r := range t.Requirements {
+		if r.ID == id {
+			return r.levelFor(profile), true
+		}
+	}
+	return "", false
+}
+
 // Areas returns the areas of the embedded corpus's table, in order.
 func Areas() ([]Area, error) {
 	t, err := embeddedTable()
@@ -123,7 +143,7 @@ var embeddedIndex = sync.OnceValue(func() tableIndex {
 		ix.rank[a.Name] = i
 	}
 	for _, r := range t.Requirements {
-		ix.prefixArea[idPrefix(r.ID)] = r.Area
+		ix.prefixArea[IDPrefix(r.ID)] = r.Area
 	}
 	return ix
 })
@@ -132,7 +152,7 @@ var embeddedIndex = sync.OnceValue(func() tableIndex {
 // table, or "" for an ID whose prefix the table does not know. It goes by
 // the ID's prefix: the table puts the IDs of one prefix in one area, so an
 // ID from another version of the table still finds its area.
-func AreaOf(id string) string { return embeddedIndex().prefixArea[idPrefix(id)] }
+func AreaOf(id string) string { return embeddedIndex().prefixArea[IDPrefix(id)] }
 
 // AreaRank returns the place of an area in the embedded table, counting
 // from 0; an area the table does not list comes after all of them.
@@ -144,8 +164,10 @@ func AreaRank(name string) int {
 	return ix.areas
 }
 
-// idPrefix returns the part of a requirement ID before its first '-'.
-func idPrefix(id string) string {
+// IDPrefix returns the part of a requirement ID before its first '-'
+// ("MATCH" of "MATCH-4"): the table puts the IDs of one prefix in one
+// area.
+func IDPrefix(id string) string {
 	p, _, _ := strings.Cut(id, "-")
 	return p
 }
@@ -179,7 +201,7 @@ func ParseRequirements(data []byte, name string) (Table, error) {
 				continue
 			}
 			seen[req.ID] = it.Line
-			prefix := idPrefix(req.ID)
+			prefix := IDPrefix(req.ID)
 			switch a, ok := prefixArea[prefix]; {
 			case areas != nil && !slices.ContainsFunc(areas, func(a Area) bool { return a.Name == req.Area }):
 				r.errorf(mappingValue(it, "area"), "unknown area %q (the areas are listed under areas:)", req.Area)

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/internal/cmdline"
 )
 
 // RunAll runs the crawler on every scenario of the cases, one run per
@@ -20,7 +20,7 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 	for i := range cs {
 		scs = append(scs, Scenarios(&cs[i])...)
 	}
-	if words, err := parsers.SplitWords(c.Template); err == nil && len(words) > 0 {
+	if words, err := cmdline.Split(c.Template); err == nil && len(words) > 0 {
 		if why := c.clockSkip(words[0]); why != "" {
 			for i := range scs {
 				if scs[i].Steps != nil {
@@ -33,7 +33,7 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 	if lab == nil {
 		var err error
 		if lab, err = NewLab(LabOptions{}); err != nil {
-			return failAll(scs, c.Name, err)
+			return failAll(scs, c.Name, c.Requirements, err)
 		}
 		defer lab.Close()
 	}
@@ -73,7 +73,7 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 	var out []Run
 	for _, run := range runs {
 		if run != nil {
-			results = append(results, Judge(*run, c.Name)...)
+			results = append(results, Judge(*run, c.Name, c.Requirements)...)
 			out = append(out, *run)
 		}
 	}
@@ -81,7 +81,7 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 }
 
 // failAll fails every scenario with err: the crawl could not be set up.
-func failAll(scs []Scenario, crawler string, err error) ([]cases.Result, []Run) {
+func failAll(scs []Scenario, crawler string, reqs cases.Table, err error) ([]cases.Result, []Run) {
 	var results []cases.Result
 	var runs []Run
 	for i := range scs {
@@ -89,7 +89,7 @@ func failAll(scs []Scenario, crawler string, err error) ([]cases.Result, []Run) 
 		if scs[i].Skip != "" {
 			run.Failure = ""
 		}
-		results = append(results, Judge(run, crawler)...)
+		results = append(results, Judge(run, crawler, reqs)...)
 		runs = append(runs, run)
 	}
 	return results, runs

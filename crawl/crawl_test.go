@@ -20,6 +20,15 @@ import (
 // testCrawler is the path of the built crawlers/testcrawler.
 var testCrawler string
 
+// requirements is the requirement table the crawlers' runs are judged by.
+var requirements = func() cases.Table {
+	t, err := cases.RequirementTable()
+	if err != nil {
+		panic(err)
+	}
+	return t
+}()
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "reptest-crawl-test-*")
 	if err != nil {
@@ -68,7 +77,7 @@ func testCrawlerCmd(mode string) *crawl.Crawler {
 		arg = mode
 	}
 	return &crawl.Crawler{Name: mode, Template: testCrawler + " " + arg + " -agent {agent} -ua {ua} {url}",
-		Timeout: 20 * time.Second, Budget: 100}
+		Timeout: 20 * time.Second, Budget: 100, Requirements: requirements}
 }
 
 func TestObeyingCrawlerPasses(t *testing.T) {
@@ -195,7 +204,7 @@ func TestBadCrawlers(t *testing.T) {
 		{"hangs", "sh -c 'sleep 987.654 & sleep 987.654'", 50, "still running after 1s and was stopped"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &crawl.Crawler{Name: "bad", Template: tc.template, Timeout: time.Second, Budget: tc.budget}
+			c := &crawl.Crawler{Name: "bad", Template: tc.template, Timeout: time.Second, Budget: tc.budget, Requirements: requirements}
 			results, runs := crawl.RunAll(context.Background(), cs, c, nil)
 			if len(results) == 0 || len(runs) != 1 {
 				t.Fatalf("%d results, %d runs", len(results), len(runs))
@@ -228,7 +237,7 @@ func processesWith(s string) int {
 // Through the proxy the crawler sees the cases' own host names; https
 // origins cannot be proxied and say so.
 func TestProxy(t *testing.T) {
-	c := &crawl.Crawler{Name: "proxied", Template: testCrawler + " -proxy {proxy} -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100}
+	c := &crawl.Crawler{Name: "proxied", Template: testCrawler + " -proxy {proxy} -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100, Requirements: requirements}
 	results, runs := crawl.RunAll(context.Background(), selectCases(t, "access/status-200-rules-apply", "matching/longest-allow-inside-disallow"), c, nil)
 	if len(runs) != 2 || !strings.HasPrefix(runs[0].Start, "http://a.test/") {
 		t.Fatalf("runs %d, start %q; want the case's own host", len(runs), runs[0].Start)
@@ -433,7 +442,7 @@ func TestCrawlerCA(t *testing.T) {
 		{"another CA", other.CAFile(), cases.Error},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &crawl.Crawler{Name: "tls", Template: testCrawler + " -ca " + tc.ca + " -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100}
+			c := &crawl.Crawler{Name: "tls", Template: testCrawler + " -ca " + tc.ca + " -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100, Requirements: requirements}
 			results, runs := crawl.RunAll(context.Background(), cs, c, nil)
 			if !strings.HasPrefix(runs[0].Start, "https://127.") {
 				t.Fatalf("start %s; want an https origin on loopback", runs[0].Start)

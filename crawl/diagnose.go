@@ -3,12 +3,11 @@ package crawl
 import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
-	"github.com/reptest/reptest/reference"
 )
 
 // Evidence turns a crawler's runs and their results into the fitter's
 // evidence: the checks' verdicts as questions (diagnose.FromResults) and
-// every request of every run, graded as Judge grades it, for the
+// every request of every run, as the run graded it, for the
 // crawler-only misreadings.
 func Evidence(runs []Run, results []cases.Result, crawler string) *diagnose.Evidence {
 	var cs []cases.Case
@@ -33,9 +32,10 @@ func Evidence(runs []Run, results []cases.Result, crawler string) *diagnose.Evid
 		for _, i := range sc.Checks {
 			keys[all[i].URL] = diagnose.QuestionKey(sc.Case.ID, i)
 		}
-		opts, _ := reference.OptionsFor(sc.Case.Profile)
-		js := Grade(run.Log, run.Versions, Options{Reference: opts, Agent: func(string, []string) string { return sc.Agent }})
-		for _, j := range js {
+		// The run's judgements: a timeline's are graded with the cache
+		// grace, which changes tiers but not which requests came before a
+		// robots.txt fetch.
+		for _, j := range run.judgements() {
 			r := j.Request
 			ev.Requests = append(ev.Requests, diagnose.Request{Parser: 0, Run: n, URL: r.URL, Origin: OriginOf(r.URL),
 				UserAgent: r.UserAgent, Robots: IsRobotsTxt(r.URL), Before: j.Before, Start: sameResource(r.URL, sc.Start), Key: keys[r.URL]})

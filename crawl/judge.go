@@ -28,8 +28,9 @@ const (
 )
 
 // Judge turns a run into results: one per check of the scenario's agent,
-// then one per access check the scenario has.
-func Judge(run Run, crawler string) []cases.Result {
+// then one per access check the scenario has, whose levels come from the
+// requirement table reqs.
+func Judge(run Run, crawler string, reqs cases.Table) []cases.Result {
 	versions := run.Versions
 	sc := run.Scenario
 	c := sc.Case
@@ -56,8 +57,7 @@ func Judge(run Run, crawler string) []cases.Result {
 		}
 		return out
 	}
-	js := Grade(run.Log, versions, sc.gradeOptions())
-	ev := evidence{run: run, js: js}
+	ev := evidence{run: run, js: run.judgements(), reqs: reqs}
 	for _, i := range sc.Checks {
 		chk := all[i]
 		r := base(i, chk.URL, chk.Expect)
@@ -190,8 +190,16 @@ func (e *evidence) trace(sc *Scenario, u string) string {
 
 // evidence is a graded run with the lookups the checks need.
 type evidence struct {
-	run Run
-	js  []Judgement
+	run  Run
+	js   []Judgement
+	reqs cases.Table
+}
+
+// level returns the level of requirement id for the run's case; a table
+// without id gives "", which fails like a note and never as a violation.
+func (e *evidence) level(id string) cases.Level {
+	l, _ := e.reqs.Level(id, e.run.Scenario.Case.Profile)
+	return l
 }
 
 // find returns the index of the first request for u, or -1.
@@ -367,7 +375,7 @@ func (a *accessCheck) verdictOf(bad bool) {
 // start URL is the user's choice, not the crawler's: fetching it before
 // robots.txt is no deviation, and the origin's next request decides.
 func orderCheck(sc *Scenario, ev *evidence) accessCheck {
-	a := accessCheck{slot: slotOrder, req: "ACC-10", level: cases.SHOULD, url: sc.Start,
+	a := accessCheck{slot: slotOrder, req: "ACC-10", level: ev.level("ACC-10"), url: sc.Start,
 		title: "access: each authority's robots.txt is fetched before anything else of it (the start URL aside)"}
 	decided := map[string]bool{}
 	for i, j := range ev.js {
@@ -389,7 +397,7 @@ func orderCheck(sc *Scenario, ev *evidence) accessCheck {
 // authoritiesCheck: every origin the crawler requested a resource of had
 // its own robots.txt fetched (ACC-1).
 func authoritiesCheck(sc *Scenario, ev *evidence) accessCheck {
-	a := accessCheck{slot: slotAuthorities, req: "ACC-1", level: cases.MUST, url: sc.Start,
+	a := accessCheck{slot: slotAuthorities, req: "ACC-1", level: ev.level("ACC-1"), url: sc.Start,
 		title: "access: a robots.txt is fetched for each scheme, host and port the crawler visits"}
 	fetched := map[string]bool{}
 	for _, j := range ev.js {
@@ -412,7 +420,7 @@ func authoritiesCheck(sc *Scenario, ev *evidence) accessCheck {
 // unreachableCheck: after a robots.txt fetch found the file unreachable,
 // nothing else of that origin was requested (ACC-7).
 func unreachableCheck(sc *Scenario, versions []Version, ev *evidence) (accessCheck, bool) {
-	a := accessCheck{slot: slotUnreachable, req: "ACC-7", level: cases.MUST,
+	a := accessCheck{slot: slotUnreachable, req: "ACC-7", level: ev.level("ACC-7"),
 		title: "access: nothing is requested from an authority whose robots.txt is unreachable"}
 	applies := false
 	for _, v := range versions {
@@ -438,7 +446,7 @@ func unreachableCheck(sc *Scenario, versions []Version, ev *evidence) (accessChe
 // redirectCheck: a robots.txt that redirects is followed to its target
 // (ACC-3).
 func redirectCheck(sc *Scenario, ev *evidence) (accessCheck, bool) {
-	a := accessCheck{slot: slotRedirect, req: "ACC-3", level: cases.SHOULD,
+	a := accessCheck{slot: slotRedirect, req: "ACC-3", level: ev.level("ACC-3"),
 		title: "access: a redirect of robots.txt is followed"}
 	var target string
 	for _, r := range sc.Responses {
@@ -471,7 +479,7 @@ func redirectCheck(sc *Scenario, ev *evidence) (accessCheck, bool) {
 // delayCheck compares the shortest interval between the crawler's
 // requests with a crawl-delay of its group (informational, OTH-4).
 func delayCheck(sc *Scenario, versions []Version, ev *evidence) (accessCheck, bool) {
-	a := accessCheck{slot: slotDelay, req: "OTH-4", level: cases.MAY,
+	a := accessCheck{slot: slotDelay, req: "OTH-4", level: ev.level("OTH-4"),
 		title: "access: requests are spaced by the crawl-delay (informational)"}
 	var delay time.Duration
 	for _, v := range versions {
@@ -564,8 +572,7 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 	if len(run.Log) == 0 {
 		return tl
 	}
-	js := Grade(run.Log, run.Versions, sc.gradeOptions())
-	for _, j := range js {
+	for _, j := range run.judgements() {
 		r := j.Request
 		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
 			UserAgent: r.UserAgent, Status: statusOf(r), Answer: answer(r), Tier: string(j.Tier), Judged: account(j)})

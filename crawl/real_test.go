@@ -60,7 +60,7 @@ func TestRealCrawlers(t *testing.T) {
 	for _, rc := range realCrawlers {
 		t.Run(rc.name, func(t *testing.T) {
 			template := realTemplate(t, rc.name, rc.pkg, rc.template, rc.probe)
-			c := &crawl.Crawler{Name: rc.name, Template: template, Timeout: 60 * time.Second, Budget: 200}
+			c := &crawl.Crawler{Name: rc.name, Template: template, Timeout: 60 * time.Second, Budget: 200, Requirements: requirements}
 			results, runs := crawl.RunAll(context.Background(), cs, c, nil)
 			for _, run := range runs {
 				if len(run.Log) == 0 {
@@ -110,7 +110,7 @@ func TestRealCrawlersClock(t *testing.T) {
 		}
 		t.Run(rc.name, func(t *testing.T) {
 			c := &crawl.Crawler{Name: rc.name, Template: realTemplate(t, rc.name, rc.pkg, rc.template, rc.probe),
-				Timeout: 90 * time.Second, Budget: 200, Faketime: lib}
+				Timeout: 90 * time.Second, Budget: 200, Faketime: lib, Requirements: requirements}
 			results, _ := crawl.RunAll(context.Background(), cs, c, nil)
 			graded := 0
 			for _, r := range results {

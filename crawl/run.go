@@ -10,7 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/internal/cmdline"
 	"github.com/reptest/reptest/setup"
 )
 
@@ -51,6 +52,9 @@ type Crawler struct {
 	Faketime string
 	// NoTimeline skips the timeline scenarios.
 	NoTimeline bool
+	// Requirements is the requirement table (cases.RequirementTable) the
+	// access checks take their levels from.
+	Requirements cases.Table
 }
 
 // Run is what one crawler run of a scenario produced.
@@ -70,6 +74,19 @@ type Run struct {
 	Exit string
 	// Output is the end of the crawler's standard output and error.
 	Output string
+	// Judgements are the grader's judgements of Log, one per request in
+	// order, made once when the run ended; the results, the timeline and
+	// the diagnosis's evidence all read them.
+	Judgements []Judgement
+}
+
+// judgements returns the run's judgements, grading its log if the run was
+// put together without them.
+func (run *Run) judgements() []Judgement {
+	if run.Judgements == nil && len(run.Log) > 0 {
+		return Grade(run.Log, run.Versions, run.Scenario.gradeOptions())
+	}
+	return run.Judgements
 }
 
 // NotStarted begins the Failure of a run whose crawler could not be
@@ -108,7 +125,7 @@ func (c *Crawler) Crawl(ctx context.Context, sc *Scenario) Run {
 
 func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	run := Run{Scenario: sc, Layout: lab.Layout()}
-	words, err := parsers.SplitWords(c.Template)
+	words, err := cmdline.Split(c.Template)
 	if err == nil && len(words) == 0 {
 		err = errors.New("the template is empty")
 	}
@@ -148,7 +165,7 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 	}
 	out := &tail{max: outputKeep}
 	cmd.Stdout, cmd.Stderr = out, out
-	newGroup(cmd)
+	cmdline.NewGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		run.Failure = NotStarted + ": " + err.Error() + startHint(words[0], err)
 		return run
@@ -166,6 +183,9 @@ func (c *Crawler) crawl(ctx context.Context, sc *Scenario, lab *Lab) Run {
 		// without those origins: its run says nothing about robots.txt.
 		run.Failure = "the crawler refused the certificate of an https origin of the site (was it handed the test CA? pass {ca}, or see the README for the variables set):\n  " +
 			strings.Join(errs[:min(len(errs), 5)], "\n  ")
+	}
+	if len(run.Log) > 0 {
+		run.Judgements = Grade(run.Log, run.Versions, sc.gradeOptions())
 	}
 	return run
 }
@@ -187,7 +207,7 @@ func (c *Crawler) wait(ctx context.Context, cmd *exec.Cmd, site *Site) (exit, fa
 	case <-ctx.Done():
 		failure = "interrupted: " + ctx.Err().Error()
 	}
-	killGroup(cmd.Process)
+	cmdline.KillGroup(cmd.Process)
 	if failure != "" {
 		err = <-done
 	}

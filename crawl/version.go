@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/internal/cmdline"
 )
 
 // versionTimeout bounds a version command.
@@ -28,13 +28,13 @@ var interpreters = []string{"python", "python3", "ruby", "node", "nodejs", "perl
 func (c *Crawler) Version(ctx context.Context, command string) (string, error) {
 	var words []string
 	if command != "" {
-		w, err := parsers.SplitWords(command)
+		w, err := cmdline.Split(command)
 		if err != nil {
 			return "", fmt.Errorf("version command %q: %w", command, err)
 		}
 		words = w
 	} else {
-		w, err := parsers.SplitWords(c.Template)
+		w, err := cmdline.Split(c.Template)
 		if err != nil || len(w) == 0 {
 			return "", nil
 		}

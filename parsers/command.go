@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/internal/cmdline"
 )
 
 // Placeholders of a command template.
@@ -81,7 +82,7 @@ type Command struct {
 // NewCommand parses template and the options' patterns. It returns an
 // error for an empty template, an unterminated quote or a bad pattern.
 func NewCommand(template string, opts CommandOptions) (*Command, error) {
-	words, err := splitWords(template)
+	words, err := cmdline.Split(template)
 	if err != nil {
 		return nil, fmt.Errorf("command template %q: %w", template, err)
 	}
@@ -229,7 +230,7 @@ func (c *Command) run(ctx context.Context, argv []string, timeout time.Duration)
 	if len(c.opts.Env) > 0 {
 		cmd.Env = append(os.Environ(), c.opts.Env...)
 	}
-	newGroup(cmd)
+	cmdline.NewGroup(cmd)
 	cmd.Stdout, cmd.Stderr = outW, errW // files: Wait returns when the program exits
 	res.startErr = cmd.Start()
 	outW.Close()
@@ -248,7 +249,7 @@ func (c *Command) run(ctx context.Context, argv []string, timeout time.Duration)
 	case <-ctx.Done():
 		res.timedOut = true
 	}
-	killGroup(cmd.Process)
+	cmdline.KillGroup(cmd.Process)
 	select {
 	case <-exited:
 		res.state = cmd.ProcessState
@@ -278,72 +279,4 @@ func writeTemp(dir string, body []byte) (string, error) {
 		return "", fmt.Errorf("temporary robots.txt: %w", err)
 	}
 	return f.Name(), nil
-}
-
-// SplitWords splits a command template into words as --command does (see
-// splitWords); reptest crawl reads its --crawler template with it.
-func SplitWords(s string) ([]string, error) { return splitWords(s) }
-
-// splitWords splits a command template into words with the quoting rules
-// of a POSIX shell: blanks separate words; inside single quotes every
-// character is literal; inside double quotes a backslash escapes only
-// $ ` " \ and newline; elsewhere a backslash escapes the next character.
-// Nothing else is special.
-func splitWords(s string) ([]string, error) {
-	var (
-		words  []string
-		cur    strings.Builder
-		inWord bool
-	)
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case ch == ' ' || ch == '\t' || ch == '\n':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		case ch == '\'':
-			inWord = true
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return nil, errors.New("unterminated single quote")
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-		case ch == '"':
-			inWord = true
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-					i++
-					if s[i] == '\n' {
-						continue
-					}
-				}
-				cur.WriteByte(s[i])
-			}
-			if i >= len(s) {
-				return nil, errors.New("unterminated double quote")
-			}
-		case ch == '\\':
-			if i+1 >= len(s) {
-				return nil, errors.New("backslash at the end")
-			}
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-			inWord = true
-			cur.WriteByte(s[i])
-		default:
-			inWord = true
-			cur.WriteByte(ch)
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
 }

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/reptest/reptest/cases"
 )
 
@@ -162,31 +160,6 @@ func TestNewCommandErrors(t *testing.T) {
 	for _, tt := range tests {
 		if _, err := NewCommand(tt.template, tt.opts); err == nil {
 			t.Errorf("NewCommand(%q, %+v) succeeded", tt.template, tt.opts)
-		}
-	}
-}
-
-func TestSplitWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"./robots_main %robots% %user-agent% %url%", []string{"./robots_main", "%robots%", "%user-agent%", "%url%"}},
-		{"  a\t b \n c  ", []string{"a", "b", "c"}},
-		{`p 'a b' "c d" e\ f`, []string{"p", "a b", "c d", "e f"}},
-		{`p '' ""`, []string{"p", "", ""}},
-		{`p 'it'\''s' "say \"hi\" \$x \a"`, []string{"p", "it's", `say "hi" $x \a`}},
-		{`p --url=%url% x"y"'z'`, []string{"p", "--url=%url%", "xyz"}},
-		{"p a\\\nb", []string{"p", "ab"}},
-	}
-	for _, tt := range tests {
-		got, err := splitWords(tt.in)
-		if err != nil {
-			t.Errorf("splitWords(%q): %v", tt.in, err)
-			continue
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("splitWords(%q) mismatch (-want +got):\n%s", tt.in, diff)
 		}
 	}
 }

@@ -42,6 +42,11 @@
 // from standard output (the CLI's --command). Serve is the other side of
 // the protocol, for any cases.Parser.
 //
+// Open starts the parsers of one run together, built-in ones by name and
+// programs by command line, as the CLI's --parser, --exec and --command
+// do: one that cannot start stands in the Set with the reason, so a run
+// skips it or records its errors and keeps the others' results.
+//
 // Every adapter is safe for concurrent use; Exec and Isolated run up to
 // ExecOptions.Procs (Options.Procs) processes for concurrent callers, and
 // every adapter but Command implements cases.Batcher, with the verdicts of

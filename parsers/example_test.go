@@ -70,3 +70,34 @@ func ExampleValidName() {
 	// false
 	// false
 }
+
+// Open starts the parsers of one run together: built-in ones by name and
+// programs by command line. One that cannot start here stands in the set
+// and is listed as unavailable, so the run goes on and says why.
+func ExampleOpen() {
+	ctx := context.Background()
+	programs := []parsers.Program{
+		// A command template run once per check: exit code 0 is allowed.
+		{Line: "sh -c 'exit 0' %robots%", Name: "allow-all"},
+		// A protocol program that fails before its hello.
+		{Exec: true, Line: "echo no library >&2; exit 3"},
+	}
+	set, err := parsers.Open(ctx, []string{"reference"}, programs, parsers.SetOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer set.Close()
+	for _, u := range set.Unavailable {
+		fmt.Printf("%s did not start (built-in: %v)\n", u.Name, u.Builtin)
+	}
+	req := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n"), Agent: "FooBot", URL: "https://example.com/private/report"}
+	for _, p := range set.Parsers {
+		v, err := p.Check(ctx, req)
+		fmt.Println(p.Info().Name, v, err != nil)
+	}
+	// Output:
+	// exec did not start (built-in: false)
+	// reference disallow false
+	// allow-all allow false
+	// exec  true
+}

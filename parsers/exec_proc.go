@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/reptest/reptest/internal/cmdline"
 )
 
 // Grace periods when stopping a program.
@@ -56,7 +58,7 @@ func startProcess(command string, opts ExecOptions) (p *process, err error) {
 	if len(opts.Env) > 0 {
 		cmd.Env = append(os.Environ(), opts.Env...)
 	}
-	newGroup(cmd)
+	cmdline.NewGroup(cmd)
 
 	var files []*os.File
 	defer func() {
@@ -191,7 +193,7 @@ func (p *process) kill() string {
 }
 
 func (p *process) killNow() {
-	killGroup(p.cmd.Process)
+	cmdline.KillGroup(p.cmd.Process)
 	p.stdin.Close()
 	select {
 	case <-p.exited:

@@ -1,8 +1,8 @@
 // Package report holds reptest's result document (docs/FORMAT.md §4–§5) and
 // every rendering of it: JSON, terminal text, HTML, JUnit XML and
 // shields.io badges. It also merges the documents of sharded runs, applies
-// expected-failure files, draws the terminal progress bar, and builds the
-// verdict matrix that "reptest matrix" shows to site owners.
+// expected-failure files, draws the terminal progress bar, and prints the
+// verdict matrix that package matrix builds for "reptest matrix".
 //
 // A run is first written as a Document (JSON); every other form is
 // rendered from it, so a saved results file can be rendered again later.

@@ -30,12 +30,6 @@ var table = sync.OnceValue(func() reqTable {
 	return t
 })
 
-// prefix returns the part of a requirement ID before its first '-'.
-func prefix(id string) string {
-	p, _, _ := strings.Cut(id, "-")
-	return p
-}
-
 // area returns the area of the given name; a zero Area with Name name
 // and Title "other" when the table has none.
 func area(name string) cases.Area {
@@ -79,7 +73,7 @@ func compareReq(a, b string) int {
 	if ra, rb := cases.AreaRank(cases.AreaOf(a)), cases.AreaRank(cases.AreaOf(b)); ra != rb {
 		return ra - rb
 	}
-	pa, pb := prefix(a), prefix(b)
+	pa, pb := cases.IDPrefix(a), cases.IDPrefix(b)
 	if pa != pb {
 		return strings.Compare(pa, pb)
 	}

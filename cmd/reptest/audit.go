@@ -56,7 +56,12 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "reptest audit:", why)
 		return exitUsage
 	}
-	sums, results := accesslog.Results(rep)
+	reqs, err := cases.RequirementTable()
+	if err != nil {
+		fmt.Fprintln(stderr, "reptest audit:", err)
+		return exitUsage
+	}
+	sums, results := accesslog.Results(rep, reqs)
 	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
 	doc := report.FromResults(meta, sums, results, nil)
 	if doc.Audit, err = json.Marshal(sec); err != nil {

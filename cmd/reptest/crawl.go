@@ -11,7 +11,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
-	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/internal/cmdline"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 )
@@ -49,6 +49,10 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	version, err := cfg.crawler.Version(ctx, cfg.version)
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest crawl: --crawler-version: %v\n", err)
+		return exitUsage
+	}
+	if cfg.crawler.Requirements, err = cases.RequirementTable(); err != nil {
+		fmt.Fprintln(stderr, "reptest crawl:", err)
 		return exitUsage
 	}
 	lab, err := crawl.NewLab(crawl.LabOptions{Layout: crawl.Layout(cfg.layout)})
@@ -133,7 +137,7 @@ func (cfg *crawlConfig) check(pos []string) error {
 	if err := profileError(cfg.profile); err != nil {
 		return err
 	}
-	if _, err := parsers.SplitWords(c.Template); err != nil {
+	if _, err := cmdline.Split(c.Template); err != nil {
 		return fmt.Errorf("--crawler %q: %w", c.Template, err)
 	}
 	c.Faketime = crawl.FindFaketime()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -170,40 +169,28 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, st
 		// Your own programs are compared with the reference.
 		names = multi{"reference"}
 	}
-	ps, missing, err := openParsers(ctx, names, o.progs, o.timeout)
+	set, err := openParsers(ctx, names, o.progs, o.timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest diff:", err)
 		return nil, false
 	}
-	for _, p := range ps {
+	for _, p := range set.Parsers {
 		run.Parsers = append(run.Parsers, p.Info())
 	}
-	o.identities = programIdentities(ps[len(names):], o.progs)
-	closeParsers(ps)
-	var usable multi
-	for _, n := range names {
-		if isUnavailable(n, missing) {
-			if !o.quiet {
-				fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", n, isMissing(n, missing))
-			}
-			o.leftOut = append(o.leftOut, n)
-			continue
-		}
-		usable = append(usable, n)
-	}
-	for _, u := range missing {
-		if u.prog == nil {
-			continue
-		}
-		o.leftOut = append(o.leftOut, u.name)
+	o.identities = set.Identities()
+	set.Close()
+	for _, u := range set.Unavailable {
+		o.leftOut = append(o.leftOut, u.Name)
 		if !o.quiet {
-			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.name, u.err)
+			fmt.Fprintf(stderr, "reptest diff: %s is left out: %v\n", u.Name, u.Err)
 		}
 	}
-	progs := o.progs.without(missing)
 	return func(ctx context.Context) ([]cases.Parser, error) {
-		ps, _, err := openParsers(ctx, usable, progs, o.timeout)
-		return ps, err
+		s, err := set.Reopen(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return s.Parsers, nil
 	}, true
 }
 
@@ -264,25 +251,6 @@ func (o *diffOptions) openCache(stderr io.Writer) *diff.DiskCache {
 	return c
 }
 
-// programIdentities returns, by parser name, what identifies the answers
-// of the --exec and --command programs ps (in progs' order): the kind
-// and the command line, and for --command the verdict patterns.
-func programIdentities(ps []cases.Parser, progs *programs) map[string]string {
-	ids := make(map[string]string)
-	for i, p := range ps {
-		if i >= len(progs.list) {
-			break
-		}
-		pr := progs.list[i]
-		id := "exec " + pr.arg
-		if !pr.exec {
-			id = "command " + pr.arg + "\x00" + progs.allowedRE + "\x00" + progs.disallowedRE
-		}
-		ids[p.Info().Name] = id
-	}
-	return ids
-}
-
 // writeOutputs writes the requested files and, unless quiet or an output
 // is stdout ("-"), the summary on stdout; it returns the command's exit
 // status.
@@ -315,16 +283,6 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 		}
 	}
 	return 0
-}
-
-// isMissing returns the reason a parser is unavailable.
-func isMissing(name string, missing []unavailable) error {
-	for _, u := range missing {
-		if u.name == name {
-			return u.err
-		}
-	}
-	return errors.New("unavailable")
 }
 
 // writeDiffHTML renders the run's dashboard with the report package.

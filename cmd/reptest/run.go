@@ -221,21 +221,21 @@ func (cfg *runConfig) execute(ctx context.Context, selected []cases.Case) (rep c
 	if len(names) == 0 && cfg.progs.none() {
 		names = []string{"reference"}
 	}
-	ps, unavailable, err := openParsers(ctx, names, cfg.progs, cfg.timeout)
+	set, err := openParsers(ctx, names, cfg.progs, cfg.timeout)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest run:", err)
 		return rep, "", exitUsage
 	}
-	defer closeParsers(ps)
-	for _, u := range unavailable {
+	defer set.Close()
+	for _, u := range set.Unavailable {
 		// A parser asked for that cannot run fails the run (it did not
 		// run, or its checks are errors); this says why, whatever
 		// --quiet says.
-		if u.prog != nil {
-			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.name, u.err)
+		if !u.Builtin {
+			fmt.Fprintf(stderr, "reptest run: %s: %v; its checks are errors\n", u.Name, u.Err)
 		} else {
-			fmt.Fprintf(stderr, "reptest run: %s did not run: %v\n", u.name, u.err)
-			cfg.notRun = append(cfg.notRun, u.name)
+			fmt.Fprintf(stderr, "reptest run: %s did not run: %v\n", u.Name, u.Err)
+			cfg.notRun = append(cfg.notRun, u.Name)
 		}
 	}
 	opts := cases.RunOptions{Strict: cfg.strict, Timeout: cfg.timeout, Explain: parsers.NewReference()}
@@ -245,13 +245,13 @@ func (cfg *runConfig) execute(ctx context.Context, selected []cases.Case) (rep c
 		progress.Start(len(selected))
 		opts.Progress = func(done, total int) { progress.Step() }
 	}
-	rep, err = cases.Run(ctx, selected, ps, opts)
+	rep, err = cases.Run(ctx, selected, set.Parsers, opts)
 	progress.Done()
 	if err != nil {
 		interrupted = interruption(ctx, err)
 		fmt.Fprintln(stderr, "reptest run: interrupted:", interrupted)
 	}
-	return markUnavailable(rep, unavailable), interrupted, exitOK
+	return markUnavailable(rep, set.Unavailable), interrupted, exitOK
 }
 
 // interruption says why a run stopped: the signal, or ctx's error.
