@@ -74,6 +74,13 @@ func Requirements() ([]Requirement, error) {
 	return slices.Clone(t.Requirements), err
 }
 
+// RequirementTable returns the embedded corpus's requirement table, a
+// copy the caller may keep.
+func RequirementTable() (Table, error) {
+	t, err := embeddedTable()
+	return Table{Areas: slices.Clone(t.Areas), Requirements: slices.Clone(t.Requirements)}, err
+}
+
 // Areas returns the areas of the embedded corpus's table, in order.
 func Areas() ([]Area, error) {
 	t, err := embeddedTable()

@@ -19,4 +19,3 @@ func ExampleSummarize() {
 	// false
 	// the one MUST check was skipped: the parser takes no fetch requests
 }
-

@@ -38,4 +38,3 @@ type Table struct {
 	Areas        []Area
 	Requirements []Requirement
 }
-
