@@ -12,15 +12,12 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-// The differential findings a report shows are diff's: result.Finding is
-// the one finding type, result.GroupFindings the one grouping (signature and
-// primary requirement) and result.Signature the one signature format, so
-// that a run is grouped alike on the terminal, in the JSON summary and on
-// the page.
+// The differential findings a report shows are the document's, grouped
+// and counted once by their producer (result.DiffSummary, whose groups
+// are result.GroupFindings'): report lays them out as recorded, so that
+// a run reads alike on the terminal, in the JSON summary and on the page.
 
-// DiffRun describes a differential run for its page: result.Run, which a
-// differential report records (reptest diff --report), so that a page
-// made from saved reports shows what the run's own page shows.
+// DiffRun describes a differential run for its page (result.RunInfo).
 type DiffRun = result.RunInfo
 
 // dashView is the dashboard of a differential run.

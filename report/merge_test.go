@@ -28,7 +28,7 @@ func shard(ids ...string) *Document {
 
 func TestMergeShards(t *testing.T) {
 	whole := fixtureDoc()
-	whole.Findings, whole.Summary, whole.Run = nil, nil, nil
+	whole.Findings, whole.Summary, whole.Run, whole.Reference = nil, nil, nil, ""
 	a := shard("merge/two-groups-same-agent", "match/tie-allow-wins", "syn/comment")
 	b := shard("http/redirect-cross-host", "cache/refetch-after-a-day", "syn/comment") // syn/comment in both: identical
 	got, err := Merge(a, b)

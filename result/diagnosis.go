@@ -84,6 +84,8 @@ func (d *Diagnosis) IDs() []string {
 // is untested when no shard tested it. It is not a new fit: a
 // misreading that no shard claimed on its own part of the evidence is
 // not claimed on the whole (run unsharded for one fit of all of it).
+// Merged behaviours are ordered by what they explain; the diagnoses of
+// one part keep the fitter's order.
 func MergeDiagnoses(parts ...[]Diagnosis) []Diagnosis {
 	out := []Diagnosis{}
 	at := map[string]int{}
@@ -115,7 +117,9 @@ func MergeDiagnoses(parts ...[]Diagnosis) []Diagnosis {
 			}
 		}
 		slices.Sort(out[k].Untested)
-		slices.SortStableFunc(out[k].Behaviours, func(a, b Behaviour) int { return b.Explains - a.Explains })
+		if len(parts) > 1 { // one part keeps the fitter's order
+			slices.SortStableFunc(out[k].Behaviours, func(a, b Behaviour) int { return b.Explains - a.Explains })
+		}
 	}
 	return out
 }

@@ -74,13 +74,8 @@ func Merge(t Table, docs ...*Document) (*Document, error) {
 	for i, d := range docs {
 		ds[i] = d.Diagnosis
 	}
-	switch {
-	case len(docs) == 1:
-		out.Diagnosis = docs[0].Diagnosis // one document: nothing to merge
-	default:
-		if out.Diagnosis = MergeDiagnoses(ds...); len(out.Diagnosis) == 0 && !m.diff {
-			out.Diagnosis = nil
-		}
+	if out.Diagnosis = MergeDiagnoses(ds...); len(out.Diagnosis) == 0 && !m.diff {
+		out.Diagnosis = nil
 	}
 	out.Selection = mergedSelection(docs)
 	out.Interrupted, out.InterruptReason = mergedInterruption(docs)
