@@ -93,7 +93,7 @@ func selectForTest(opts SuiteOptions) ([]Case, error) {
 		return nil, fmt.Errorf("cases: Profile %q: want %q, %q or %q", profile, ProfileRFC, ProfileGoogle, ProfileAIPref)
 	}
 	for _, lv := range opts.Levels {
-		if lv.rank() > Interpretation.rank() {
+		if lv.Rank() > Interpretation.Rank() {
 			return nil, fmt.Errorf("cases: Levels: %q is not a level (want cases.MUST, SHOULD, MAY or Interpretation)", lv)
 		}
 	}

@@ -145,7 +145,7 @@ func (l *loader) requirements(r *reader, n *yaml.Node, f fields, c *Case) {
 	} else if reqOK {
 		c.Level = Interpretation
 		for _, id := range c.Req {
-			if lv := l.reqs[id].levelFor(c.Profile); lv.rank() < c.Level.rank() {
+			if lv := l.reqs[id].LevelFor(c.Profile); lv.Rank() < c.Level.Rank() {
 				c.Level = lv
 			}
 		}

@@ -2,53 +2,36 @@ package cases
 
 import (
 	"time"
+
+	"github.com/reptest/reptest/result"
 )
 
-// Level is the strength of a requirement (BCP 14), or "interpretation"
-// where the RFC leaves a reading open.
-type Level string
+// Level is the strength of a requirement (result.Level).
+type Level = result.Level
 
 // The levels, strongest first.
 const (
-	MUST           Level = "MUST"
-	SHOULD         Level = "SHOULD"
-	MAY            Level = "MAY"
-	Interpretation Level = "interpretation"
+	MUST           = result.MUST
+	SHOULD         = result.SHOULD
+	MAY            = result.MAY
+	Interpretation = result.Interpretation
 )
-
-// rank orders levels: a lower rank is stronger.
-func (l Level) rank() int {
-	switch l {
-	case MUST:
-		return 0
-	case SHOULD:
-		return 1
-	case MAY:
-		return 2
-	case Interpretation:
-		return 3
-	}
-	return 4
-}
 
 // Profiles a case can belong to.
 const (
-	ProfileRFC    = "rfc9309"
-	ProfileGoogle = "google"
-	// ProfileAIPref is the opt-in profile of the AI-preference drafts
-	// (reference.AIPrefDrafts): RFC 9309 with Content-Usage and
-	// Content-Signal lines read as rules, and usage preferences checked.
-	ProfileAIPref = "aipref"
+	ProfileRFC    = result.ProfileRFC
+	ProfileGoogle = result.ProfileGoogle
+	ProfileAIPref = result.ProfileAIPref
 )
 
-// Verdict is a parser's answer for one check.
-type Verdict string
+// Verdict is a parser's answer for one check (result.Verdict).
+type Verdict = result.Verdict
 
 // The verdicts. Reject means the parser refused the whole file.
 const (
-	Allow    Verdict = "allow"
-	Disallow Verdict = "disallow"
-	Reject   Verdict = "reject"
+	Allow    = result.Allow
+	Disallow = result.Disallow
+	Reject   = result.Reject
 )
 
 // Case is one test case of the corpus (docs/FORMAT.md §1).

@@ -6,50 +6,25 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/reptest/reptest/result"
 )
 
-// Capability is something a parser can do (docs/FORMAT.md §3).
-type Capability string
+// Capability is something a parser can do (result.Capability,
+// docs/FORMAT.md §3).
+type Capability = result.Capability
 
 // The capabilities.
 const (
-	// CapParse: body in, verdict out.
-	CapParse Capability = "parse"
-	// CapStatus: status code and body in, verdict out.
-	CapStatus Capability = "status"
-	// CapFetch: the parser fetches robots.txt itself from the runner's
-	// test server.
-	CapFetch Capability = "fetch"
-	// CapClock: a fetching parser that keeps a cache per session and
-	// takes the time from the request, so timeline cases can run on it.
-	CapClock Capability = "clock"
-	// CapUsage: the parser also reports usage preferences (the aipref
-	// profile) through UsageReporter.
-	CapUsage Capability = "usage"
+	CapParse  = result.CapParse
+	CapStatus = result.CapStatus
+	CapFetch  = result.CapFetch
+	CapClock  = result.CapClock
+	CapUsage  = result.CapUsage
 )
 
-// Info describes a parser.
-type Info struct {
-	Name         string       `json:"name"`
-	Version      string       `json:"version,omitempty"`
-	Capabilities []Capability `json:"capabilities,omitempty"`
-	// Runtime names the interpreter that runs an external parser, with
-	// its version ("CPython 3.11.7", "Node.js v20.20.2"), as the program
-	// reports it: a library can behave differently on another runtime
-	// (urllib.robotparser took up longest match in CPython 3.13). Empty
-	// for in-process parsers and programs that do not say.
-	Runtime string `json:"runtime,omitempty"`
-}
-
-// Has reports whether the parser has capability c.
-func (i Info) Has(c Capability) bool {
-	for _, x := range i.Capabilities {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
+// Info describes a parser (result.Info).
+type Info = result.Info
 
 // Request is one check put to a parser.
 type Request struct {

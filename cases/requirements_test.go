@@ -75,7 +75,7 @@ func strongestKeyword(quote string) (Level, bool) {
 	best, found := Interpretation, false
 	for _, w := range strings.FieldsFunc(quote, func(r rune) bool { return r < 'A' || r > 'Z' }) {
 		for _, k := range keywordStrength {
-			if w == k.word && (!found || k.level.rank() < best.rank()) {
+			if w == k.word && (!found || k.level.Rank() < best.Rank()) {
 				best, found = k.level, true
 			}
 		}
@@ -102,7 +102,7 @@ func TestLevelsQuoteTheirKeyword(t *testing.T) {
 				t.Errorf("%s is levelled %s but quotes no RFC sentence", r.ID, lv)
 			case !ok:
 				t.Errorf("%s is levelled %s, but its quote has no BCP 14 keyword: %q", r.ID, lv, r.Quote)
-			case got.rank() > lv.rank():
+			case got.Rank() > lv.Rank():
 				t.Errorf("%s is levelled %s, but its quote carries only %s: %q", r.ID, lv, got, r.Quote)
 			}
 		default:

@@ -7,20 +7,6 @@ import (
 	"github.com/reptest/reptest/cases"
 )
 
-// A parser that skipped every MUST check did not run, whatever it passed.
-func ExampleSummarize() {
-	results := []cases.Result{
-		{Parser: "mybot", Case: "a", Level: cases.MUST, Outcome: cases.Skipped, Detail: "the parser takes no fetch requests"},
-		{Parser: "mybot", Case: "b", Level: cases.MAY, Outcome: cases.Pass},
-	}
-	s := cases.Summarize(cases.Summary{Name: "mybot"}, results, false)
-	fmt.Println(s.Conforms)
-	fmt.Println(s.NotRun)
-	// Output:
-	// false
-	// the one MUST check was skipped: the parser takes no fetch requests
-}
-
 // The embedded corpus and a team's own cases load together; a file the
 // loader skips is reported through Warn.
 func ExampleLoader() {

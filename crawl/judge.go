@@ -9,7 +9,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
-	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // The number of access-check slots each agent of a case has: the access
@@ -563,9 +563,9 @@ func inGroup(line int, uaLines []int, rb *reference.Robots) bool {
 }
 
 // Timeline is the run as the HTML report's request timeline shows it.
-func Timeline(run Run, crawler string) report.CrawlRun {
+func Timeline(run Run, crawler string) result.CrawlRun {
 	sc := run.Scenario
-	tl := report.CrawlRun{Crawler: crawler, Case: sc.Case.ID, Agent: sc.Agent, Start: run.Start, Failure: run.failure()}
+	tl := result.CrawlRun{Crawler: crawler, Case: sc.Case.ID, Agent: sc.Agent, Start: run.Start, Failure: run.failure()}
 	if tl.Failure != "" {
 		tl.Failure += outputNote(run)
 	}
@@ -574,7 +574,7 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 	}
 	for _, j := range run.judgements() {
 		r := j.Request
-		tl.Requests = append(tl.Requests, report.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
+		tl.Requests = append(tl.Requests, result.CrawlRequest{At: since(r.Time, run.Log[0].Time), Method: r.Method, URL: r.URL,
 			UserAgent: r.UserAgent, Status: statusOf(r), Answer: answer(r), Tier: string(j.Tier), Judged: account(j)})
 	}
 	return tl
@@ -582,14 +582,14 @@ func Timeline(run Run, crawler string) report.CrawlRun {
 
 // Timelines returns the timelines of the runs that have a result other
 // than pass or skipped among results.
-func Timelines(runs []Run, results []cases.Result, crawler string) []report.CrawlRun {
+func Timelines(runs []Run, results []cases.Result, crawler string) []result.CrawlRun {
 	bad := map[[2]string]bool{}
 	for _, r := range results {
 		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
 			bad[[2]string{r.Case, r.Agent}] = true
 		}
 	}
-	var out []report.CrawlRun
+	var out []result.CrawlRun
 	for _, run := range runs {
 		if bad[[2]string{run.Scenario.Case.ID, run.Scenario.Agent}] {
 			out = append(out, Timeline(run, crawler))

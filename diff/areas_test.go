@@ -93,31 +93,6 @@ func TestMajority(t *testing.T) {
 	}
 }
 
-func TestMergeAddsAreas(t *testing.T) {
-	part := func(areas ...AreaStat) *Report {
-		return &Report{Kind: ReportKind, Summary: Summary{Parsers: []string{"p", "q"}, Areas: areas}}
-	}
-	got, err := Merge(
-		part(AreaStat{Area: "encoding", Probes: 3, Agreed: 1, Apart: map[string]int{"p": 2}},
-			AreaStat{Area: "matching", Probes: 5, Agreed: 5}),
-		part(AreaStat{Area: "matching", Probes: 2, Agreed: 1, Apart: map[string]int{"q": 1}},
-			AreaStat{Area: "syntax", Probes: 1, Agreed: 1}),
-		part(AreaStat{Area: "encoding", Probes: 1, Apart: map[string]int{"p": 1, "q": 1}}),
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Added area by area, in the order of the requirement table.
-	want := []AreaStat{
-		{Area: "syntax", Probes: 1, Agreed: 1},
-		{Area: "matching", Probes: 7, Agreed: 6, Apart: map[string]int{"q": 1}},
-		{Area: "encoding", Probes: 4, Agreed: 1, Apart: map[string]int{"p": 3, "q": 1}},
-	}
-	if diff := cmp.Diff(want, got.Summary.Areas); diff != "" {
-		t.Errorf("merged areas (-want +got):\n%s", diff)
-	}
-}
-
 // TestProbeKindsAreRequirements checks that every kind of derived probe
 // exercises a requirement of the table, so that each is counted in an
 // area.

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // VerdictError is the verdict recorded when a parser fails to answer
@@ -21,66 +21,11 @@ import (
 // its own.
 const VerdictError cases.Verdict = "error"
 
-// Finding is one input on which parsers disagree (docs/FORMAT.md §4). Its JSON
-// form is one line of a findings file.
-type Finding struct {
-	Input
-	// Verdicts holds each parser's verdict, by parser name.
-	Verdicts map[string]cases.Verdict `json:"verdicts"`
-	// Signature says which parsers side with which; see Signature.
-	Signature string `json:"signature"`
-	// Minimized is set once Minimize has shrunk the input. A finding in
-	// which a parser answered with an error is not minimised.
-	Minimized bool `json:"minimized"`
-	// Req holds the requirement IDs the reference's trace points to; see
-	// Tags.
-	Req []string `json:"req"`
+// Finding is one input on which parsers disagree (result.Finding).
+type Finding = result.Finding
 
-	// Sources names the files the disagreement was found in, in input
-	// order; Probes counts the disagreeing probes this finding stands for.
-	Sources []string `json:"sources,omitempty"`
-	Probes  int      `json:"probes,omitempty"`
-	// Duplicates counts the inputs that were not compared because their
-	// body is that of one of Sources; the first MaxDuplicateSources of
-	// each are listed in Sources too.
-	Duplicates int `json:"duplicates,omitempty"`
-	// Trace is the reference's explanation of its verdict on the input,
-	// in the input's profile; Line is its deciding line (0 when no rule
-	// decided).
-	Trace string `json:"trace,omitempty"`
-	Line  int    `json:"line,omitempty"`
-	// SourceLines holds, per source file, the lines of the rules whose
-	// probes disagreed there (sorted, at most MaxSourceLines a file).
-	SourceLines map[string][]int `json:"source_lines,omitempty"`
-}
-
-// Disagrees reports whether the verdicts are not all the same.
-func (f *Finding) Disagrees() bool { return Signature(f.Verdicts) != "" }
-
-// Key returns the key findings are grouped by: the signature and the
-// primary requirement ID (see Primary).
-func (f *Finding) Key() string { return f.Signature + " " + Primary(f.Req) }
-
-// Signature is a canonical description of how parsers split on an input:
-// the parsers are partitioned by verdict, each block is written as its
-// sorted names and their verdict ("grobotstxt,reference=disallow"), and
-// the blocks, sorted, are joined by "≠":
-//
-//	grobotstxt,reference=disallow≠temoto=allow
-//
-// The same verdicts always give the same signature, whatever the order of
-// the parsers. It returns "" when all verdicts are the same.
-func Signature(verdicts map[string]cases.Verdict) string {
-	sides := Sides(verdicts)
-	if len(sides) < 2 {
-		return ""
-	}
-	blocks := make([]string, len(sides))
-	for i, sd := range sides {
-		blocks[i] = sd.String()
-	}
-	return strings.Join(blocks, "≠")
-}
+// Signature is result.Signature.
+func Signature(verdicts map[string]cases.Verdict) string { return result.Signature(verdicts) }
 
 // panel asks a fixed list of parsers the same questions. The panel is
 // used from one goroutine at a time; it may ask its parsers from

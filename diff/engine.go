@@ -16,6 +16,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // Factory returns a fresh instance of every parser to compare, in a fixed
@@ -82,13 +83,8 @@ const MinProbes = 40
 // duplicates, in the order of the files they were first found in, and the
 // summary.
 type Report struct {
-	// Kind is ReportKind in a report's JSON form (WriteReport).
-	Kind     string    `json:"kind"`
 	Findings []Finding `json:"findings"`
 	Summary  Summary   `json:"summary"`
-	// Run describes the run (WriteReport's documents); nil when not
-	// recorded.
-	Run *RunInfo `json:"run,omitempty"`
 	// Diagnosis names, per parser, the misreadings of the reference that
 	// explain its departures from it (package diagnose), fitted once on
 	// every probe of the run.
@@ -481,12 +477,12 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 		key := pendingKey(robots(), vs, pr)
 		if w, ok := byKey[key]; ok {
 			waiting[w].probes++
-			waiting[w].lines = addLine(waiting[w].lines, pr.Line)
+			waiting[w].lines = result.AddLine(waiting[w].lines, pr.Line)
 			continue
 		}
 		byKey[key] = len(waiting)
 		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
-		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: addLine(nil, pr.Line)})
+		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: result.AddLine(nil, pr.Line)})
 	}
 	return waiting
 }
@@ -617,7 +613,7 @@ func traceOf(in Input) (string, int) {
 // collect merges the files' results in file order; dups holds the
 // duplicates of each compared input by its index.
 func collect(names []string, results []*fileResult, dups map[int]*duplicates) *Report {
-	rep := &Report{Kind: ReportKind}
+	rep := &Report{}
 	s := &rep.Summary
 	s.Parsers = names
 	n := len(names)
@@ -654,7 +650,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 		rep.addFindings(index, r, d)
 	}
 	for k := range s.Pairs {
-		s.Pairs[k].share()
+		s.Pairs[k].Share()
 	}
 	s.Areas = areaStats(names, results)
 	s.Groups = GroupFindings(rep.Findings)
@@ -668,7 +664,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 func (rep *Report) addFindings(index map[string]int, r *fileResult, d *duplicates) {
 	listed := make(map[string]bool) // findings this file is a source of
 	for _, f := range r.findings {
-		id := inputID(&f.Input)
+		id := f.Input.ID()
 		g := &f
 		if at, ok := index[id]; ok {
 			g = &rep.Findings[at]
@@ -678,19 +674,19 @@ func (rep *Report) addFindings(index map[string]int, r *fileResult, d *duplicate
 		if listed[id] {
 			// The file's second disagreement minimised to the
 			// same input: only its lines are new.
-			g.mergeLines(r.name, lines)
+			g.MergeLines(r.name, lines)
 			for _, name := range d.names {
-				g.mergeLines(name, lines)
+				g.MergeLines(name, lines)
 			}
 			continue
 		}
 		listed[id] = true
 		if g != &f {
-			g.addSource(r.name, lines)
+			g.AddSource(r.name, lines)
 		}
 		g.Duplicates += d.count
 		for _, name := range d.names {
-			g.addSource(name, lines)
+			g.AddSource(name, lines)
 		}
 		if g == &f {
 			index[id] = len(rep.Findings)

@@ -8,18 +8,11 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
-// Input is one question put to every parser: a robots.txt body, a
-// crawler's product token and a URL. Its JSON form holds the keys of a
-// finding (docs/FORMAT.md §4). Profile is the profile the input was asked
-// under; Run sets it on every finding.
-type Input struct {
-	Robots  []byte `json:"robots_b64"`
-	Agent   string `json:"agent"`
-	URL     string `json:"url"`
-	Profile string `json:"profile,omitempty"`
-}
+// Input is one question put to every parser (result.Input).
+type Input = result.Input
 
 // Probe is an (agent, URL) pair asked of one file. Line and Kind say where
 // a derived probe came from: the rule's line (0 for none) and the variant

@@ -452,29 +452,3 @@ func sortedKeys(set map[string]bool) []string {
 	slices.Sort(s)
 	return s
 }
-
-// primaryOrder ranks requirement IDs from the most telling about a
-// disagreement to the least: the context a finding is set in (which group
-// applied, how many groups there are) comes last.
-const primaryOrder = " SYN-9 MATCH-7 MATCH-5 PCT-3 PCT-2 PCT-1 SPC-4 SPC-3 SPC-2 SPC-1 MATCH-4 MATCH-11 MATCH-2 MATCH-3" +
-	" PAT-1 G-INDEX OTH-2 G-TYPO UA-7 G-UA UA-3 UA-2 UA-1 SYN-10 SYN-3 SYN-8 SYN-2 SYN-1 SYN-4 SYN-5 PAT-2 LIM-1" +
-	" OTH-3 SYN-7 SYN-6 UA-6 UA-5 UA-4 MATCH-6 MATCH-9 MATCH-1 "
-
-// Primary returns the most telling of a finding's requirement IDs, by a
-// fixed ranking that puts what decided over where it happened: SYN-9
-// (a rejected file), MATCH-7, a tie (MATCH-5), the percent-encoding and special-character
-// requirements, longest match, then syntax, then group selection. IDs the
-// ranking does not know come last, in sorted order.
-func Primary(req []string) string {
-	best, rank := "", len(primaryOrder)+1
-	for _, id := range req {
-		r := strings.Index(primaryOrder, " "+id+" ")
-		if r < 0 {
-			r = len(primaryOrder)
-		}
-		if r < rank || r == rank && id < best {
-			best, rank = id, r
-		}
-	}
-	return best
-}

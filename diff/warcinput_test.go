@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/warc"
 )
 
@@ -151,7 +152,7 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 	factory := func(context.Context) ([]cases.Parser, error) {
 		return []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}}, nil
 	}
-	runShard := func(sh cases.Shard) *Report {
+	runShard := func(sh cases.Shard) *result.Document {
 		var in Inputs
 		if err := in.AddPath(paths); err != nil {
 			t.Fatal(err)
@@ -161,25 +162,31 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Through the JSON form, as shards are merged.
+		doc := &result.Document{Tool: result.Tool, Parsers: []result.Summary{}, Results: []result.Result{},
+			Findings: rep.Findings, Summary: &rep.Summary, Run: &RunInfo{}, Diagnosis: rep.Diagnosis}
 		var b bytes.Buffer
-		if err := WriteReport(&b, rep); err != nil {
+		if err := doc.WriteJSON(&b); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ReadReport(&b, sh.String())
+		back, err := result.ReadJSON(&b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return back
 	}
-	whole, err := Merge(runShard(cases.Shard{}))
+	table, err := cases.RequirementTable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parts []*Report
+	whole, err := result.Merge(table, runShard(cases.Shard{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*result.Document
 	for k := 1; k <= 4; k++ {
 		parts = append(parts, runShard(cases.Shard{K: k, N: 4}))
 	}
-	merged, err := Merge(parts...)
+	merged, err := result.Merge(table, parts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +194,7 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 	// must not.
 	// A merge adds the shards' diagnoses rather than fitting again
 	// (docs/FORMAT.md §7): the departures add up, the rest may differ.
-	if diff := cmp.Diff(whole, merged, cmpopts.IgnoreFields(Report{}, "Run", "Diagnosis")); diff != "" {
+	if diff := cmp.Diff(whole, merged, cmpopts.IgnoreFields(result.Document{}, "Run", "Diagnosis")); diff != "" {
 		t.Fatalf("merged shards differ from the whole run (-whole +merged):\n%s", diff)
 	}
 	for i, d := range whole.Diagnosis {

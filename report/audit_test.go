@@ -5,9 +5,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/reptest/reptest/cases"
 	"strings"
 	"testing"
+
+	"github.com/reptest/reptest/cases"
 )
 
 // An audit document's timelines are drawn per bot: stacked bars by tier,

@@ -50,28 +50,6 @@ func (e *ExpectEntry) patterns() []string {
 	return e.Cases
 }
 
-// ExpectedFailure marks one failing check that an expected-failure entry
-// covers. The outcome is unchanged; the mark says it is known.
-type ExpectedFailure struct {
-	Parser  string `json:"parser"`
-	Case    string `json:"case"`
-	Check   int    `json:"check"`
-	Pattern string `json:"pattern"`
-	Reason  string `json:"reason"`
-	Link    string `json:"link,omitempty"`
-}
-
-// UnexpectedPass is an expected-failure entry with no failing check: the
-// bug may be fixed (Matched > 0: every matched check passed), or the
-// entry names nothing that ran (Matched == 0).
-type UnexpectedPass struct {
-	Parser  string   `json:"parser"`
-	Cases   []string `json:"cases"`
-	Reason  string   `json:"reason"`
-	Link    string   `json:"link,omitempty"`
-	Matched int      `json:"matched"`
-}
-
 // ReadExpectations reads an expected-failure file. name is used in
 // messages. Unknown keys, entries without a case pattern or a reason, and
 // links that are not http(s) URLs are errors.
@@ -161,11 +139,11 @@ func (e *ExpectEntry) validate() error {
 	return nil
 }
 
-// ApplyExpectations marks the failures the file expects and lists its
+// ApplyExpectations marks in d the failures the file expects and lists its
 // entries that no failure matched. It replaces earlier marks. A failing
 // check (deviation, violation or error) is expected when an entry of its
 // parser matches its case id.
-func (d *Document) ApplyExpectations(e *Expectations) {
+func ApplyExpectations(d *Document, e *Expectations) {
 	d.Expected, d.Unexpected = nil, nil
 	if e == nil {
 		return
@@ -212,46 +190,6 @@ func (e *ExpectEntry) match(id string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// expectedIndex maps each marked check to its mark.
-func (d *Document) expectedIndex() map[resultKey]*ExpectedFailure {
-	m := make(map[resultKey]*ExpectedFailure, len(d.Expected))
-	for i := range d.Expected {
-		x := &d.Expected[i]
-		m[resultKey{x.Parser, x.Case, x.Check}] = x
-	}
-	return m
-}
-
-// NewFailures returns the results that make a parser nonconforming
-// (violations and errors, and deviations in a strict run) and that no
-// expected-failure entry covers.
-func (d *Document) NewFailures() []cases.Result {
-	exp := d.expectedIndex()
-	var out []cases.Result
-	for _, r := range d.Results {
-		if r.Outcome.Fails(d.Strict) && exp[keyOf(r)] == nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// ShouldFail reports whether the run should fail when known failures are
-// forgiven: it was interrupted, or some parser has a new failure (see
-// NewFailures) or did not run (Summary.NotRun). Unexpected passes are
-// reported but do not fail the run.
-func (d *Document) ShouldFail() bool {
-	if d.Interrupted {
-		return true
-	}
-	for _, p := range d.Parsers {
-		if p.NotRun != "" {
-			return true
-		}
-	}
-	return len(d.NewFailures()) > 0
 }
 
 // ExpectationsFor starts an expected-failure file from a run: one entry

@@ -31,7 +31,7 @@ func TestApplyExpectations(t *testing.T) {
 	if !d.ShouldFail() {
 		t.Fatal("fixture run should fail before expectations")
 	}
-	d.ApplyExpectations(e)
+	ApplyExpectations(d, e)
 
 	var marked []string
 	for _, x := range d.Expected {
@@ -69,7 +69,7 @@ func TestApplyExpectations(t *testing.T) {
 		t.Error("run with a new failure should fail")
 	}
 	e.Parsers["grobotstxt"] = append(e.Parsers["grobotstxt"], ExpectEntry{Case: "merge/*", Reason: "reject on unknown"})
-	d.ApplyExpectations(e)
+	ApplyExpectations(d, e)
 	if d.ShouldFail() {
 		t.Errorf("run fails with every failure expected: %v", d.NewFailures())
 	}

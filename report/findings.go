@@ -9,19 +9,16 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
-// The differential findings a report shows are diff's: diff.Finding is
-// the one finding type, diff.GroupFindings the one grouping (signature and
-// primary requirement) and diff.Signature the one signature format, so
-// that a run is grouped alike on the terminal, in the JSON summary and on
-// the page.
+// The differential findings a report shows are the document's, grouped
+// and counted once by their producer (result.DiffSummary, whose groups
+// are result.GroupFindings'): report lays them out as recorded, so that
+// a run reads alike on the terminal, in the JSON summary and on the page.
 
-// DiffRun describes a differential run for its page: diff.Run, which a
-// differential report records (reptest diff --report), so that a page
-// made from saved reports shows what the run's own page shows.
-type DiffRun = diff.RunInfo
+// DiffRun describes a differential run for its page (result.RunInfo).
+type DiffRun = result.RunInfo
 
 // dashView is the dashboard of a differential run.
 type dashView struct {
@@ -99,7 +96,7 @@ type findingView struct {
 	Findings, Probes, Files int
 	Agent, URL, Profile     string
 	Minimized               bool
-	Sides                   []diff.Side
+	Sides                   []result.Side
 	Verdicts                [][2]string // parser, verdict in parser order
 	Req                     []reqLink
 	Trace                   string
@@ -140,121 +137,37 @@ type sourceView struct {
 // maxSources bounds the source files listed per class.
 const maxSources = 12
 
-// findingGroups groups the document's findings as diff does.
-func findingGroups(fs []diff.Finding) []diff.Group { return diff.GroupFindings(fs) }
-
-// buildDash lays out the dashboard of a run's findings. The groups are
-// diff.GroupFindings' in its order; the counts are the summary's when
-// there is one.
-func buildDash(fs []diff.Finding, run *DiffRun, fk *filterKeys) *dashView {
-	v := &dashView{Findings: len(fs), Eager: eagerClasses}
-	if run != nil {
-		v.Run = *run
+// buildDash lays out the dashboard of a differential run's findings: the
+// groups, pairs and counts of the document's summary, in its order, and
+// the reference its producer recorded.
+func buildDash(d *Document, fk *filterKeys) *dashView {
+	s := d.Summary
+	v := &dashView{Findings: len(d.Findings), Eager: eagerClasses, Exact: !s.FindingsOnly}
+	if d.Run != nil {
+		v.Run = *d.Run
 	}
-	if v.Run.Profile == "" && len(fs) > 0 {
-		v.Run.Profile = fs[0].Profile
+	if v.Run.Profile == "" && len(d.Findings) > 0 {
+		v.Run.Profile = d.Findings[0].Profile
 	}
-	var groups []diff.Group
-	if s := v.Run.Summary; s != nil {
-		v.Exact = true
-		groups = s.Groups
-		v.Files, v.Probes, v.Disagree, v.FilesWith = s.Files, s.Probes, s.Disagreements, s.FilesWithDisagreements
-	} else {
-		groups = findingGroups(fs)
-	}
-	names := dashParsers(&v.Run, fs)
+	v.Files, v.Probes, v.Disagree, v.FilesWith = s.Files, s.Probes, s.Disagreements, s.FilesWithDisagreements
+	names := s.Parsers
 	fk.parsers.each(names) // the filter lists the parsers in the run's order
-	v.Reference = referenceOf(names, v.Run.Profile)
-	for _, g := range groups {
-		v.Classes = append(v.Classes, findingOf(g, fs, names, v.Reference, fk))
+	v.Reference = d.Reference
+	for _, g := range s.Groups {
+		v.Classes = append(v.Classes, findingOf(g, d.Findings, names, v.Reference, fk))
 	}
 	rankSignatures(v.Classes)
-	pairs := pairStats(&v.Run, fs, names)
-	v.Matrix = heatMap(names, pairs, fk)
-	v.Parsers = parserLines(&v.Run, names, pairs, v.Reference, v.Classes, fk)
+	v.Matrix = heatMap(names, s.Pairs, fk)
+	v.Parsers = parserLines(&v.Run, names, s.Pairs, v.Reference, v.Classes, fk)
 	if v.Exact {
-		v.Areas = areaRows(v.Run.Summary.Areas, fk)
-	} else {
-		v.Disagree = 0
-		seen := map[string]bool{}
-		for _, f := range fs {
-			v.Disagree += max(f.Probes, 1)
-			for _, s := range f.Sources {
-				seen[s] = true
-			}
-		}
-		v.FilesWith = len(seen)
+		v.Areas = areaRows(s.Areas, fk)
 	}
 	return v
 }
 
-// dashParsers returns the parser names in the run's order, or in the order
-// of first appearance in the findings.
-func dashParsers(run *DiffRun, fs []diff.Finding) []string {
-	if run.Summary != nil && len(run.Summary.Parsers) > 0 {
-		return run.Summary.Parsers
-	}
-	var names []string
-	for _, p := range run.Parsers {
-		names = append(names, p.Name)
-	}
-	if len(names) > 0 {
-		return names
-	}
-	for _, f := range fs {
-		for _, p := range sortedKeys(f.Verdicts) {
-			if !slices.Contains(names, p) {
-				names = append(names, p)
-			}
-		}
-	}
-	return names
-}
-
-// referenceOf picks the parser findings are measured against: the
-// reference of the profile when it was compared.
-func referenceOf(names []string, profile string) string {
-	want := []string{"reference", "reference-google"}
-	if profile == cases.ProfileGoogle {
-		want = []string{"reference-google", "reference"}
-	}
-	for _, w := range want {
-		if slices.Contains(names, w) {
-			return w
-		}
-	}
-	return ""
-}
-
-// pairStats returns the summary's pairs, or pairs counted from the
-// findings (no totals) when there is no summary.
-func pairStats(run *DiffRun, fs []diff.Finding, names []string) []diff.PairStat {
-	if run.Summary != nil {
-		return run.Summary.Pairs
-	}
-	var out []diff.PairStat
-	for i := range names {
-		for j := i + 1; j < len(names); j++ {
-			p := diff.PairStat{A: names[i], B: names[j]}
-			files := map[string]bool{}
-			for _, f := range fs {
-				if f.Verdicts[p.A] != f.Verdicts[p.B] {
-					p.ProbeDisagreements += max(f.Probes, 1)
-					for _, s := range f.Sources {
-						files[s] = true
-					}
-				}
-			}
-			p.FileDisagreements = len(files)
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // heatMap lays out the pairs as a symmetric matrix.
-func heatMap(names []string, pairs []diff.PairStat, fk *filterKeys) [][]pairCell {
-	at := map[[2]string]diff.PairStat{}
+func heatMap(names []string, pairs []result.PairStat, fk *filterKeys) [][]pairCell {
+	at := map[[2]string]result.PairStat{}
 	most := 1
 	for _, p := range pairs {
 		at[[2]string{p.A, p.B}], at[[2]string{p.B, p.A}] = p, p
@@ -306,7 +219,7 @@ func percent(a, b int) string {
 
 // parserLines gives each parser its share of probes departing from the
 // reference (the pair with the reference) and its largest classes.
-func parserLines(run *DiffRun, names []string, pairs []diff.PairStat, ref string, classes []findingView, fk *filterKeys) []dashParser {
+func parserLines(run *DiffRun, names []string, pairs []result.PairStat, ref string, classes []findingView, fk *filterKeys) []dashParser {
 	infos := map[string]cases.Info{}
 	for _, p := range run.Parsers {
 		infos[p.Name] = p
@@ -349,7 +262,7 @@ func classVerdict(c findingView, parser string) string {
 // areaRows lays out the summary's per-area agreement in the order of
 // the requirement table; who stands apart are the parsers with the most
 // probes off the majority's verdict (at most maxApart, none without).
-func areaRows(areas []diff.AreaStat, fk *filterKeys) []areaRow {
+func areaRows(areas []result.AreaStat, fk *filterKeys) []areaRow {
 	var out []areaRow
 	for _, st := range areas {
 		ar := area(st.Area)
@@ -374,11 +287,11 @@ func areaRows(areas []diff.AreaStat, fk *filterKeys) []areaRow {
 
 // findingOf lays out one class: its example, every parser's verdict,
 // the reference's trace, and the source files of all its findings.
-func findingOf(g diff.Group, fs []diff.Finding, names []string, ref string, fk *filterKeys) findingView {
+func findingOf(g result.Group, fs []result.Finding, names []string, ref string, fk *filterKeys) findingView {
 	ex := &g.Example
 	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
 		Findings: g.Findings, Probes: g.Probes, Files: g.Files, Agent: ex.Agent, URL: ex.URL, Profile: ex.Profile,
-		Minimized: ex.Minimized, Sides: diff.Sides(ex.Verdicts), Trace: ex.Trace}
+		Minimized: ex.Minimized, Sides: result.Sides(ex.Verdicts), Trace: ex.Trace}
 	for _, n := range names {
 		if v, ok := ex.Verdicts[n]; ok {
 			f.Verdicts = append(f.Verdicts, [2]string{n, string(v)})
@@ -388,7 +301,7 @@ func findingOf(g diff.Group, fs []diff.Finding, names []string, ref string, fk *
 		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
 	}
 	f.Entry = entryOf(g, f.Anchor, f.Sides, ref, fk)
-	b := newBody(ex.Robots)
+	b := result.NewBody(ex.Robots)
 	f.Body = bodyOf("robots.txt", b)
 	var marks map[int][]int
 	if ex.Line > 0 {
@@ -405,7 +318,7 @@ func findingOf(g diff.Group, fs []diff.Finding, names []string, ref string, fk *
 }
 
 // entryOf decides how a class answers each filter.
-func entryOf(g diff.Group, anchor string, sides []diff.Side, ref string, fk *filterKeys) classEntry {
+func entryOf(g result.Group, anchor string, sides []result.Side, ref string, fk *filterKeys) classEntry {
 	e := classEntry{ID: anchor, Verdicts: map[string]string{}, Reqs: fk.reqs.each(g.Req), Areas: fk.areas.each(areasOf(g.Req)),
 		Departs: []string{}, With: []string{}, Alone: []string{}, Files: g.Files, Probes: g.Probes, Findings: g.Findings}
 	vs := g.Example.Verdicts
@@ -442,7 +355,7 @@ func rankSignatures(cs []findingView) {
 
 // classSources lists the source files of a group's findings with the
 // lines their probes came from.
-func classSources(g diff.Group, fs []diff.Finding) ([]sourceView, int) {
+func classSources(g result.Group, fs []result.Finding) ([]sourceView, int) {
 	key := g.Signature + " " + g.Primary
 	lines := map[string][]int{}
 	var order []string
@@ -487,25 +400,25 @@ func classSources(g diff.Group, fs []diff.Finding) ([]sourceView, int) {
 
 // groupAnchor names a group's element: a hash of its key, so that a
 // permalink to a group stays valid across runs that find it again.
-func groupAnchor(g diff.Group) string {
+func groupAnchor(g result.Group) string {
 	h := sha256.Sum256([]byte(g.Signature + " " + g.Primary))
 	return "c-" + hex.EncodeToString(h[:6])
 }
 
 // findingRow is one finding as the page offers it for download: the
-// findings format (diff.Finding's JSON) and the class it belongs to. A
+// findings format (result.Finding's JSON) and the class it belongs to. A
 // body longer than maxRowBody is left out, its size kept, so that the
 // page stays small.
 type findingRow struct {
 	Class string `json:"class"`
-	diff.Finding
+	result.Finding
 	RobotsOmitted int `json:"robots_omitted,omitempty"`
 }
 
 const maxRowBody = 16 << 10
 
 // downloadRows pairs each finding with its class's anchor.
-func downloadRows(fs []diff.Finding, v *dashView) findingRows {
+func downloadRows(fs []result.Finding, v *dashView) findingRows {
 	anchor := map[string]string{}
 	for _, c := range v.Classes {
 		anchor[c.Signature+" "+c.Primary] = c.Anchor

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
 func TestSegments(t *testing.T) {
@@ -72,12 +72,12 @@ func TestAreaRows(t *testing.T) {
 	syntax, matching := area("syntax"), area("matching")
 	tests := []struct {
 		name string
-		in   []diff.AreaStat
+		in   []result.AreaStat
 		want []areaRow
 	}{
 		{"none", nil, nil},
 		{"table order, shares of the area's own probes",
-			[]diff.AreaStat{
+			[]result.AreaStat{
 				{Area: "matching", Probes: 200, Agreed: 150, Apart: map[string]int{"temoto": 40, "grobotstxt": 10, "protego": 10, "reference": 0, "webrobots": 5}},
 				{Area: "syntax", Probes: 8, Agreed: 8},
 			},
@@ -89,7 +89,7 @@ func TestAreaRows(t *testing.T) {
 					Apart: []apartView{{Name: "temoto", Share: "20.0%", N: 40}, {Name: "grobotstxt", Share: "5.0%", N: 10}, {Name: "protego", Share: "5.0%", N: 10}}},
 			}},
 		{"an area the table does not know comes last, under its own name",
-			[]diff.AreaStat{{Area: "zzz", Probes: 0}, {Area: "syntax", Probes: 1, Agreed: 0, Apart: map[string]int{"reference": 1}}},
+			[]result.AreaStat{{Area: "zzz", Probes: 0}, {Area: "syntax", Probes: 1, Agreed: 0, Apart: map[string]int{"reference": 1}}},
 			[]areaRow{
 				{Area: "syntax", Title: syntax.Title, Section: syntax.Section, URL: SectionURL(syntax.Section), Link: "#area=" + fk.areas.key("syntax"),
 					Probes: 1, Share: "0.0%", Apart: []apartView{{Name: "reference", Share: "100.0%", N: 1}}},
@@ -106,25 +106,25 @@ func TestAreaRows(t *testing.T) {
 // The area section shows the recorded per-area counts, and says plainly
 // when the run recorded none instead of approximating them.
 func TestDashAreaSection(t *testing.T) {
-	withAreas := &diff.Summary{Parsers: []string{"reference", "temoto", "grobotstxt"}, Files: 2, Probes: 40, Disagreements: 3,
-		Areas: []diff.AreaStat{{Area: "matching", Probes: 30, Agreed: 27, Apart: map[string]int{"temoto": 3}}, {Area: "syntax", Probes: 10, Agreed: 10}}}
+	withAreas := &result.DiffSummary{Parsers: []string{"reference", "temoto", "grobotstxt"}, Files: 2, Probes: 40, Disagreements: 3,
+		Areas: []result.AreaStat{{Area: "matching", Probes: 30, Agreed: 27, Apart: map[string]int{"temoto": 3}}, {Area: "syntax", Probes: 10, Agreed: 10}}}
 	noAreas := *withAreas
 	noAreas.Areas = nil
 	tests := []struct {
 		name      string
-		run       *DiffRun
+		sum       *result.DiffSummary
 		want, not []string
 	}{
-		{"areas recorded", &DiffRun{Summary: withAreas},
+		{"areas recorded", withAreas,
 			[]string{`<table class="grid areas">`, ">" + area("matching").Title + "</a>", `<td class="num">30</td>`, "90.0%", `<span class="apart">temoto <span class="dim">10.0%</span></span>`, "100.0%", `<span class="dim">none</span>`},
 			[]string{"no per-area counts"}},
-		{"a summary without areas", &DiffRun{Summary: &noAreas},
+		{"a summary without areas", &noAreas,
 			[]string{"This run recorded no per-area counts"}, []string{`<table class="grid areas">`}},
 		{"findings alone", nil,
 			[]string{"there are no per-area counts"}, []string{`<table class="grid areas">`}},
 	}
 	for _, tc := range tests {
-		out := renderHTML(t, fixtureDoc(), HTMLOptions{Diff: tc.run})
+		out := renderHTML(t, withDiff(fixtureDoc(), nil, tc.sum), HTMLOptions{})
 		i, j := strings.Index(out, `<section id="agreement">`), strings.Index(out, `<section id="classes">`)
 		if i < 0 || j < i {
 			t.Fatalf("%s: no agreement section", tc.name)

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/result"
 )
 
 func intp(n int) *int { return &n }
@@ -152,11 +152,11 @@ func fixtureDoc() *Document {
 	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
 	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
 	vs := map[string]cases.Verdict{"reference": cases.Disallow, "grobotstxt": cases.Disallow, "temoto": cases.Allow}
-	d.Findings = []diff.Finding{
-		{Input: diff.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\n"), Agent: "FooBot", URL: "https://example.com/a.pdf.pdf"},
-			Verdicts: vs, Signature: diff.Signature(vs), Minimized: true, Req: []string{"SPC-1"}, Sources: []string{"a.txt"}, Probes: 2},
-		{Input: diff.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\nAllow: /x\n"), Agent: "FooBot", URL: "https://example.com/b.pdf.pdf"},
-			Verdicts: vs, Signature: diff.Signature(vs), Req: []string{"SPC-1"}, Sources: []string{"b.txt"}, Probes: 1},
+	d.Findings = []result.Finding{
+		{Input: result.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\n"), Agent: "FooBot", URL: "https://example.com/a.pdf.pdf"},
+			Verdicts: vs, Signature: result.Signature(vs), Minimized: true, Req: []string{"SPC-1"}, Sources: []string{"a.txt"}, Probes: 2},
+		{Input: result.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\nAllow: /x\n"), Agent: "FooBot", URL: "https://example.com/b.pdf.pdf"},
+			Verdicts: vs, Signature: result.Signature(vs), Req: []string{"SPC-1"}, Sources: []string{"b.txt"}, Probes: 1},
 	}
-	return d
+	return withDiff(d, nil, nil)
 }

@@ -32,9 +32,6 @@ var htmlJS string
 type HTMLOptions struct {
 	// Title is the page title; empty means "reptest report".
 	Title string
-	// Diff describes the differential run whose findings the document
-	// holds; nil when they were read from a file.
-	Diff *DiffRun
 }
 
 // WriteHTML writes the document as one self-contained HTML page: inline
@@ -419,7 +416,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	for _, a := range table().areas {
 		fk.areas.key(a.Name)
 	}
-	exp := d.expectedIndex()
+	exp := d.ExpectedIndex()
 	v.Expected = len(d.Expected)
 	v.Unexpected = d.Unexpected
 	newFail := map[string]int{}
@@ -442,8 +439,8 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
 	v.HasRun = len(d.Results) > 0
-	if len(d.Findings) > 0 || o.Diff != nil {
-		v.Dash = buildDash(d.Findings, o.Diff, &fk)
+	if d.Summary != nil {
+		v.Dash = buildDash(d, &fk)
 		v.Findings = downloadRows(d.Findings, v.Dash)
 		for _, c := range v.Dash.Classes {
 			v.Data.Classes = append(v.Data.Classes, c.Entry)

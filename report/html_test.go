@@ -22,7 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -214,22 +214,22 @@ func hostileDoc() *Document {
 				Checks: []CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
 		},
 		Requirements: []cases.Requirement{{ID: hostile, Section: "javascript:alert(9)", Summary: hostile, Level: hostile, Area: hostile}},
-		Findings: []diff.Finding{{Input: diff.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
+		Findings: []result.Finding{{Input: result.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
 			Verdicts: map[string]cases.Verdict{parser: "allow", "reference": cases.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
 			Sources: []string{hostile}, Trace: hostile}},
 		Expected:   []ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
 		Unexpected: []UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
 	}
-	d.Recount()
+	d.Summarize()
 	return d
 }
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
 	run := &DiffRun{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
-		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}},
-		Summary: &diff.Summary{Parsers: []string{"parser" + hostile, "reference"}, Probes: 3,
-			Areas: []diff.AreaStat{{Area: hostile, Probes: 3, Agreed: 1, Apart: map[string]int{"parser" + hostile: 2}}}}}
-	out := renderHTML(t, hostileDoc(), HTMLOptions{Title: hostile, Diff: run})
+		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
+	s := &result.DiffSummary{Parsers: []string{"parser" + hostile, "reference"}, Probes: 3,
+		Areas: []result.AreaStat{{Area: hostile, Probes: 3, Agreed: 1, Apart: map[string]int{"parser" + hostile: 2}}}}
+	out := renderHTML(t, withDiff(hostileDoc(), run, s), HTMLOptions{Title: hostile})
 
 	if len(out) > 1<<20 {
 		t.Errorf("page is %d bytes: long values are not cut", len(out))
@@ -469,7 +469,7 @@ func TestHTMLParserDetail(t *testing.T) {
 
 // manyClasses is a run of n classes, with every area of the requirement
 // table recorded, for the dashboard's lazy class list.
-func manyClasses(n int) (*Document, *DiffRun) {
+func manyClasses(n int) (*Document, *result.DiffSummary) {
 	parsers := []string{"reference", "temoto", "grobotstxt", "protego"}
 	var reqs []string
 	for _, r := range table().byID {
@@ -485,15 +485,15 @@ func manyClasses(n int) (*Document, *DiffRun) {
 				vs[p] = cases.Disallow
 			}
 		}
-		d.Findings = append(d.Findings, diff.Finding{Input: diff.Input{Robots: []byte("User-agent: *\nDisallow: /x\n"), Agent: "FooBot",
-			URL: "https://example.com/x"}, Verdicts: vs, Signature: diff.Signature(vs), Req: []string{reqs[i%len(reqs)]},
+		d.Findings = append(d.Findings, result.Finding{Input: result.Input{Robots: []byte("User-agent: *\nDisallow: /x\n"), Agent: "FooBot",
+			URL: "https://example.com/x"}, Verdicts: vs, Signature: result.Signature(vs), Req: []string{reqs[i%len(reqs)]},
 			Sources: []string{fmt.Sprintf("f%d.txt", i)}, Probes: 1 + i%7})
 	}
-	s := &diff.Summary{Parsers: parsers, Files: n, Probes: 100 * n, Groups: diff.GroupFindings(d.Findings)}
+	s := &result.DiffSummary{Parsers: parsers, Files: n, Probes: 100 * n, Groups: result.GroupFindings(d.Findings)}
 	for _, a := range table().areas {
-		s.Areas = append(s.Areas, diff.AreaStat{Area: a.Name, Probes: 100, Agreed: 90, Apart: map[string]int{"temoto": 10}})
+		s.Areas = append(s.Areas, result.AreaStat{Area: a.Name, Probes: 100, Agreed: 90, Apart: map[string]int{"temoto": 10}})
 	}
-	return d, &DiffRun{Summary: s}
+	return withDiff(d, nil, s), s
 }
 
 var (
@@ -513,14 +513,14 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	bin := chromium(t)
 	d, run := manyClasses(3 * eagerClasses)
 	page := filepath.Join(t.TempDir(), "dash.html")
-	if err := os.WriteFile(page, []byte(renderHTML(t, d, HTMLOptions{Diff: run})), 0o644); err != nil {
+	if err := os.WriteFile(page, []byte(renderHTML(t, d, HTMLOptions{})), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var fk filterKeys
 	for _, a := range table().areas {
 		fk.areas.key(a.Name)
 	}
-	groups := run.Summary.Groups
+	groups := run.Groups
 	var ids []string
 	inArea := map[string]int{}
 	for _, g := range groups {
@@ -556,7 +556,7 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	if shown, _ = load("#" + last); !slices.Contains(shown, last) {
 		t.Errorf("permalink #%s: the class is not built and shown (%d shown)", last, len(shown))
 	}
-	out := renderHTML(t, d, HTMLOptions{Diff: run})
+	out := renderHTML(t, d, HTMLOptions{})
 	links := areaLinkRE.FindAllStringSubmatch(out, -1)
 	if len(links) != len(table().areas) {
 		t.Fatalf("area table links %d areas, the run recorded %d", len(links), len(table().areas))

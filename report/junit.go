@@ -90,7 +90,7 @@ func JUnit(w io.Writer, d *Document) error {
 
 // junitRoot builds the suites of the document, with their totals.
 func junitRoot(d *Document) junitSuites {
-	exp := d.expectedIndex()
+	exp := d.ExpectedIndex()
 	root := junitSuites{Name: "reptest " + visible(d.Profile, 40), Time: "0"}
 	idx := map[string]int{}
 	for _, p := range d.Parsers {

@@ -59,7 +59,7 @@ func noteDoc() *Document {
 	r.Expect, r.Accept, r.Verdict = cases.Disallow, []cases.Verdict{cases.Allow}, cases.Allow
 	r.Outcome = cases.OutcomeOf(r.Level, r.Expect, r.Accept, r.Verdict)
 	d.Results = append(d.Results, r)
-	d.Recount()
+	d.Summarize()
 	return d
 }
 
@@ -69,12 +69,12 @@ func strictExpectedDoc(t *testing.T) *Document {
 	t.Helper()
 	d := fixtureDoc()
 	d.Strict = true
-	d.Recount()
+	d.Summarize()
 	e, err := ReadExpectations(strings.NewReader("temoto:\n  - cases: [merge/*]\n    reason: known ]]> <x>\n"), "x.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.ApplyExpectations(e)
+	ApplyExpectations(d, e)
 	return d
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // shard returns the part of the fixture run that covers the given cases.
@@ -27,7 +28,7 @@ func shard(ids ...string) *Document {
 
 func TestMergeShards(t *testing.T) {
 	whole := fixtureDoc()
-	whole.Findings = nil
+	whole.Findings, whole.Summary, whole.Run, whole.Reference = nil, nil, nil, ""
 	a := shard("merge/two-groups-same-agent", "match/tie-allow-wins", "syn/comment")
 	b := shard("http/redirect-cross-host", "cache/refetch-after-a-day", "syn/comment") // syn/comment in both: identical
 	got, err := Merge(a, b)
@@ -47,9 +48,9 @@ func TestMergeConflicts(t *testing.T) {
 	b.Parsers[1].Version = "v9"
 	b.Profile = cases.ProfileGoogle
 	_, err := Merge(a, b)
-	var ce *ConflictError
+	var ce *result.ConflictError
 	if !errors.As(err, &ce) {
-		t.Fatalf("Merge error = %v, want a *ConflictError", err)
+		t.Fatalf("Merge error = %v, want a *result.ConflictError", err)
 	}
 	for _, want := range []string{`profile "rfc9309" in document 1, "google" in document 2`, `parser "temoto" has version "v1.1.2" and "v9"`, `case "merge/two-groups-same-agent", check 0: pass in one shard, violation in document 2`} {
 		found := false

@@ -71,7 +71,7 @@ func TestNotRunIsNoPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back.Recount()
+	back.Summarize()
 	if back.Parsers[1].Conforms || back.Parsers[1].NotRun == "" {
 		t.Errorf("after a JSON round trip: %+v", back.Parsers[1])
 	}

@@ -2,8 +2,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/cases"
@@ -93,45 +91,4 @@ func CheckShards(docs []*Document) error {
 		return e
 	}
 	return nil
-}
-
-// mergedSelection is the selection of the merged documents: the whole
-// selection ("1/1") when they are every shard of it, else the shards held
-// joined by "+" ("1+2+4/4"); nil when a document records none.
-func mergedSelection(docs []*Document) *Selection {
-	var out *Selection
-	var ks []int
-	n := 0
-	for _, d := range docs {
-		if d.Selection == nil {
-			return nil
-		}
-		if out == nil {
-			out = &Selection{Cases: d.Selection.Cases}
-		}
-		sh, err := cases.ParseShard(d.Selection.Shard)
-		if err != nil || sh.N == 0 {
-			return nil
-		}
-		k := sh.K
-		n = sh.N
-		if !slices.Contains(ks, k) {
-			ks = append(ks, k)
-			out.ShardCases += d.Selection.ShardCases
-		}
-	}
-	if out == nil {
-		return nil
-	}
-	if CheckShards(docs) == nil {
-		out.Shard = "1/1"
-		return out
-	}
-	slices.Sort(ks)
-	parts := make([]string, len(ks))
-	for i, k := range ks {
-		parts[i] = strconv.Itoa(k)
-	}
-	out.Shard = strings.Join(parts, "+") + "/" + strconv.Itoa(n)
-	return out
 }

@@ -3,10 +3,11 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"github.com/reptest/reptest/diagnose"
 	"io"
 	"os"
 	"strings"
+
+	"github.com/reptest/reptest/diagnose"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
@@ -20,7 +21,13 @@ type TextOptions struct {
 	// Color uses ANSI colours; set it only when writing to a terminal
 	// (see IsTerminal).
 	Color bool
+	// Top is how many groups of a differential run's findings are shown
+	// with an example (0: all); the others are listed by name.
+	Top int
 }
+
+// DefaultTop is the Top of reptest diff and reptest report.
+const DefaultTop = 15
 
 // IsTerminal reports whether w is a character device such as a terminal.
 func IsTerminal(w io.Writer) bool {
@@ -65,6 +72,9 @@ func (p palette) outcome(o cases.Outcome) string {
 // check. Text from cases and parsers is shown with control and
 // bidirectional characters escaped, so it cannot drive the terminal.
 func Text(w io.Writer, d *Document, o TextOptions) error {
+	if d.Summary != nil && !d.Summary.FindingsOnly && len(d.Results) == 0 {
+		return diffText(w, d, o.Top)
+	}
 	bw := bufio.NewWriter(w)
 	p := newPalette(o.Color)
 	t := &textWriter{w: bw, p: p, d: d}
@@ -137,7 +147,7 @@ func (t *textWriter) interrupted() {
 
 func (t *textWriter) summaries() {
 	d, p := t.d, t.p
-	exp := d.expectedIndex()
+	exp := d.ExpectedIndex()
 	newFail := map[string]int{}
 	for _, r := range d.NewFailures() {
 		newFail[r.Parser]++
@@ -198,7 +208,7 @@ func (t *textWriter) failures() []cases.Result {
 // details prints each failing check, grouped by (case, check).
 func (t *textWriter) details(fs []cases.Result) {
 	p := t.p
-	exp := t.d.expectedIndex()
+	exp := t.d.ExpectedIndex()
 	for i := 0; i < len(fs); {
 		j := i
 		for j < len(fs) && fs[j].Case == fs[i].Case && fs[j].Check == fs[i].Check {
@@ -391,10 +401,10 @@ func (t *textWriter) unexpected() {
 }
 
 func (t *textWriter) findings(verbose bool) {
-	if len(t.d.Findings) == 0 {
+	if len(t.d.Findings) == 0 || t.d.Summary == nil {
 		return
 	}
-	gs := findingGroups(t.d.Findings)
+	gs := t.d.Summary.Groups
 	t.printf("\n%s in %s:\n", plural(len(t.d.Findings), "differential finding"), plural(len(gs), "group"))
 	for i, g := range gs {
 		if !verbose && i == 10 {

@@ -15,7 +15,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
-	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // auditConfig is what the flags of `reptest audit` ask for.
@@ -62,8 +62,8 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitUsage
 	}
 	sums, results := accesslog.Results(rep, reqs)
-	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
-	doc := report.FromResults(meta, sums, results, nil)
+	meta := result.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
+	doc := cases.NewDocument(meta, sums, results, nil)
 	if doc.Audit, err = json.Marshal(sec); err != nil {
 		fmt.Fprintln(stderr, "reptest audit:", err)
 		return exitUsage

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/reptest/reptest/diagnose"
 	"io"
 	"runtime"
 	"time"
+
+	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
@@ -66,13 +68,13 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	cfg.crawler.Lab = lab
 	results, runs := crawl.RunAll(ctx, selected, &cfg.crawler, crawlProgress(stderr, cfg.quiet))
-	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}
+	meta := result.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict}
 	if err := ctx.Err(); err != nil {
 		meta.Interrupted = interruption(ctx, err)
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
 	sum := crawl.Summarize(cfg.crawler.Name, version, results, cfg.strict)
-	doc := report.FromResults(meta, []cases.Summary{sum}, results, selected)
+	doc := cases.NewDocument(meta, []cases.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	doc.CrawlLayout, doc.CrawlLayoutNote = string(lab.Layout()), lab.Note()
 	if doc.Diagnosis, err = diagnose.Fit(ctx, crawl.Evidence(runs, results, cfg.crawler.Name)); err != nil {

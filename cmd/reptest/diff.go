@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // diffOptions is what the flags of `reptest diff` ask for.
@@ -253,31 +253,26 @@ func (o *diffOptions) openCache(stderr io.Writer) *diff.DiskCache {
 
 // writeOutputs writes the requested files and, unless quiet or an output
 // is stdout ("-"), the summary on stdout; it returns the command's exit
-// status.
+// status. Every output is rendered from one results document.
 func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout, stderr io.Writer) int {
 	write := func(path string, render func(io.Writer) error) bool {
 		return writeOutput("diff", stdout, stderr, path, render)
 	}
-	run.Summary = &rep.Summary
 	run.Date = time.Now().UTC().Format(time.RFC3339)
-	rep.Run = run // the report records the run for the page reptest report makes
-	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, rep.Findings) }) &&
+	doc := diffDocument(rep, run)
+	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, doc.Findings) }) &&
 		write(o.summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
-			return enc.Encode(&rep.Summary)
+			return enc.Encode(doc.Summary)
 		}) &&
-		write(o.htmlOut, func(w io.Writer) error { return writeDiffHTML(w, rep, run) }) &&
-		write(o.reportOut, func(w io.Writer) error { return diff.WriteReport(w, rep) })
+		write(o.htmlOut, func(w io.Writer) error { return writeDiffHTML(w, doc) }) &&
+		write(o.reportOut, doc.WriteJSON)
 	if !ok {
 		return 2
 	}
 	if !o.quiet && !toStdout(o.jsonOut, o.summaryOut, o.htmlOut, o.reportOut) {
-		if err := diagnose.WriteText(stdout, rep.Diagnosis); err != nil {
-			fmt.Fprintln(stderr, "reptest diff:", err)
-			return 2
-		}
-		if err := diff.WriteText(stdout, &rep.Summary, o.top); err != nil {
+		if err := report.Text(stdout, doc, report.TextOptions{Top: o.top}); err != nil {
 			fmt.Fprintln(stderr, "reptest diff:", err)
 			return 2
 		}
@@ -285,10 +280,20 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 	return 0
 }
 
+// diffDocument is the results document of a differential run.
+func diffDocument(rep *diff.Report, run *report.DiffRun) *result.Document {
+	return &result.Document{Tool: result.Tool, Version: reference.Version, Profile: run.Profile,
+		Parsers: []result.Summary{}, Results: []result.Result{},
+		Findings: rep.Findings, Summary: &rep.Summary, Run: run, Diagnosis: rep.Diagnosis,
+		Reference: result.ReferenceOf(rep.Summary.Parsers, run.Profile)}
+}
+
+// diffTitle is the title of a differential run's page.
+const diffTitle = "reptest: where robots.txt parsers disagree"
+
 // writeDiffHTML renders the run's dashboard with the report package.
-func writeDiffHTML(w io.Writer, rep *diff.Report, run *report.DiffRun) error {
-	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: run.Profile, Findings: rep.Findings}
-	return report.WriteHTML(w, doc, report.HTMLOptions{Title: "reptest: where robots.txt parsers disagree", Diff: run})
+func writeDiffHTML(w io.Writer, doc *result.Document) error {
+	return report.WriteHTML(w, doc, report.HTMLOptions{Title: diffTitle})
 }
 
 // commandLine writes a command as a shell would take it back.

@@ -92,13 +92,13 @@ func TestDiffShardsMerge(t *testing.T) {
 // its run, as JSON.
 func findingsAndSummary(t *testing.T, name string) string {
 	t.Helper()
-	rep, err := readFile(name, diff.ReadReport)
+	rep, err := readDocument(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep.Run = nil
 	var b bytes.Buffer
-	if err := diff.WriteReport(&b, rep); err != nil {
+	if err := rep.WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

@@ -163,12 +163,16 @@ func (o *outputFlags) readExpect() error {
 // all were written. A path "-" is stdout.
 func (o *outputFlags) write(cmd string, doc *report.Document, stdout, stderr io.Writer) bool {
 	if o.expected != nil {
-		doc.ApplyExpectations(o.expected)
+		report.ApplyExpectations(doc, o.expected)
 	}
 	ok := writeOutput(cmd, stdout, stderr, o.json, doc.WriteJSON) &&
 		writeOutput(cmd, stdout, stderr, o.junit, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
 		writeOutput(cmd, stdout, stderr, o.html, func(w io.Writer) error {
-			return report.WriteHTML(w, doc, report.HTMLOptions{Title: o.title})
+			title := o.title
+			if title == "" && doc.Summary != nil && !doc.Summary.FindingsOnly && len(doc.Results) == 0 {
+				title = diffTitle
+			}
+			return report.WriteHTML(w, doc, report.HTMLOptions{Title: title})
 		}) &&
 		writeOutput(cmd, stdout, stderr, o.writeExpect, report.ExpectationsFor(doc).WriteYAML)
 	if ok && o.badges != "" {

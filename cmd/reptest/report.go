@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // colorFor reports whether to colour output written to w: only on a
@@ -39,9 +42,6 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.Usage()
 		return exitUsage
 	}
-	if isDiffReport(files[0]) { // the shards of reptest diff --report
-		return reportDiff(commandLine("report", args), files, out.json, out.html, *quiet, stdout, stderr)
-	}
 	doc, err := readDocuments(files, *partial, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "reptest report: %v\n", err)
@@ -55,6 +55,14 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		doc.Findings = append(doc.Findings, fsf...)
 	}
+	if len(findings) > 0 && doc.Summary == nil && len(doc.Findings) > 0 {
+		// Findings read on their own: counted here, once, for every rendering.
+		doc.Summary = result.SummarizeFindings(doc.Findings, nil)
+		doc.Reference = result.ReferenceOf(doc.Summary.Parsers, doc.Findings[0].Profile)
+	}
+	if doc.Run != nil && doc.Summary != nil && !doc.Summary.FindingsOnly {
+		doc.Run.Command = commandLine("report", args)
+	}
 	if err := out.readExpect(); err != nil {
 		fmt.Fprintf(stderr, "reptest report: %v\n", err)
 		return exitUsage
@@ -63,7 +71,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 	if !*quiet && !out.toStdout() {
-		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout)}); err != nil {
+		if err := report.Text(stdout, doc, report.TextOptions{Verbose: *verbose, Color: colorFor(stdout), Top: report.DefaultTop}); err != nil {
 			fmt.Fprintf(stderr, "reptest report: %v\n", err)
 			return exitUsage
 		}
@@ -89,11 +97,15 @@ func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Docu
 		}
 		fmt.Fprintf(stderr, "reptest report: warning: %v; the results are partial\n", err)
 	}
-	if len(docs) == 1 {
-		docs[0].Recount() // the counts always follow the results
+	if len(docs) == 1 && docs[0].Summary == nil {
+		docs[0].Summarize() // the counts always follow the results
 		return docs[0], nil
 	}
-	doc, err := report.Merge(docs...)
+	table, err := cases.RequirementTable()
+	if err != nil {
+		return nil, err
+	}
+	doc, err := result.Merge(table, docs...)
 	if err != nil {
 		return nil, fmt.Errorf("merging %d files: %w", len(docs), err)
 	}
@@ -101,9 +113,13 @@ func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Docu
 }
 
 func readDocument(name string) (*report.Document, error) {
-	return readFile(name, named(report.ReadJSON))
+	d, err := readFile(name, named(result.ReadJSON))
+	if err == nil && d.Version == "" && d.Summary != nil {
+		d.Version = reference.Version // a differential report of an earlier reptest, which recorded none
+	}
+	return d, err
 }
 
-func readFindings(name string) ([]diff.Finding, error) {
+func readFindings(name string) ([]result.Finding, error) {
 	return readFile(name, named(diff.ReadFindings))
 }

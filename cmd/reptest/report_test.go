@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // shardFile writes a results document holding one check per case id.
@@ -25,7 +25,7 @@ func shardFile(t *testing.T, dir, name string, outcomes map[string]cases.Outcome
 		rs = append(rs, cases.Result{Case: id, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
 			Expect: cases.Disallow, Verdict: v, Outcome: o, Level: cases.MUST, Req: []string{"UA-4"}})
 	}
-	d := report.FromResults(report.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot", Version: "1"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot", Version: "1"}}, rs, nil)
 	var buf bytes.Buffer
 	if err := d.WriteJSON(&buf); err != nil {
 		t.Fatal(err)

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/reptest/reptest/diagnose"
 	"io"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
@@ -48,9 +50,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
-	meta := report.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Drafts: reference.ProfileDrafts(cfg.profile),
+	meta := result.Meta{Version: reference.Version, Profile: cfg.profile, Strict: cfg.strict, Drafts: reference.ProfileDrafts(cfg.profile),
 		Selection: sel, Interrupted: interrupted}
-	doc := report.FromResults(meta, rep.Summaries, rep.Results, selected)
+	doc := cases.NewDocument(meta, rep.Summaries, rep.Results, selected)
 	var err error
 	if doc.Diagnosis, err = diagnose.Fit(ctx, diagnose.FromResults(selected, rep.Results)); err != nil {
 		fmt.Fprintln(stderr, "reptest run: diagnosis:", err)

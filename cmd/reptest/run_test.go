@@ -11,6 +11,7 @@ import (
 
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // writeCorpus writes files into a new corpus folder and returns it.
@@ -33,7 +34,7 @@ func readDoc(t *testing.T, path string) *report.Document {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	d, err := report.ReadJSON(f)
+	d, err := result.ReadJSON(f)
 	if err != nil {
 		t.Fatal(err)
 	}

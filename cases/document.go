@@ -1,79 +1,26 @@
-package report
+package cases
 
 import (
 	"bytes"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
-
-// CaseInfo is what a report shows of one case besides its results.
-type CaseInfo struct {
-	Title   string `json:"title,omitempty"`
-	Source  string `json:"source,omitempty"`
-	Profile string `json:"profile,omitempty"`
-	// Robots is the body of a plain case.
-	Robots *Body `json:"robots,omitempty"`
-	// Fetch lists the responses served for an HTTP case.
-	Fetch []Served `json:"fetch,omitempty"`
-	// Timeline lists the steps of a clocked case.
-	Timeline []StepInfo `json:"timeline,omitempty"`
-	// Checks is indexed like cases.Result.Check.
-	Checks []CheckInfo `json:"checks,omitempty"`
-}
-
-// Served is one response served for an HTTP case.
-type Served struct {
-	URL     string            `json:"url,omitempty"`
-	Status  int               `json:"status,omitempty"`
-	Headers map[string]string `json:"headers,omitempty"`
-	Body    *Body             `json:"body,omitempty"`
-	Fault   string            `json:"fault,omitempty"`
-	Delay   string            `json:"delay,omitempty"`
-}
-
-// StepInfo is one step of a clocked case.
-type StepInfo struct {
-	At       string `json:"at"`
-	Response Served `json:"response"`
-}
-
-// CheckInfo is what the reference says about one check.
-type CheckInfo struct {
-	Agent  string `json:"agent,omitempty"`
-	URL    string `json:"url,omitempty"`
-	Source string `json:"source,omitempty"`
-	// Step is the 1-based timeline step the check belongs to; 0 for
-	// checks of plain and HTTP cases.
-	Step int `json:"step,omitempty"`
-	// Response is the 1-based index of the served response (in Fetch, or
-	// the step of Timeline) whose body holds Line; 0 for the case's own
-	// body or when no body decided.
-	Response int `json:"response,omitempty"`
-	// Line is the reference's deciding line; 0 when no rule decided.
-	Line int `json:"line,omitempty"`
-	// LineText is the deciding line's text, kept when the body is stored
-	// only in part.
-	LineText string `json:"line_text,omitempty"`
-	// Trace is the reference's explanation of its verdict.
-	Trace string `json:"trace,omitempty"`
-}
 
 // CaseData describes cases for a report: bodies, served responses and,
 // for every check, what the runner recorded in results: the explainer's
 // deciding line, the response whose body holds it, and its trace. The
 // report renders these; it does not decide again.
-func CaseData(cs []cases.Case, results []cases.Result) map[string]*CaseInfo {
+func CaseData(cs []Case, results []Result) map[string]*result.CaseInfo {
 	type key struct {
 		id    string
 		check int
 	}
-	rec := make(map[key]*cases.Result, len(results))
+	rec := make(map[key]*Result, len(results))
 	for i := range results {
 		r := &results[i]
 		k := key{r.Case, r.Check}
@@ -81,7 +28,7 @@ func CaseData(cs []cases.Case, results []cases.Result) map[string]*CaseInfo {
 			rec[k] = r
 		}
 	}
-	out := make(map[string]*CaseInfo, len(cs))
+	out := make(map[string]*result.CaseInfo, len(cs))
 	for i := range cs {
 		c := &cs[i]
 		ci := caseInfo(c)
@@ -95,7 +42,7 @@ func CaseData(cs []cases.Case, results []cases.Result) map[string]*CaseInfo {
 			}
 		}
 		for j, chk := range c.AllChecks() {
-			info := CheckInfo{Agent: chk.Agent, URL: chk.URL, Source: chk.Source, Step: steps[j]}
+			info := result.CheckInfo{Agent: chk.Agent, URL: chk.URL, Source: chk.Source, Step: steps[j]}
 			if r := rec[key{c.ID, j}]; r != nil {
 				info.Trace, info.Line, info.Response = r.Trace, r.Line, r.Response
 				info.LineText = recordedLine(c, ci, info.Line, info.Response)
@@ -108,19 +55,19 @@ func CaseData(cs []cases.Case, results []cases.Result) map[string]*CaseInfo {
 }
 
 // caseInfo describes a case's bodies and responses.
-func caseInfo(c *cases.Case) *CaseInfo {
-	ci := &CaseInfo{Title: c.Title, Source: c.Source, Profile: c.Profile}
+func caseInfo(c *Case) *result.CaseInfo {
+	ci := &result.CaseInfo{Title: c.Title, Source: c.Source, Profile: c.Profile}
 	switch {
 	case len(c.Timeline) > 0:
 		for _, s := range c.Timeline {
-			ci.Timeline = append(ci.Timeline, StepInfo{At: s.At.String(), Response: served(s.Response)})
+			ci.Timeline = append(ci.Timeline, result.StepInfo{At: s.At.String(), Response: served(s.Response)})
 		}
 	case len(c.Fetch) > 0:
 		for _, r := range c.Fetch {
 			ci.Fetch = append(ci.Fetch, served(r))
 		}
 	default:
-		ci.Robots = newBody(c.Robots)
+		ci.Robots = result.NewBody(c.Robots)
 	}
 	return ci
 }
@@ -128,11 +75,11 @@ func caseInfo(c *cases.Case) *CaseInfo {
 // recordedLine returns the text of a deciding line that the stored part
 // of its body leaves out, "" when the stored part holds it. A generated
 // body is read only up to maxLineSearch bytes, never made whole.
-func recordedLine(c *cases.Case, ci *CaseInfo, line, response int) string {
+func recordedLine(c *Case, ci *result.CaseInfo, line, response int) string {
 	if line == 0 {
 		return ""
 	}
-	var r cases.Response
+	var r Response
 	switch {
 	case response == 0:
 		if !ci.Robots.Partial() {
@@ -150,7 +97,7 @@ func recordedLine(c *cases.Case, ci *CaseInfo, line, response int) string {
 	case r.Gen != nil:
 		head, _ := io.ReadAll(io.LimitReader(genReader(r.Gen), maxLineSearch))
 		return lineText(head, line)
-	case len(r.Body) > maxStoredBody:
+	case len(r.Body) > result.MaxStoredBody:
 		return lineText(r.Body, line)
 	}
 	return ""
@@ -161,22 +108,22 @@ func recordedLine(c *cases.Case, ci *CaseInfo, line, response int) string {
 const maxLineSearch = 1 << 20
 
 // served converts a response for the document.
-func served(r cases.Response) Served {
-	s := Served{URL: r.URL, Status: r.Status, Headers: r.Headers, Fault: r.Fault}
+func served(r Response) result.Served {
+	s := result.Served{URL: r.URL, Status: r.Status, Headers: r.Headers, Fault: r.Fault}
 	if r.Delay > 0 {
 		s.Delay = r.Delay.String()
 	}
 	switch {
 	case r.Gen != nil:
-		s.Body = &Body{Size: r.Gen.Size(),
+		s.Body = &result.Body{Size: r.Gen.Size(),
 			Generated: fmt.Sprintf("prefix %s, then %s repeated up to %d bytes, then %s",
 				strconv.Quote(clip(r.Gen.Prefix, 200)), strconv.Quote(clip(r.Gen.Repeat, 200)), r.Gen.UntilBytes, strconv.Quote(clip(r.Gen.Suffix, 200)))}
-		if head := materialiseHead(r.Gen, storedHead); len(head) > 0 {
-			b := newBody(head)
+		if head := materialiseHead(r.Gen, result.StoredHead); len(head) > 0 {
+			b := result.NewBody(head)
 			s.Body.Text, s.Body.B64 = b.Text, b.B64
 		}
 	case r.Body != nil || r.Status/100 == 2:
-		s.Body = newBody(r.Body)
+		s.Body = result.NewBody(r.Body)
 	}
 	return s
 }
@@ -190,12 +137,12 @@ func clip(s string, n int) string {
 }
 
 // genReader streams a generated body without holding it.
-func genReader(g *cases.Generator) io.Reader {
+func genReader(g *Generator) io.Reader {
 	return &generated{g: g}
 }
 
 type generated struct {
-	g     *cases.Generator
+	g     *Generator
 	pos   int    // bytes produced
 	buf   []byte // pending bytes
 	phase int    // 0 prefix, 1 repeat, 2 suffix, 3 done
@@ -245,7 +192,7 @@ func (r *generated) next() bool {
 
 // materialiseHead returns the first lines of a generated body within n
 // bytes.
-func materialiseHead(g *cases.Generator, n int) []byte {
+func materialiseHead(g *Generator, n int) []byte {
 	p, _ := io.ReadAll(io.LimitReader(genReader(g), int64(n)))
 	if len(p) == n {
 		if k := bytes.LastIndexAny(p, "\r\n"); k >= 0 {
@@ -264,12 +211,45 @@ func lineText(body []byte, n int) string {
 	return lines[n-1]
 }
 
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
+// NewDocument builds the document of a run. The summaries give the
+// parsers, in order, and their versions; their counts are recomputed from
+// results. cs may be nil; otherwise the cases that have a result other
+// than pass or skipped are described in Document.Cases (see CaseData).
+// Results are sorted by case, check and parser order.
+func NewDocument(m result.Meta, parsers []Summary, results []Result, cs []Case) *result.Document {
+	d := &result.Document{
+		Tool:    result.Tool,
+		Version: m.Version,
+		Profile: m.Profile,
+		Strict:  m.Strict,
+		Drafts:  m.Drafts,
+		// Never nil: a run that judged nothing is "results": [], not null.
+		Parsers: append([]result.Summary{}, parsers...),
+		Results: append([]result.Result{}, results...),
+
+		Selection:       m.Selection,
+		Interrupted:     m.Interrupted != "",
+		InterruptReason: m.Interrupted,
 	}
-	sort.Strings(ks)
-	return ks
+	d.SortResults()
+	d.Summarize()
+	if cs != nil {
+		want := map[string]bool{}
+		for _, r := range d.Results {
+			if r.Outcome != Pass && r.Outcome != Skipped {
+				want[r.Case] = true
+			}
+		}
+		var sel []Case
+		for _, c := range cs {
+			if want[c.ID] {
+				sel = append(sel, c)
+			}
+		}
+		if len(sel) > 0 {
+			d.Cases = CaseData(sel, d.Results)
+		}
+	}
+	d.ValidUTF8()
+	return d
 }

@@ -1,14 +1,13 @@
-package report
+package result
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
-
-	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diff"
 )
 
 // ConflictError lists what two shards say differently.
@@ -19,7 +18,7 @@ type ConflictError struct {
 // Error lists the first conflicts.
 func (e *ConflictError) Error() string {
 	const show = 10
-	msg := fmt.Sprintf("report: %d conflicts between shards: %s", len(e.Conflicts), strings.Join(e.Conflicts[:min(show, len(e.Conflicts))], "; "))
+	msg := fmt.Sprintf("result: %d conflicts between shards: %s", len(e.Conflicts), strings.Join(e.Conflicts[:min(show, len(e.Conflicts))], "; "))
 	if len(e.Conflicts) > show {
 		msg += fmt.Sprintf("; and %d more", len(e.Conflicts)-show)
 	}
@@ -34,21 +33,25 @@ func (e *ConflictError) Error() string {
 // disagreement is a *ConflictError listing them; identical duplicates are
 // kept once. Findings are combined without duplicates; requirement tables
 // are combined by ID. Expected-failure marks are dropped: apply the file
-// again to the merged document.
-func Merge(docs ...*Document) (*Document, error) {
+// again to the merged document. The documents of a differential run
+// (reptest diff) are merged as one run: their counts added, findings on
+// the same input joined and grouped again, their diagnoses merged. t is
+// the requirement table, whose order the merged lists follow.
+func Merge(t Table, docs ...*Document) (*Document, error) {
 	if len(docs) == 0 {
-		return nil, errors.New("report: nothing to merge")
+		return nil, errors.New("result: nothing to merge")
 	}
 	m := merger{
 		out:      &Document{Tool: Tool, Version: docs[0].Version, Profile: docs[0].Profile, Strict: docs[0].Strict, Drafts: docs[0].Drafts},
 		versions: map[string]string{},
-		results:  map[resultKey]int{},
+		results:  map[Key]int{},
 		reqs:     map[string]int{},
 		findings: map[string]bool{},
+		diff:     slices.ContainsFunc(docs, isDiff),
 	}
 	for i, d := range docs {
 		if d.Tool != Tool {
-			return nil, fmt.Errorf("report: document %d is not a %s results document", i+1, Tool)
+			return nil, fmt.Errorf("result: document %d is not a %s results document", i+1, Tool)
 		}
 		m.add(i+1, d)
 	}
@@ -56,11 +59,29 @@ func Merge(docs ...*Document) (*Document, error) {
 		return nil, &ConflictError{Conflicts: m.conflicts}
 	}
 	out := m.out
+	if m.diff {
+		var err error
+		if out.Summary, out.Findings, out.Run, err = mergeFindings(t, docs); err != nil {
+			return nil, err
+		}
+	} else if slices.ContainsFunc(docs, func(d *Document) bool { return d.Summary != nil }) {
+		out.Summary = SummarizeFindings(out.Findings, nil)
+	}
+	for _, d := range docs {
+		out.Reference = cmp.Or(out.Reference, d.Reference)
+	}
+	ds := make([][]Diagnosis, len(docs))
+	for i, d := range docs {
+		ds[i] = d.Diagnosis
+	}
+	if out.Diagnosis = MergeDiagnoses(ds...); len(out.Diagnosis) == 0 && !m.diff {
+		out.Diagnosis = nil
+	}
 	out.Selection = mergedSelection(docs)
 	out.Interrupted, out.InterruptReason = mergedInterruption(docs)
-	slices.SortFunc(out.Requirements, func(a, b cases.Requirement) int { return compareReq(a.ID, b.ID) })
-	out.sortResults()
-	out.Recount()
+	slices.SortStableFunc(out.Requirements, t.compareReq)
+	out.SortResults()
+	out.Summarize()
 	return out, nil
 }
 
@@ -70,9 +91,12 @@ type merger struct {
 	out       *Document
 	conflicts []string
 	versions  map[string]string // parser name → version
-	results   map[resultKey]int // → index in out.Results
+	results   map[Key]int       // → index in out.Results
 	reqs      map[string]int    // requirement ID → index in out.Requirements
 	findings  map[string]bool   // findingKey
+	// diff is set when the documents are of a differential run, whose
+	// findings mergeFindings joins.
+	diff bool
 }
 
 func (m *merger) conflict(format string, args ...any) {
@@ -88,7 +112,7 @@ func (m *merger) add(n int, d *Document) {
 	if d.Strict != out.Strict {
 		m.conflict("document %d differs in --strict", n)
 	}
-	if d.Version != out.Version {
+	if d.Version != out.Version && !m.diff { // differential runs merged across versions before they were results documents
 		m.conflict("reptest version %q in document 1, %q in document %d", out.Version, d.Version, n)
 	}
 	m.addParsers(n, d.Parsers)
@@ -96,6 +120,9 @@ func (m *merger) add(n int, d *Document) {
 	m.addCases(n, d.Cases)
 	m.addRequirements(n, d.Requirements)
 	for _, f := range d.Findings {
+		if m.diff {
+			break
+		}
 		k := findingKey(f)
 		if m.findings[k] {
 			continue
@@ -105,22 +132,22 @@ func (m *merger) add(n int, d *Document) {
 	}
 }
 
-func (m *merger) addParsers(n int, ps []cases.Summary) {
+func (m *merger) addParsers(n int, ps []Summary) {
 	for _, p := range ps {
 		v, seen := m.versions[p.Name]
 		switch {
 		case !seen:
 			m.versions[p.Name] = p.Version
-			m.out.Parsers = append(m.out.Parsers, cases.Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime})
+			m.out.Parsers = append(m.out.Parsers, Summary{Name: p.Name, Version: p.Version, Runtime: p.Runtime})
 		case v != p.Version:
 			m.conflict("parser %q has version %q and %q (document %d)", p.Name, v, p.Version, n)
 		}
 	}
 }
 
-func (m *merger) addResults(n int, rs []cases.Result) {
+func (m *merger) addResults(n int, rs []Result) {
 	for _, r := range rs {
-		k := keyOf(r)
+		k := KeyOf(r)
 		if j, ok := m.results[k]; ok {
 			if !reflect.DeepEqual(m.out.Results[j], r) {
 				m.conflict("parser %q, case %q, check %d: %s in one shard, %s in document %d",
@@ -148,7 +175,7 @@ func (m *merger) addCases(n int, cs map[string]*CaseInfo) {
 	}
 }
 
-func (m *merger) addRequirements(n int, rqs []cases.Requirement) {
+func (m *merger) addRequirements(n int, rqs []Requirement) {
 	for _, rq := range rqs {
 		if j, ok := m.reqs[rq.ID]; ok {
 			if m.out.Requirements[j] != rq {
@@ -182,11 +209,77 @@ func mergedInterruption(docs []*Document) (bool, string) {
 }
 
 // findingKey identifies a finding for deduplication.
-func findingKey(f diff.Finding) string {
+func findingKey(f Finding) string {
 	var b strings.Builder
-	for _, s := range []string{f.Profile, string(f.Robots), f.Agent, f.URL, diff.Signature(f.Verdicts)} {
+	for _, s := range []string{f.Profile, string(f.Robots), f.Agent, f.URL, Signature(f.Verdicts)} {
 		b.WriteString(s)
 		b.WriteByte(0)
 	}
 	return b.String()
 }
+
+// mergedSelection is the selection of the merged documents: the whole
+// selection ("1/1") when they are every shard of it, else the shards held
+// joined by "+" ("1+2+4/4"); nil when a document records none.
+func mergedSelection(docs []*Document) *Selection {
+	var out *Selection
+	var ks []int
+	n := 0
+	for _, d := range docs {
+		if d.Selection == nil {
+			return nil
+		}
+		if out == nil {
+			out = &Selection{Cases: d.Selection.Cases}
+		}
+		k, sn, ok := parseShard(d.Selection.Shard)
+		if !ok {
+			return nil
+		}
+		n = sn
+		if !slices.Contains(ks, k) {
+			ks = append(ks, k)
+			out.ShardCases += d.Selection.ShardCases
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	if whole(ks, n, docs) {
+		out.Shard = "1/1"
+		return out
+	}
+	slices.Sort(ks)
+	parts := make([]string, len(ks))
+	for i, k := range ks {
+		parts[i] = strconv.Itoa(k)
+	}
+	out.Shard = strings.Join(parts, "+") + "/" + strconv.Itoa(n)
+	return out
+}
+
+// parseShard reads a selection's "K/N".
+func parseShard(s string) (k, n int, ok bool) {
+	ks, ns, found := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	return k, n, found && err1 == nil && err2 == nil && n > 0 && k >= 1 && k <= n
+}
+
+// whole reports whether the shards ks are every shard 1..n of one
+// selection, each document holding a distinct one.
+func whole(ks []int, n int, docs []*Document) bool {
+	if len(ks) != n || len(docs) != n {
+		return false
+	}
+	cases := docs[0].Selection.Cases
+	for _, d := range docs {
+		if _, dn, _ := parseShard(d.Selection.Shard); dn != n || d.Selection.Cases != cases {
+			return false
+		}
+	}
+	return true
+}
+
+// isDiff reports whether d is a differential run's document.
+func isDiff(d *Document) bool { return d.Summary != nil && !d.Summary.FindingsOnly }

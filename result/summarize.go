@@ -1,4 +1,4 @@
-package cases
+package result
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func Summarize(base Summary, results []Result, strict bool) Summary {
 			}
 		}
 	}
-	slices.SortFunc(order, func(a, b Level) int { return a.rank() - b.rank() })
+	slices.SortFunc(order, func(a, b Level) int { return a.Rank() - b.Rank() })
 	switch {
 	case s.Checks == 0:
 		s.NotRun = "no check was run"
