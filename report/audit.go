@@ -96,10 +96,9 @@ const (
 	tlBarH       = 80.0
 )
 
-// auditViews lays out the timelines of an audit document; nil when the
-// document is not an audit or holds no timeline.
-func auditViews(d *Document) []timelineView {
-	ad := decodeAudit(d)
+// auditViews lays out the timelines of an audit (decodeAudit); nil when
+// there is none or it holds no timeline.
+func auditViews(ad *auditDoc) []timelineView {
 	if ad == nil {
 		return nil
 	}

@@ -458,8 +458,9 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	}
 
 	v.Crawls = crawlViews(d)
-	v.Audits = auditViews(d)
-	v.AuditNote, v.AuditSplit = auditOverview(decodeAudit(d), v.Parsers)
+	ad := decodeAudit(d) // once: the audit object may list 100,000 requests
+	v.Audits = auditViews(ad)
+	v.AuditNote, v.AuditSplit = auditOverview(ad, v.Parsers)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n
