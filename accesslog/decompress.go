@@ -41,17 +41,18 @@ func Decompress(r io.Reader) (rc io.ReadCloser, kind string, err error) {
 		case "gzip":
 			zr, err := gzip.NewReader(br)
 			if err != nil {
-				return nil, c.name, fmt.Errorf("gzip: %w", err)
+				// gzip's errors start "gzip: " already.
+				return nil, c.name, fmt.Errorf("starts as gzip, but: %w", err)
 			}
-			return zr, c.name, nil
+			return damaged{zr, zr, c.name}, c.name, nil
 		case "bzip2":
-			return io.NopCloser(bzip2.NewReader(br)), c.name, nil
+			return damaged{bzip2.NewReader(br), io.NopCloser(br), c.name}, c.name, nil
 		case "zstd":
 			zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow))
 			if err != nil {
 				return nil, c.name, fmt.Errorf("zstd: %w", err)
 			}
-			return zstdCloser{zr}, c.name, nil
+			return damaged{zr, zstdCloser{zr}, c.name}, c.name, nil
 		}
 	}
 	return io.NopCloser(br), "", nil
@@ -61,3 +62,21 @@ func Decompress(r io.Reader) (rc io.ReadCloser, kind string, err error) {
 type zstdCloser struct{ *zstd.Decoder }
 
 func (z zstdCloser) Close() error { z.Decoder.Close(); return nil }
+
+// damaged names the compression in a decoder's read errors: a rotated
+// log cut short says "unexpected EOF", which alone reads as a bug.
+type damaged struct {
+	r    io.Reader
+	c    io.Closer
+	kind string
+}
+
+func (d damaged) Read(p []byte) (int, error) {
+	n, err := d.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("the %s data is cut short or damaged: %w", d.kind, err)
+	}
+	return n, err
+}
+
+func (d damaged) Close() error { return d.c.Close() }

@@ -120,6 +120,8 @@ func WriteText(w io.Writer, rep *Report) error {
 	}
 	if verifying {
 		p("verified: the log marks the request as a verified bot's, or it came from inside --verified-ranges; claimed: only its User-Agent names the bot\n")
+	} else if len(rep.Agents) > 0 {
+		p("no request is verified (no --verified-ranges, and the log marks no verified bot): every request is claimed, its User-Agent names the bot and nothing shows it is that bot\n")
 	}
 	for _, ar := range rep.Agents {
 		name := ar.Agent

@@ -91,18 +91,19 @@ func peers() []peer {
 }
 
 // install is the command that installs what the peer needs, with dir
-// the peers directory.
-func (p peer) install(dir string) string {
+// the peers directory; Debian's nodejs and npm only where they fit
+// (setup.SuggestedApt).
+func (p peer) install(ctx context.Context, dir string) string {
 	npmDir := ""
 	if p.npm {
 		npmDir = filepath.Join(dir, "node")
 	}
-	return setup.InstallCommand(p.apt, npmDir)
+	return setup.InstallCommand(setup.SuggestedApt(ctx, p.apt), npmDir)
 }
 
 // hint ends the message of a peer that cannot run.
-func (p peer) hint(dir string) string {
-	return setup.Hint(p.install(dir), p.name, setup.KindParser)
+func (p peer) hint(ctx context.Context, dir string) string {
+	return setup.Hint(p.install(ctx, dir), p.name, setup.KindParser)
 }
 
 // unavailableError is a peer that cannot run here; it wraps ErrUnavailable
@@ -130,14 +131,14 @@ func (p peer) start(ctx context.Context, opts Options) (cases.Parser, error) {
 	}
 	rt, err := exec.LookPath(p.runtime)
 	if err != nil {
-		return nil, &unavailableError{name: p.name, reason: p.runtime + " not found", hint: p.hint(dir)}
+		return nil, &unavailableError{name: p.name, reason: p.runtime + " not found", hint: p.hint(ctx, dir)}
 	}
 	out, err := p.runProbe(ctx, rt, filepath.Join(dir, filepath.FromSlash(p.probeDir)), opts)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("%s: checking %s: %w", p.name, p.runtime, err)
 		}
-		return nil, &unavailableError{name: p.name, reason: p.runtime + " " + p.missing, hint: p.hint(dir)}
+		return nil, &unavailableError{name: p.name, reason: p.runtime + " " + p.missing, hint: p.hint(ctx, dir)}
 	}
 	if real := strings.TrimSpace(out); p.resolve && filepath.IsAbs(real) {
 		if _, err := os.Stat(real); err == nil {

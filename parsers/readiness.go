@@ -27,7 +27,7 @@ func Readiness(ctx context.Context, name string, opts Options) setup.Status {
 		st.Apt = pr.apt
 		dir, err := PeersDir(opts)
 		if err == nil {
-			st.Install = pr.install(dir)
+			st.Install = pr.install(ctx, dir)
 			if pr.npm {
 				st.NpmDir = filepath.Join(dir, "node")
 			}

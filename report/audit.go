@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -95,9 +96,28 @@ const (
 	tlBarH       = 80.0
 )
 
-// auditViews lays out the timelines of an audit document; nil when the
-// document is not an audit or holds no timeline.
-func auditViews(d *Document) []timelineView {
+// auditViews lays out the timelines of an audit (decodeAudit); nil when
+// there is none or it holds no timeline.
+func auditViews(ad *auditDoc) []timelineView {
+	if ad == nil {
+		return nil
+	}
+	g, ok := newGrid(ad)
+	if !ok {
+		return nil
+	}
+	var out []timelineView
+	for i := range ad.Agents {
+		if a := &ad.Agents[i]; a.Timeline != nil && len(a.Timeline.Bins) > 0 {
+			out = append(out, g.view(ad, a))
+		}
+	}
+	return out
+}
+
+// decodeAudit decodes what the reports draw of an audit document; nil
+// when the document is not an audit.
+func decodeAudit(d *Document) *auditDoc {
 	if len(d.Audit) == 0 {
 		return nil
 	}
@@ -105,17 +125,45 @@ func auditViews(d *Document) []timelineView {
 	if json.Unmarshal(d.Audit, &ad) != nil {
 		return nil
 	}
-	g, ok := newGrid(&ad)
-	if !ok {
-		return nil
+	return &ad
+}
+
+// noneVerified says plainly what an audit that verified nothing means.
+const noneVerified = "No request is verified: no --verified-ranges file was given and the log marks no request as a verified bot's " +
+	"(Cloudflare's verified-bot field, --fields verified=NAME), so every request counts as claimed: its User-Agent names the bot, nothing shows it is that bot."
+
+// verifying says whether the audit told verified bots from claimed ones:
+// ranges were given, or the log marked a request as a verified bot's.
+// The text report (accesslog.WriteText) prints the split on the same
+// condition.
+func (ad *auditDoc) verifying() bool {
+	if ad.Verifying {
+		return true
 	}
-	var out []timelineView
-	for i := range ad.Agents {
-		if a := &ad.Agents[i]; a.Timeline != nil && len(a.Timeline.Bins) > 0 {
-			out = append(out, g.view(&ad, a))
+	for _, a := range ad.Agents {
+		if a.ByVerification["verified"].Requests > 0 {
+			return true
 		}
 	}
-	return out
+	return false
+}
+
+// split is an agent's requests as the audit recorded them, split into
+// verified and claimed; nil when the audit verified nothing.
+func (ad *auditDoc) split(a *auditAgent) *verification {
+	if !ad.verifying() {
+		return nil
+	}
+	return &verification{Verified: a.ByVerification["verified"], Claimed: a.ByVerification["claimed"]}
+}
+
+// verification is an agent's verified and claimed requests.
+type verification struct{ Verified, Claimed tierCounts }
+
+// text writes the counts as the text report does.
+func (tc tierCounts) text() string {
+	return fmt.Sprintf("%d requests, %d robots.txt fetches, %d allowed, %d within grace, %d uncertain, %d violations",
+		tc.Requests, tc.Robots, tc.Allowed, tc.Grace, tc.Uncertain, tc.Violations)
 }
 
 // grid is the time axis every timeline of a page shares: ncols columns
@@ -177,8 +225,8 @@ func (g grid) view(ad *auditDoc, a *auditAgent) timelineView {
 	for _, c := range cols {
 		v.Max = max(v.Max, c.Requests)
 	}
-	if ver, cl := a.ByVerification["verified"], a.ByVerification["claimed"]; ver.Requests > 0 || ad.Verifying {
-		v.Verified, v.Claimed = &ver, &cl
+	if sp := ad.split(a); sp != nil {
+		v.Verified, v.Claimed = &sp.Verified, &sp.Claimed
 	}
 	w := tlWidth / float64(g.ncols)
 	for i, c := range cols {
@@ -256,4 +304,59 @@ func durationText(d time.Duration) string {
 		return strconv.Itoa(int(d/time.Minute)) + "m"
 	}
 	return d.String()
+}
+
+// auditSuites adds to each agent's suite of an audit (nil: none) its
+// requests split into verified and claimed, as properties and in the
+// suite's output, and adds the split to the text of its failing checks;
+// when the audit verified nothing, the suites say so.
+func auditSuites(root *junitSuites, idx map[string]int, ad *auditDoc) {
+	if ad == nil {
+		return
+	}
+	for i := range ad.Agents {
+		a := &ad.Agents[i]
+		si, ok := idx[a.Agent]
+		if !ok {
+			continue
+		}
+		s := &root.Suites[si]
+		if s.Properties == nil {
+			s.Properties = &junitProps{}
+		}
+		sp := ad.split(a)
+		if sp == nil {
+			s.Properties.Props = append(s.Properties.Props, junitProp{"verified", "none: every request is claimed"})
+			s.SystemOut = noneVerified
+			continue
+		}
+		lines := "verified: " + sp.Verified.text() + "\nclaimed: " + sp.Claimed.text()
+		s.Properties.Props = append(s.Properties.Props, junitProp{"verified", sp.Verified.text()}, junitProp{"claimed", sp.Claimed.text()})
+		s.SystemOut = lines
+		for j := range s.Cases {
+			if f := s.Cases[j].Failure; f != nil {
+				f.Text += "\nthe agent's requests (every check): " + strings.ReplaceAll(lines, "\n", "; ")
+			}
+		}
+	}
+}
+
+// auditOverview gives the overview's rows of an audit (nil: none) their
+// agents' verified and claimed requests; split says there are any, note
+// that the audit verified nothing.
+func auditOverview(ad *auditDoc, rows []parserView) (note string, split bool) {
+	if ad == nil {
+		return "", false
+	}
+	if !ad.verifying() {
+		return noneVerified, false
+	}
+	for i := range ad.Agents {
+		for j := range rows {
+			if rows[j].Name == ad.Agents[i].Agent {
+				rows[j].Split = ad.split(&ad.Agents[i])
+			}
+		}
+	}
+	return "", true
 }

@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"encoding/xml"
 	"os"
 	"path/filepath"
-
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
 )
@@ -76,5 +78,99 @@ func checkAuditPage(t *testing.T, page string) {
 	}
 	if n := strings.Count(page, "<rect class=\"tl-"); n > 2*5+2 {
 		t.Errorf("%d rects for 2 bins and 2 fetches", n)
+	}
+}
+
+// verificationDoc is an audit of one agent, googlebot, whose ACC-2 check
+// failed; audit is the document's audit object.
+func verificationDoc(audit string) *Document {
+	return &Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
+		Parsers: []cases.Summary{{Name: "googlebot", Checks: 2, Pass: 1, Violations: 1}},
+		Results: []cases.Result{
+			{Case: "audit/access-log", Check: 0, Parser: "googlebot", Agent: "googlebot", URL: "/private/x", Expect: cases.Disallow,
+				Verdict: cases.Allow, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"ACC-2"}, Detail: "2 of 12 requests"},
+			{Case: "audit/access-log", Check: 1, Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
+				Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-7"}},
+		},
+		Audit: []byte(audit)}
+}
+
+// JUnit and the page's overview show each agent's verified and claimed
+// requests as the audit recorded them, and say so plainly when nothing
+// was verified.
+func TestAuditVerificationReports(t *testing.T) {
+	const split = `"by_verification": {"verified": {"requests": 9, "robots_fetches": 1, "allowed": 8}, "claimed": {"requests": 3, "allowed": 1, "violations": 2}}`
+	for _, tc := range []struct {
+		name, audit string
+		// props are the suite's verification properties; out, its
+		// system-out; failure, what the failing check's text holds (""
+		// for no split); page, what the overview holds.
+		props         []junitProp
+		out, failure  string
+		page, notPage []string
+	}{{
+		name:  "the log marks verified bots",
+		audit: `{"agents": [{"agent": "googlebot", "requests": 12, "violations": 2, ` + split + `}]}`,
+		props: []junitProp{{"verified", "9 requests, 1 robots.txt fetches, 8 allowed, 0 within grace, 0 uncertain, 0 violations"},
+			{"claimed", "3 requests, 0 robots.txt fetches, 1 allowed, 0 within grace, 0 uncertain, 2 violations"}},
+		out: "verified: 9 requests, 1 robots.txt fetches, 8 allowed, 0 within grace, 0 uncertain, 0 violations\n" +
+			"claimed: 3 requests, 0 robots.txt fetches, 1 allowed, 0 within grace, 0 uncertain, 2 violations",
+		failure: "the agent's requests (every check): verified: 9 requests, 1 robots.txt fetches, 8 allowed, 0 within grace, 0 uncertain, 0 violations; claimed: 3 requests",
+		page:    []string{"<th>Verified / claimed</th>", `verified 9<br><span class="dim">0 violations</span><br>claimed 3<br><span class="dim">2 violations</span>`},
+		notPage: []string{"<th>Version</th>", "No request is verified"},
+	}, {
+		name:  "ranges given, no request from inside them",
+		audit: `{"verifying": true, "agents": [{"agent": "googlebot", "requests": 3, "by_verification": {"verified": {}, "claimed": {"requests": 3, "violations": 2}}}]}`,
+		props: []junitProp{{"verified", "0 requests, 0 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 0 violations"},
+			{"claimed", "3 requests, 0 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 2 violations"}},
+		out:     "verified: 0 requests, 0 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 0 violations\nclaimed: 3 requests, 0 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 2 violations",
+		failure: "; claimed: 3 requests, 0 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 2 violations",
+		page:    []string{"<th>Verified / claimed</th>", "verified 0<br>"},
+		notPage: []string{"No request is verified"},
+	}, {
+		name:    "nothing verified",
+		audit:   `{"agents": [{"agent": "googlebot", "requests": 12, "violations": 2, "by_verification": {"verified": {}, "claimed": {"requests": 12, "violations": 2}}}]}`,
+		props:   []junitProp{{"verified", "none: every request is claimed"}},
+		out:     noneVerified,
+		page:    []string{"<th>Version</th>", "<p>No request is verified: no --verified-ranges file was given"},
+		notPage: []string{"Verified / claimed", "verified 0", "verified: 0"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := verificationDoc(tc.audit)
+			var b bytes.Buffer
+			if err := JUnit(&b, d); err != nil {
+				t.Fatal(err)
+			}
+			if out, code := xmllint(t, writeTemp(t, "audit.xml", b.Bytes())); code != 0 {
+				t.Errorf("the JUnit XML does not validate (xmllint exit %d):\n%s", code, out)
+			}
+			var got junitSuites
+			if err := xml.Unmarshal(b.Bytes(), &got); err != nil || len(got.Suites) != 1 {
+				t.Fatalf("JUnit: %v, %d suites", err, len(got.Suites))
+			}
+			s := got.Suites[0]
+			props := s.Properties.Props[2:] // after version and profile
+			if diff := cmp.Diff(tc.props, props); diff != "" {
+				t.Errorf("properties (-want +got):\n%s", diff)
+			}
+			if s.SystemOut != tc.out {
+				t.Errorf("system-out %q; want %q", s.SystemOut, tc.out)
+			}
+			f := s.Cases[0].Failure
+			if f == nil || tc.failure != "" && !strings.Contains(f.Text, tc.failure) || tc.failure == "" && strings.Contains(f.Text, "the agent's requests") {
+				t.Errorf("failure %+v; want the split %q", f, tc.failure)
+			}
+			page := renderHTML(t, d, HTMLOptions{})
+			for _, w := range tc.page {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, w := range tc.notPage {
+				if strings.Contains(page, w) {
+					t.Errorf("page holds %q", w)
+				}
+			}
+		})
 	}
 }

@@ -155,6 +155,10 @@ type htmlView struct {
 	Expected   int
 	Crawls     []crawlView
 	Audits     []timelineView
+	// AuditNote says that an audit verified nothing; AuditSplit, that the
+	// overview has a column of verified and claimed requests.
+	AuditNote  string
+	AuditSplit bool
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -262,6 +266,7 @@ type parserView struct {
 	S                    cases.Summary
 	New, Known           int
 	Bar                  []barSeg
+	Split                *verification // an audited agent's verified and claimed requests
 }
 
 type barSeg struct {
@@ -450,7 +455,9 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 	}
 
 	v.Crawls = crawlViews(d)
-	v.Audits = auditViews(d)
+	ad := decodeAudit(d) // once: the audit object may list 100,000 requests
+	v.Audits = auditViews(ad)
+	v.AuditNote, v.AuditSplit = auditOverview(ad, v.Parsers)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n

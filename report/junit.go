@@ -34,6 +34,7 @@ type junitSuite struct {
 	Time       string          `xml:"time,attr"`
 	Properties *junitProps     `xml:"properties,omitempty"`
 	Cases      []junitTestCase `xml:"testcase"`
+	SystemOut  string          `xml:"system-out,omitempty"`
 }
 
 type junitProps struct {
@@ -123,6 +124,7 @@ func junitRoot(d *Document) junitSuites {
 		root.Suites[idx[p.Name]].add(junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
 			Error: &junitProblem{Message: visible("not run: "+p.NotRun, 1000), Type: "not-run"}})
 	}
+	auditSuites(&root, idx, decodeAudit(d))
 	for _, s := range root.Suites {
 		root.Tests += s.Tests
 		root.Failures += s.Failures

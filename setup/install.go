@@ -23,7 +23,10 @@ var npmOffline = regexp.MustCompile(`ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|
 func NpmInstall(ctx context.Context, dir string, w io.Writer) error {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return fmt.Errorf("npm not found on PATH; install with `%s`", AptCommand([]string{"nodejs", "npm"}))
+		if apt := SuggestedApt(ctx, []string{"nodejs", "npm"}); len(apt) > 0 {
+			return fmt.Errorf("npm not found on PATH; install with `%s`", AptCommand(apt))
+		}
+		return errors.New("npm not found on PATH, though node is: install the npm of that Node.js (NodeSource's nodejs package includes it; Debian's npm conflicts with it)")
 	}
 	if _, err := os.Stat(dir + "/package-lock.json"); err != nil {
 		return fmt.Errorf("npm ci in %s: no package-lock.json there: %w", dir, err)

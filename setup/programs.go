@@ -2,6 +2,8 @@ package setup
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,9 +24,14 @@ type Program struct {
 	// version.
 	Runtime []string
 	// Apt are the Debian packages that provide it; Other is how it is
-	// installed or built otherwise (npm, go), after them.
+	// installed or built otherwise (go), after them.
 	Apt   []string
 	Other string
+	// Dir, for a crawler run from the reptest checkout (the working
+	// directory), is its folder there: its script and the package-lock.json
+	// that pins its npm libraries. The version is asked there, and `npm
+	// ci` installs there.
+	Dir string
 }
 
 // Programs returns the crawlers the README documents and judges, those
@@ -41,7 +48,7 @@ func Programs() []Program {
 		{Name: "mechanize", Kind: KindCrawler, Command: "ruby", Version: []string{"-e", `require "mechanize"; puts Mechanize::VERSION`},
 			Runtime: []string{"--version"}, Apt: []string{"ruby", "ruby-mechanize"}},
 		{Name: "simplecrawler", Kind: KindCrawler, Command: "node", Version: []string{"-e", `console.log(require("simplecrawler/package.json").version)`},
-			Runtime: []string{"--version"}, Apt: []string{"nodejs", "npm"}, Other: "npm install -g simplecrawler (and NODE_PATH=$(npm root -g))"},
+			Runtime: []string{"--version"}, Apt: []string{"nodejs", "npm"}, Dir: "crawlers/simplecrawler"},
 		{Name: "chromium", Kind: KindTool, Command: "chromium", Version: []string{"--version"}, Apt: []string{"chromium"}},
 		{Name: "faketime", Kind: KindTool, Command: "faketime", Version: []string{"--version"}, Apt: []string{"faketime"}},
 		{Name: "kubectl", Kind: KindTool, Command: "kubectl", Version: []string{"version", "--client"}, Apt: []string{"kubernetes-client"}},
@@ -66,8 +73,13 @@ func ProgramFor(command string) (Program, bool) {
 
 // InstallLine is the program's whole install command.
 func (p Program) InstallLine() string {
+	return p.installLine(p.Apt)
+}
+
+// installLine is the install command with the Debian packages apt.
+func (p Program) installLine(apt []string) string {
 	parts := []string{}
-	if c := AptCommand(p.Apt); c != "" {
+	if c := InstallCommand(apt, p.Dir); c != "" {
 		parts = append(parts, c)
 	}
 	if p.Other != "" {
@@ -77,9 +89,17 @@ func (p Program) InstallLine() string {
 }
 
 // Check says whether the program is ready: found on PATH and, when its
-// version is asked, answering it.
+// version is asked, answering it (in its Dir, which must hold its
+// package-lock.json).
 func (p Program) Check(ctx context.Context) Status {
-	st := Status{Name: p.Name, Kind: p.Kind, Apt: p.Apt, Install: p.InstallLine()}
+	st := Status{Name: p.Name, Kind: p.Kind, Apt: p.Apt, NpmDir: p.Dir, Install: p.installLine(SuggestedApt(ctx, p.Apt))}
+	if p.Dir != "" {
+		if _, err := os.Stat(filepath.Join(p.Dir, "package-lock.json")); err != nil {
+			st.NpmDir, st.Install = "", ""
+			st.Reason = fmt.Sprintf("no %s here: run reptest doctor in the reptest checkout, whose %s holds the crawler's script and package-lock.json", filepath.Join(p.Dir, "package-lock.json"), p.Dir)
+			return st
+		}
+	}
 	path, err := exec.LookPath(p.Command)
 	if err != nil {
 		st.Reason = p.Command + " not found on PATH"
@@ -94,7 +114,7 @@ func (p Program) Check(ctx context.Context) Status {
 		st.Runtime = p.Command + " " + rt
 	}
 	if len(p.Version) > 0 {
-		v, err := Probe(ctx, "", path, p.Version...)
+		v, err := Probe(ctx, p.Dir, path, p.Version...)
 		if err != nil {
 			st.Reason = err.Error()
 			return st

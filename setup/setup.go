@@ -166,7 +166,7 @@ var provides = map[string]string{"nodejs": "node", "npm": "npm", "python3": "pyt
 // and that dpkg does not list as installed.
 func MissingPackages(ctx context.Context, pkgs []string) []string {
 	var out []string
-	for _, pkg := range pkgs {
+	for _, pkg := range SuggestedApt(ctx, pkgs) {
 		if c, ok := provides[pkg]; ok {
 			if _, err := exec.LookPath(c); err == nil {
 				continue
@@ -180,4 +180,23 @@ func MissingPackages(ctx context.Context, pkgs []string) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// SuggestedApt returns the Debian packages of pkgs worth suggesting
+// here: pkgs without Debian's nodejs and npm when a Node.js that is not
+// Debian's is on PATH (NodeSource's, a version manager's). Those bring
+// their own npm, and Debian's npm conflicts with NodeSource's nodejs, so
+// that apt-get would fail.
+func SuggestedApt(ctx context.Context, pkgs []string) []string {
+	if !slices.Contains(pkgs, "npm") {
+		return pkgs
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		return pkgs
+	}
+	v, err := exec.CommandContext(ctx, "dpkg-query", "-W", "-f=${Status} ${Version}", "nodejs").Output()
+	if err == nil && strings.Contains(string(v), " installed ") && !strings.Contains(string(v), "nodesource") {
+		return pkgs // Debian's nodejs: Debian's npm goes with it
+	}
+	return slices.DeleteFunc(slices.Clone(pkgs), func(p string) bool { return p == "npm" || p == "nodejs" })
 }

@@ -72,12 +72,75 @@ func TestInstallCommands(t *testing.T) {
 }
 
 // TestMissingPackages: a package whose command is on PATH counts as
-// installed; the others are asked of dpkg, here absent.
+// installed; the others are asked of dpkg. Debian's npm is never asked
+// for next to a Node.js that is not Debian's (it conflicts with
+// NodeSource's nodejs, which brings its own npm).
 func TestMissingPackages(t *testing.T) {
-	fakePath(t, map[string]string{"node": "exit 0"})
-	got := MissingPackages(context.Background(), []string{"npm", "nodejs", "python3-protego", "nodejs"})
-	if diff := cmp.Diff([]string{"npm", "python3-protego"}, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	for _, tc := range []struct {
+		name  string
+		progs map[string]string
+		want  []string
+	}{
+		{"no node", map[string]string{}, []string{"nodejs", "npm", "python3-protego"}},
+		{"Debian's nodejs without npm", map[string]string{"node": "exit 0",
+			"dpkg-query": `case "$*" in *nodejs*) echo "install ok installed 18.19.0+dfsg-6~deb12u2";; *) exit 1;; esac`}, []string{"npm", "python3-protego"}},
+		{"NodeSource's nodejs", map[string]string{"node": "exit 0",
+			"dpkg-query": `case "$*" in *nodejs*) echo "install ok installed 20.20.2-1nodesource1";; *) exit 1;; esac`}, []string{"python3-protego"}},
+		{"a node dpkg does not know (nvm)", map[string]string{"node": "exit 0"}, []string{"python3-protego"}},
+	} {
+		fakePath(t, tc.progs)
+		got := MissingPackages(context.Background(), []string{"npm", "nodejs", "python3-protego", "nodejs"})
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// The simplecrawler row checks the crawler's own folder of the checkout,
+// crawlers/simplecrawler (its library loaded there), and says to run npm
+// ci there; Debian's nodejs and npm only next to no Node.js or Debian's.
+func TestSimplecrawlerRow(t *testing.T) {
+	var sc Program
+	for _, p := range Programs() {
+		if p.Name == "simplecrawler" {
+			sc = p
+		}
+	}
+	node := `case "$1" in --version) echo v20.20.2;; *) if [ -f node_modules/simplecrawler/package.json ]; then echo 1.1.9; else echo "Error: Cannot find module 'simplecrawler/package.json'" >&2; exit 1; fi;; esac`
+	nodesource := `echo "install ok installed 20.20.2-1nodesource1"`
+	debian := `echo "install ok installed 18.19.0+dfsg-6~deb12u2"`
+	const npmCI = "cd crawlers/simplecrawler && npm ci --no-audit --no-fund"
+	const notLoaded = "node: exit status 1: Error: Cannot find module 'simplecrawler/package.json'"
+	for _, tc := range []struct {
+		name       string
+		dpkg       string
+		lock, libs bool
+		want       Status
+	}{
+		{"outside the checkout", nodesource, false, false, Status{
+			Reason: "no crawlers/simplecrawler/package-lock.json here: run reptest doctor in the reptest checkout, whose crawlers/simplecrawler holds the crawler's script and package-lock.json"}},
+		{"NodeSource, no npm ci yet", nodesource, true, false, Status{Runtime: "node v20.20.2", NpmDir: "crawlers/simplecrawler", Install: npmCI, Reason: notLoaded}},
+		{"Debian's nodejs, no npm ci yet", debian, true, false, Status{Runtime: "node v20.20.2", NpmDir: "crawlers/simplecrawler",
+			Install: "apt-get install -y --no-install-recommends nodejs npm && " + npmCI, Reason: notLoaded}},
+		{"installed", nodesource, true, true, Status{Ready: true, Version: "1.1.9", Runtime: "node v20.20.2", NpmDir: "crawlers/simplecrawler", Install: npmCI}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fakePath(t, map[string]string{"node": node, "dpkg-query": tc.dpkg})
+			t.Chdir(t.TempDir())
+			if tc.lock {
+				os.MkdirAll("crawlers/simplecrawler", 0o755)
+				os.WriteFile("crawlers/simplecrawler/package-lock.json", []byte("{}"), 0o644)
+			}
+			if tc.libs {
+				os.MkdirAll("crawlers/simplecrawler/node_modules/simplecrawler", 0o755)
+				os.WriteFile("crawlers/simplecrawler/node_modules/simplecrawler/package.json", []byte("{}"), 0o644)
+			}
+			want := tc.want
+			want.Name, want.Kind, want.Apt = "simplecrawler", KindCrawler, []string{"nodejs", "npm"}
+			if diff := cmp.Diff(want, sc.Check(context.Background())); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

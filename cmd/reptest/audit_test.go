@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -197,5 +198,75 @@ func TestAuditRequestList(t *testing.T) {
 	}
 	if len(doc.Audit.Judged) != 0 || doc.Audit.RequestsFile != lines || len(fromLines) != len(want) || fromLines[3].Requirement != "ACC-7" {
 		t.Errorf("with --requests: %d listed in the JSON (want 0), file %q, %d lines: %+v", len(doc.Audit.Judged), doc.Audit.RequestsFile, len(fromLines), fromLines)
+	}
+}
+
+// JUnit shows each agent's verified and claimed requests as the text does
+// (the counts the audit recorded), and says when nothing is verified.
+func TestAuditVerifiedInJUnit(t *testing.T) {
+	dir := t.TempDir()
+	robots := filepath.Join(dir, "robots.txt")
+	os.WriteFile(robots, []byte("User-agent: *\nDisallow: /go/\n\nUser-agent: Googlebot\nDisallow: /private/\n"), 0o644)
+	plain, err := os.ReadFile("../../accesslog/testdata/access.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A scraper sending Googlebot's User-Agent from outside its ranges.
+	spoof := `203.0.113.9 - - [06/Oct/2026:05:00:00 +0000] "GET /private/a HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"` + "\n"
+	log := filepath.Join(dir, "access.log")
+	os.WriteFile(log, append(plain, spoof...), 0o644)
+	type suite struct {
+		Name  string `xml:"name,attr"`
+		Props []struct {
+			Name  string `xml:"name,attr"`
+			Value string `xml:"value,attr"`
+		} `xml:"properties>property"`
+		Out string `xml:"system-out"`
+	}
+	run := func(extra ...string) (text string, suites []suite) {
+		t.Helper()
+		junit := filepath.Join(dir, "audit.xml")
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"audit", "--robots", robots, "--log", log, "--junit", junit}, extra...)
+		if code := dispatch(context.Background(), args, &stdout, &stderr); code != exitFail {
+			t.Fatalf("%v: exit %d; want %d (the scraper's violation)\n%s", extra, code, exitFail, stderr.String())
+		}
+		b, err := os.ReadFile(junit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Suites []suite `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		return stdout.String(), doc.Suites
+	}
+	text, suites := run("--verified-ranges", "../../accesslog/testdata/googlebot-ranges.json")
+	got := map[string]string{}
+	for _, s := range suites {
+		for _, p := range s.Props {
+			if p.Name == "verified" || p.Name == "claimed" {
+				got[s.Name+" "+p.Name] = p.Value
+				// The same counts as the text's, line for line.
+				if !strings.Contains(text, "\n  "+p.Name+": "+p.Value+"\n") {
+					t.Errorf("%s: JUnit's %s %q is not the text's:\n%s", s.Name, p.Name, p.Value, text)
+				}
+			}
+		}
+	}
+	if want := "1 requests, 0 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 1 violations"; got["googlebot claimed"] != want ||
+		!strings.HasPrefix(got["googlebot verified"], "3 requests,") || len(got) != 4 {
+		t.Errorf("properties %q; want googlebot's 3 verified requests and the scraper's %q claimed, for * and googlebot", got, want)
+	}
+	text, suites = run()
+	if !strings.Contains(text, "no request is verified") {
+		t.Errorf("text without ranges does not say that nothing is verified:\n%s", text)
+	}
+	for _, s := range suites {
+		if !strings.HasPrefix(s.Out, "No request is verified: no --verified-ranges file was given") {
+			t.Errorf("suite %s without ranges: system-out %q", s.Name, s.Out)
+		}
 	}
 }

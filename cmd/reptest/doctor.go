@@ -25,11 +25,14 @@ type doctorConfig struct {
 // doctorReport is the document of `reptest doctor --json` (docs/FORMAT.md
 // §6).
 type doctorReport struct {
-	Ready bool            `json:"ready"`
-	Items []setup.Status  `json:"items"`
-	Apt   string          `json:"apt,omitempty"`
-	Npm   string          `json:"npm,omitempty"`
-	Steps []doctorStepOut `json:"install_steps,omitempty"`
+	Ready bool           `json:"ready"`
+	Items []setup.Status `json:"items"`
+	Apt   string         `json:"apt,omitempty"`
+	Npm   string         `json:"npm,omitempty"`
+	// NpmDirs are the folders where `npm ci` installs what the missing
+	// items need (the Node peers', a crawler's); Npm is the first.
+	NpmDirs []string        `json:"npm_dirs,omitempty"`
+	Steps   []doctorStepOut `json:"install_steps,omitempty"`
 }
 
 // doctorStepOut is one step --install took, and how it ended.
@@ -154,9 +157,12 @@ func (cfg *doctorConfig) survey(ctx context.Context) doctorReport {
 			continue
 		}
 		rep.Ready = false
-		if st.NpmDir != "" && rep.Npm == "" {
-			rep.Npm = st.NpmDir
+		if st.NpmDir != "" && !slices.Contains(rep.NpmDirs, st.NpmDir) {
+			rep.NpmDirs = append(rep.NpmDirs, st.NpmDir)
 		}
+	}
+	if len(rep.NpmDirs) > 0 {
+		rep.Npm = rep.NpmDirs[0]
 	}
 	rep.Apt = setup.AptCommand(missingPackages(ctx, rep.Items))
 	return rep
@@ -178,10 +184,10 @@ func missingPackages(ctx context.Context, items []setup.Status) []string {
 // --apt, apt-get for the rest; it reports each step on w as it goes.
 func (cfg *doctorConfig) installMissing(ctx context.Context, rep doctorReport, w io.Writer) []doctorStepOut {
 	var steps []doctorStepOut
-	if rep.Npm != "" {
-		step := doctorStepOut{Command: setup.NpmCommand(rep.Npm)}
+	for _, dir := range rep.NpmDirs {
+		step := doctorStepOut{Command: setup.NpmCommand(dir)}
 		fmt.Fprintf(w, "reptest doctor: %s\n", step.Command)
-		if err := setup.NpmInstall(ctx, rep.Npm, w); err != nil {
+		if err := setup.NpmInstall(ctx, dir, w); err != nil {
 			step.Error = err.Error()
 			fmt.Fprintf(w, "reptest doctor: %v\n", err)
 		}
@@ -225,8 +231,8 @@ func printDoctor(w io.Writer, rep doctorReport, installed bool) {
 		return
 	}
 	fmt.Fprintln(w)
-	if rep.Npm != "" && !installed {
-		fmt.Fprintf(w, "The Node peers' npm libraries: `reptest doctor --install` runs npm ci in %s (pinned by its package-lock.json).\n", rep.Npm)
+	if len(rep.NpmDirs) > 0 && !installed {
+		fmt.Fprintf(w, "The npm libraries: `reptest doctor --install` runs npm ci in %s (each pinned by its package-lock.json).\n", strings.Join(rep.NpmDirs, " and in "))
 	}
 	if rep.Apt != "" {
 		fmt.Fprintf(w, "The Debian packages not installed, as root (or `reptest doctor --install --apt`):\n  apt-get update && %s\n", rep.Apt)

@@ -175,3 +175,42 @@ func TestDoctorInstallWithoutNpm(t *testing.T) {
 		t.Errorf("stdout %q; want %q", stdout.String(), want)
 	}
 }
+
+// The simplecrawler row, in a checkout on a machine with NodeSource's
+// nodejs: npm ci in crawlers/simplecrawler as well as in the Node peers'
+// folder, and no Debian npm (it conflicts with that nodejs).
+func TestDoctorSimplecrawler(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("/bin/sh", filepath.Join(dir, "sh")); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{
+		"node":       `case "$1" in --version) echo v20.20.2;; *) echo "Error: Cannot find module" >&2; exit 1;; esac`,
+		"dpkg-query": `case "$*" in *nodejs*) echo "install ok installed 20.20.2-1nodesource1";; *) exit 1;; esac`,
+	} {
+		os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
+	}
+	t.Setenv("PATH", dir)
+	t.Chdir(t.TempDir())
+	os.MkdirAll("crawlers/simplecrawler", 0o755)
+	os.WriteFile("crawlers/simplecrawler/package-lock.json", []byte("{}"), 0o644)
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"doctor", "--json", "--crawler", "simplecrawler", "--parser", "robots-parser"}, &stdout, &stderr); code != exitFail {
+		t.Errorf("exit %d, want 1; stderr %s", code, stderr.String())
+	}
+	var rep doctorReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("%v in %s", err, stdout.String())
+	}
+	if len(rep.NpmDirs) != 2 || !strings.HasSuffix(rep.NpmDirs[0], "node") || rep.NpmDirs[1] != "crawlers/simplecrawler" || rep.Npm != rep.NpmDirs[0] {
+		t.Errorf("npm %q, npm_dirs %q; want the peers' node folder, then crawlers/simplecrawler", rep.Npm, rep.NpmDirs)
+	}
+	if strings.Contains(rep.Apt, "npm") || strings.Contains(rep.Apt, "nodejs") {
+		t.Errorf("apt %q: Debian's nodejs or npm next to NodeSource's nodejs", rep.Apt)
+	}
+	for _, st := range rep.Items {
+		if st.Name == "simplecrawler" && st.Install != "cd crawlers/simplecrawler && npm ci --no-audit --no-fund" {
+			t.Errorf("simplecrawler's install %q", st.Install)
+		}
+	}
+}
