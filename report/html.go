@@ -63,6 +63,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 	if err == nil {
 		t, err = t.Parse(auditTemplate)
 	}
+	if err == nil {
+		t, err = t.Parse(behavioursTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -158,6 +161,7 @@ type htmlView struct {
 	Expected   int
 	Crawls     []crawlView
 	Audits     []timelineView
+	Behaviours *behaviourTable
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -452,6 +456,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Data.Ref = v.Dash.Reference
 	}
 
+	v.Behaviours = buildBehaviours(d.Diagnosis, behaviourUnit(d, o), &fk)
 	v.Crawls = crawlViews(d)
 	v.Audits = auditViews(d)
 	v.Data.Rows = map[string]int{}

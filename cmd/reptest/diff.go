@@ -329,7 +329,7 @@ func isMissing(name string, missing []unavailable) error {
 
 // writeDiffHTML renders the run's dashboard with the report package.
 func writeDiffHTML(w io.Writer, rep *diff.Report, run *report.DiffRun) error {
-	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: run.Profile, Findings: rep.Findings}
+	doc := &report.Document{Tool: report.Tool, Version: reference.Version, Profile: run.Profile, Findings: rep.Findings, Diagnosis: rep.Diagnosis}
 	return report.WriteHTML(w, doc, report.HTMLOptions{Title: "reptest: where robots.txt parsers disagree", Diff: run})
 }
 
