@@ -19,13 +19,15 @@ if [ -z "$chrome" ]; then
 	echo "screenshots: no Chromium (install the Debian package chromium)" >&2
 	exit 1
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+work=${KEEP:-$(mktemp -d)}
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"
 mkdir -p "$out"
 go build -o "$work/reptest" ./cmd/reptest
 # The peers of this checkout, whose Node libraries install.sh installed
-# (the binary's embedded copies have none of their own).
-export REPTEST_PEERS="$PWD/peers"
+# (the binary's embedded copies have none of their own), unless
+# REPTEST_PEERS names others.
+export REPTEST_PEERS="${REPTEST_PEERS:-$PWD/peers}"
 
 parsers=""
 for p in reference grobotstxt temoto python-urllib protego robots-parser robots-txt-guard robots-txt-parser perl-robotrules webrobots; do
