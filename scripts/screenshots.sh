@@ -6,6 +6,7 @@
 #	bash scripts/screenshots.sh            # generated inputs
 #	INPUTS=../shared/realworld bash scripts/screenshots.sh
 #	TIMEOUT=60s bash scripts/screenshots.sh # --timeout, on a loaded machine
+#	KEEP=/tmp/pages bash scripts/screenshots.sh # keep the pages
 #
 # The PNGs go to docs/screenshots (or $OUT). Parsers that cannot run here
 # are left out of the pages. Needs Go and Chromium (Debian package
