@@ -129,7 +129,7 @@ func TestDiffPageInChromium(t *testing.T) {
 
 	dom, log := dumpDOM(t, bin, "file://"+page)
 	checkConsole(t, dom, log)
-	checkLeads(t, dom, "temoto")
+	checkLeads(t, dom, "temoto", false)
 	heat := heatRE.FindString(dom)
 	rows := heatRowRE.FindAllStringSubmatch(heat, -1)
 	if len(rows) != len(s.Parsers) {
@@ -241,9 +241,11 @@ func checkAreas(t *testing.T, bin, page, dom string, s *diff.Summary) {
 }
 
 // checkLeads checks that the page opens on the misreadings table, with
-// a column for parser and a found cell whose example is on the page, and
-// that nothing makes it wider than the window.
-func checkLeads(t *testing.T, dom, parser string) {
+// a column for parser, every found cell's example on the page and, with
+// found, at least one found cell; and that nothing makes the page wider
+// than the window. (What the fitter finds on a small diff is its own
+// business; the crawl test's crawler misreads on purpose.)
+func checkLeads(t *testing.T, dom, parser string, found bool) {
 	t.Helper()
 	m := layoutRE.FindStringSubmatch(dom)
 	if m == nil || !strings.HasPrefix(m[1], "first=behaviours table=1 list=0 ") || !strings.HasSuffix(m[1], " overflow=0") {
@@ -252,11 +254,11 @@ func checkLeads(t *testing.T, dom, parser string) {
 	if !strings.Contains(dom, `<span class="bt-name">`+parser+`<wbr></span>`) {
 		t.Errorf("the misreadings table has no column for %s", parser)
 	}
-	found := btFoundRE.FindAllStringSubmatch(dom, -1)
-	if len(found) == 0 {
-		t.Fatal("the misreadings table has no found cell")
+	cells := btFoundRE.FindAllStringSubmatch(dom, -1)
+	if found && len(cells) == 0 {
+		t.Error("the misreadings table has no found cell")
 	}
-	for _, f := range found {
+	for _, f := range cells {
 		if !strings.Contains(dom, `<article class="bx" id="`+f[1]+`">`) {
 			t.Errorf("a found cell links to #%s, which is not on the page", f[1])
 		}
