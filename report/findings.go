@@ -50,10 +50,7 @@ type dashParser struct {
 	IsRef                       bool
 	Departs                     string // share of probes departing from the reference
 	DepartN                     int
-	Top                         []classLink
 }
-
-type classLink struct{ Anchor, Signature string }
 
 // pairCell is one cell of the pairwise heat map.
 type pairCell struct {
@@ -158,7 +155,7 @@ func buildDash(d *Document, fk *filterKeys) *dashView {
 	}
 	rankSignatures(v.Classes)
 	v.Matrix = heatMap(names, s.Pairs, fk)
-	v.Parsers = parserLines(&v.Run, names, s.Pairs, v.Reference, v.Classes, fk)
+	v.Parsers = parserLines(&v.Run, names, s.Pairs, v.Reference, fk)
 	if v.Exact {
 		v.Areas = areaRows(s.Areas, fk)
 	}
@@ -218,8 +215,9 @@ func percent(a, b int) string {
 }
 
 // parserLines gives each parser its share of probes departing from the
-// reference (the pair with the reference) and its largest classes.
-func parserLines(run *DiffRun, names []string, pairs []result.PairStat, ref string, classes []findingView, fk *filterKeys) []dashParser {
+// reference (the pair with the reference); what it misreads is the
+// behaviours table's (buildBehaviours).
+func parserLines(run *DiffRun, names []string, pairs []result.PairStat, ref string, fk *filterKeys) []dashParser {
 	infos := map[string]cases.Info{}
 	for _, p := range run.Parsers {
 		infos[p.Name] = p
@@ -233,30 +231,9 @@ func parserLines(run *DiffRun, names []string, pairs []result.PairStat, ref stri
 				dp.Departs = percent(p.ProbeDisagreements, p.Probes)
 			}
 		}
-		if ref != "" && n != ref {
-			byProbes := slices.Clone(classes)
-			sort.SliceStable(byProbes, func(i, j int) bool { return byProbes[i].Probes > byProbes[j].Probes })
-			for _, c := range byProbes {
-				if len(dp.Top) == 3 {
-					break
-				}
-				if classVerdict(c, n) != classVerdict(c, ref) {
-					dp.Top = append(dp.Top, classLink{Anchor: c.Anchor, Signature: c.Signature})
-				}
-			}
-		}
 		out = append(out, dp)
 	}
 	return out
-}
-
-func classVerdict(c findingView, parser string) string {
-	for _, v := range c.Verdicts {
-		if v[0] == parser {
-			return v[1]
-		}
-	}
-	return ""
 }
 
 // areaRows lays out the summary's per-area agreement in the order of

@@ -60,6 +60,9 @@ func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
 	if err == nil {
 		t, err = t.Parse(auditTemplate)
 	}
+	if err == nil {
+		t, err = t.Parse(behavioursTemplate)
+	}
 	if err != nil {
 		return fmt.Errorf("report: HTML template: %w", err)
 	}
@@ -159,6 +162,7 @@ type htmlView struct {
 	// overview has a column of verified and claimed requests.
 	AuditNote  string
 	AuditSplit bool
+	Behaviours *behaviourTable
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -454,6 +458,7 @@ func buildView(d *Document, o HTMLOptions) *htmlView {
 		v.Data.Ref = v.Dash.Reference
 	}
 
+	v.Behaviours = buildBehaviours(d.Diagnosis, behaviourUnit(d), &fk)
 	v.Crawls = crawlViews(d)
 	ad := decodeAudit(d) // once: the audit object may list 100,000 requests
 	v.Audits = auditViews(ad)

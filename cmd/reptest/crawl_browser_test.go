@@ -36,6 +36,10 @@ func TestCrawlReportTimelinesVisible(t *testing.T) {
 		t.Fatalf("crawl: exit %d, want 1 (the 5xx-allow mode fails ACC-7)\n%s%s", code, stdout.String(), stderr.String())
 	}
 	dom, log := dumpDOM(t, bin, "file://"+page)
+	checkLeads(t, dom, "testcrawler", true)
+	if !strings.Contains(dom, `<code class="bt-id">5xx-allows</code>`) {
+		t.Error("the misreadings table does not name 5xx-allows, the mode's misreading")
+	}
 	runs := crawlRunRE.FindAllStringSubmatch(dom, -1)
 	if len(runs) == 0 {
 		t.Fatalf("the report has no crawler run; chromium log:\n%s", log)

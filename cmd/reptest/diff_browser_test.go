@@ -59,6 +59,8 @@ var (
 	stateRE   = regexp.MustCompile(`<output id="selftest"[^>]*\bdata-errors="(\d+)"`)
 	matchRE   = regexp.MustCompile(`<output id="selftest"[^>]*\bdata-classes="(\d+)"`)
 	tmplRE    = regexp.MustCompile(`(?s)<template\b.*?</template>`)
+	layoutRE  = regexp.MustCompile(`<output id="selftest"[^>]*\bdata-layout="([^"]*)"`)
+	btFoundRE = regexp.MustCompile(`<td class="bt bt-found" data-p="\d+"><a href="#(mis-\d+-x\d+)">`)
 	areaRowRE = regexp.MustCompile(`<tr><th scope="row"><a href="(#area=\d+)">[^<]*</a>.*?</th><td class="num">(\d+)</td>`)
 )
 
@@ -127,6 +129,7 @@ func TestDiffPageInChromium(t *testing.T) {
 
 	dom, log := dumpDOM(t, bin, "file://"+page)
 	checkConsole(t, dom, log)
+	checkLeads(t, dom, "temoto", false)
 	heat := heatRE.FindString(dom)
 	rows := heatRowRE.FindAllStringSubmatch(heat, -1)
 	if len(rows) != len(s.Parsers) {
@@ -234,5 +237,30 @@ func checkAreas(t *testing.T, bin, page, dom string, s *diff.Summary) {
 	checkConsole(t, dom, log)
 	if n := matching(t, dom); n == 0 || len(shownClasses(dom)) != min(n, eager) {
 		t.Errorf("area link %s keeps %d classes and shows %d", link, n, len(shownClasses(dom)))
+	}
+}
+
+// checkLeads checks that the page opens on the misreadings table, with
+// a column for parser, every found cell's example on the page and, with
+// found, at least one found cell; and that nothing makes the page wider
+// than the window. (What the fitter finds on a small diff is its own
+// business; the crawl test's crawler misreads on purpose.)
+func checkLeads(t *testing.T, dom, parser string, found bool) {
+	t.Helper()
+	m := layoutRE.FindStringSubmatch(dom)
+	if m == nil || !strings.HasPrefix(m[1], "first=behaviours table=1 list=0 ") || !strings.HasSuffix(m[1], " overflow=0") {
+		t.Errorf("the page does not open on the misreadings table: layout %q", m)
+	}
+	if !strings.Contains(dom, `<span class="bt-name">`+parser+`<wbr></span>`) {
+		t.Errorf("the misreadings table has no column for %s", parser)
+	}
+	cells := btFoundRE.FindAllStringSubmatch(dom, -1)
+	if found && len(cells) == 0 {
+		t.Error("the misreadings table has no found cell")
+	}
+	for _, f := range cells {
+		if !strings.Contains(dom, `<article class="bx" id="`+f[1]+`">`) {
+			t.Errorf("a found cell links to #%s, which is not on the page", f[1])
+		}
 	}
 }

@@ -347,6 +347,15 @@
   out.dataset.parsed = String(Math.round(started));
   out.dataset.ready = String(Math.round(performance.now()));
   out.dataset.errors = String(errors.length);
+  // The layout, for the same tests: the first section shown, which form
+  // of the behaviours table shows (the table on a wide screen, a list per
+  // parser on a narrow one), how many of its examples show, and whether anything makes the page wider
+  // than the window.
+  var firstShown = Array.prototype.filter.call(document.querySelectorAll("main > section"), function (s) { return s.offsetHeight > 0; })[0];
+  var shows = function (q) { var el = document.querySelector(q); return el && el.offsetParent !== null ? 1 : 0; };
+  var examples = Array.prototype.filter.call(document.querySelectorAll(".bx"), function (el) { return el.offsetParent !== null; }).length;
+  out.dataset.layout = "first=" + (firstShown ? firstShown.id : "") + " table=" + shows(".bt-wide") + " list=" + shows(".bt-narrow") +
+    " examples=" + examples + " overflow=" + (document.documentElement.scrollWidth > window.innerWidth ? 1 : 0);
   if (hash.indexOf("selftest=") === 0) {
     out.textContent += " errors=" + errors.length + (errors.length ? " " + errors.join(" | ") : "");
     out.hidden = false;
