@@ -201,6 +201,8 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.AgentCompare = AgentFullHeader }},
 	{"blank-line-ends-group", "A blank line ends a group: the rules after it are ignored", "2.2", []string{"SYN-5"}, KindGroups,
 		func(o *Options) { o.BlankLineEndsGroup = true }},
+	{"agents-not-grouped", "Each user-agent line starts a group of its own: of consecutive ones only the last gets the rules", "2.1", []string{"SYN-6"}, KindGroups,
+		func(o *Options) { o.AgentLinesApart = true }},
 	{"orphan-rules-apply", "Rules before the first user-agent line apply to every crawler", "2.1", []string{"SYN-8"}, KindGroups,
 		func(o *Options) { o.OrphanRulesApply = true }},
 }

@@ -209,7 +209,9 @@ func MayShow(id string, base Options, body []byte, status int, urls []string) bo
 	case "query-ignored":
 		return slices.ContainsFunc(urls, func(u string) bool { return strings.Contains(u, "?") })
 	case "robots-txt-not-exempt":
-		return slices.ContainsFunc(urls, func(u string) bool { return strings.Contains(lowerASCIIString(u), "robots") || strings.Contains(u, "%") })
+		return slices.ContainsFunc(urls, func(u string) bool {
+			return strings.Contains(lowerASCIIString(u), "robots") || strings.Contains(u, "%")
+		})
 	}
 	return true
 }

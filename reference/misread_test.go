@@ -108,6 +108,9 @@ var misreadCases = []misreadCase{
 	{"blank-line-ends-group", "User-agent: a\n\nDisallow: /\n", "a", "/x", false, true},
 	{"blank-line-ends-group", "User-agent: a\n\nUser-agent: b\nDisallow: /\n", "a", "/x", false, true},
 	{"blank-line-ends-group", "User-agent: a\nDisallow: /\n\n", "a", "/x", false, false},
+	{"agents-not-grouped", "User-agent: a\nUser-agent: b\nDisallow: /\n", "a", "/x", false, true},
+	{"agents-not-grouped", "User-agent: a\nUser-agent: b\nDisallow: /\n", "b", "/x", false, false},
+	{"agents-not-grouped", "User-agent: *\nUser-agent: a\nDisallow: /\n", "c", "/x", false, true},
 	{"orphan-rules-apply", "Disallow: /x\n", "a", "/x", true, false},
 	{"orphan-rules-apply", "Disallow: /x\nUser-agent: *\nAllow: /\n", "a", "/x", true, true},
 
