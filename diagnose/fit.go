@@ -429,13 +429,12 @@ func (f *parserFit) rescuers(chosen []string, contradictions []int32) []string {
 
 // prune drops every chosen misreading the others make unnecessary: one
 // whose removal loses fewer than MinExplains explained departures and
-// adds no contradiction.
+// adds no contradiction. Like the search, it compares on the bodies
+// where the misreading alone departs from the reference.
 func (f *parserFit) prune(chosen []string, alts [][]string) ([]string, [][]string) {
 	for i := len(chosen) - 1; i >= 0 && len(chosen) > 1; i-- {
-		all := f.score(chosen)
 		without := slices.Delete(slices.Clone(chosen), i, i+1)
-		w := f.score(without)
-		if len(all.explained)-len(w.explained) < MinExplains && w.contradicts <= all.contradicts {
+		if t := f.try(without, chosen[i:i+1]); t.gain() < MinExplains && t.contradicts >= 0 {
 			chosen, alts = without, slices.Delete(alts, i, i+1)
 		}
 	}
