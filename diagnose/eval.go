@@ -13,116 +13,195 @@ import (
 // reference read them. Positions index the questions in body order, so
 // that a variant parses each body once per pass.
 type evaluator struct {
-	ev    *Evidence
-	order []int           // position → question index, sorted by body
-	ref   []cases.Verdict // position → the reference's verdict
+	ev     *Evidence
+	order  []int   // position → question index, sorted by body
+	bodyAt []int32 // position → body index
+	first  []int32 // body index → its first position
+	ref    []uint8 // position → the reference's verdict code
 	// reach holds per single misreading the positions where its variant
-	// differs from the reference.
+	// differs from the reference; on holds the bodies of those positions.
 	reach map[string][]int32
+	on    map[string][]int32
 	cands []misreading // the misreadings a variant models
-	// memo keeps each variant's verdicts by position, as far as asked:
-	// variants recur across parsers and steps, and a verdict once read
-	// is not read again.
-	memo map[string][]uint8
+	rank  map[string]int
+	// memo keeps each variant's verdict codes by body and the body's
+	// positions, as far as asked: variants recur across parsers and
+	// steps, and a verdict once read is not read again.
+	memo map[string][][]uint8
+	opts map[string]reference.Options // by variant key and profile
 }
 
-// The codes of memo.
+// The verdict codes.
 const (
-	codeUnknown uint8 = iota
+	codeUnknown uint8 = iota // not asked yet (memo only)
 	codeAllow
 	codeDisallow
-	codeNone
+	codeNone // neither allow nor disallow
 )
 
-var codes = map[cases.Verdict]uint8{cases.Allow: codeAllow, cases.Disallow: codeDisallow}
-
-// cached returns the verdicts of the variant ids on pos (sorted), asking
-// only those not asked before.
-func (e *evaluator) cached(ids []string, pos []int32) []cases.Verdict {
-	key := strings.Join(ids, "+")
-	m := e.memo[key]
-	if m == nil {
-		m = make([]uint8, len(e.order))
-		e.memo[key] = m
+// code returns the code of a verdict.
+func code(v cases.Verdict) uint8 {
+	switch v {
+	case cases.Allow:
+		return codeAllow
+	case cases.Disallow:
+		return codeDisallow
 	}
-	var missing []int32
-	for _, p := range pos {
-		if m[p] == codeUnknown {
-			missing = append(missing, p)
-		}
-	}
-	if len(missing) > 0 {
-		for k, v := range e.verdicts(ids, missing) {
-			m[missing[k]] = cmp.Or(codes[v], codeNone)
-		}
-	}
-	out := make([]cases.Verdict, len(pos))
-	for k, p := range pos {
-		switch m[p] {
-		case codeAllow:
-			out[k] = cases.Allow
-		case codeDisallow:
-			out[k] = cases.Disallow
-		}
-	}
-	return out
+	return codeNone
 }
+
+// verdictOf returns the verdict of a code.
+func verdictOf(c uint8) cases.Verdict {
+	switch c {
+	case codeAllow:
+		return cases.Allow
+	case codeDisallow:
+		return cases.Disallow
+	}
+	return ""
+}
+
+// knownCode reports whether c says allow or disallow.
+func knownCode(c uint8) bool { return c == codeAllow || c == codeDisallow }
 
 // newEvaluator reads the reference's verdicts and every single variant's
 // reach.
 func newEvaluator(ev *Evidence) *evaluator {
-	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, memo: map[string][]uint8{}}
+	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, on: map[string][]int32{},
+		rank: map[string]int{}, memo: map[string][][]uint8{}, opts: map[string]reference.Options{}}
 	for i := range e.order {
 		e.order[i] = i
 	}
 	slices.SortStableFunc(e.order, func(a, b int) int { return cmp.Compare(ev.Questions[a].Body, ev.Questions[b].Body) })
+	e.bodyAt = make([]int32, len(e.order))
+	e.first = make([]int32, len(ev.Bodies)+1)
+	for p, q := range e.order {
+		e.bodyAt[p] = int32(ev.Questions[q].Body)
+	}
+	for b := range e.first {
+		e.first[b] = int32(sortSearch(e.bodyAt, int32(b)))
+	}
 	all := make([]int32, len(e.order))
 	for i := range all {
 		all[i] = int32(i)
 	}
-	e.ref = e.verdicts(nil, all)
-	for _, m := range catalogue() {
+	e.ref = e.codes(nil, all)
+	urls := make([][]string, len(ev.Bodies))
+	for p, q := range e.order {
+		b := e.bodyAt[p]
+		urls[b] = append(urls[b], ev.Questions[q].URL)
+	}
+	for i, m := range catalogue() {
+		e.rank[m.ID] = i
 		if !m.ForParsers() {
 			continue
 		}
 		e.cands = append(e.cands, m)
-		vs := e.cached([]string{m.ID}, all)
-		var r []int32
-		for p, v := range vs {
-			if known(v) && known(e.ref[p]) && v != e.ref[p] {
+		pos := e.shown(m.ID, urls)
+		vs := e.codes([]string{m.ID}, pos)
+		var r, on []int32
+		for k, v := range vs {
+			if p := pos[k]; knownCode(v) && knownCode(e.ref[p]) && v != e.ref[p] {
 				r = append(r, int32(p))
+				if b := e.bodyAt[p]; len(on) == 0 || on[len(on)-1] != b {
+					on = append(on, b)
+				}
 			}
 		}
-		e.reach[m.ID] = r
+		e.reach[m.ID], e.on[m.ID] = r, on
 	}
 	return e
+}
+
+// shown returns the positions of the bodies on which the misreading id
+// may change a verdict (reference.MayShow): elsewhere its variant reads
+// as the reference does, and is not asked.
+func (e *evaluator) shown(id string, urls [][]string) []int32 {
+	var pos []int32
+	for b := range e.ev.Bodies {
+		body := &e.ev.Bodies[b]
+		base, _ := reference.OptionsFor(body.profileOf())
+		if e.first[b] < e.first[b+1] && reference.MayShow(id, base, body.Robots, body.Status, urls[b]) {
+			for p := e.first[b]; p < e.first[b+1]; p++ {
+				pos = append(pos, p)
+			}
+		}
+	}
+	return pos
+}
+
+// sortSearch returns the first index of the sorted s holding v or more.
+func sortSearch(s []int32, v int32) int {
+	i, _ := slices.BinarySearch(s, v)
+	return i
 }
 
 // question returns the question at position p.
 func (e *evaluator) question(p int32) *Question { return &e.ev.Questions[e.order[p]] }
 
-// verdicts returns the verdicts of the variant ids on the positions pos,
-// which must be sorted.
-func (e *evaluator) verdicts(ids []string, pos []int32) []cases.Verdict {
-	out := make([]cases.Verdict, len(pos))
-	opts := map[string]reference.Options{}
-	last := -1
-	var res *reference.Result
-	for k, p := range pos {
-		q := e.question(p)
-		if q.Body != last {
-			b := &e.ev.Bodies[q.Body]
-			o, ok := opts[b.profileOf()]
-			if !ok {
-				o = variant(b.profileOf(), ids)
-				opts[b.profileOf()] = o
-			}
-			res = fetched(b, o)
-			last = q.Body
+// canonical returns ids in catalogue order: the key a variant is kept
+// under, whatever order the fitter chose its misreadings in. Misreadings
+// that can be combined set different options, so the order of applying
+// them does not matter.
+func (e *evaluator) canonical(ids []string) []string {
+	ids = slices.Clone(ids)
+	slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(e.rank[a], e.rank[b]) })
+	return ids
+}
+
+// codes returns the verdict codes of the variant ids on the sorted
+// positions pos, reading only those not read before.
+func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
+	ids = e.canonical(ids)
+	key := strings.Join(ids, "+")
+	m := e.memo[key]
+	if m == nil {
+		m = make([][]uint8, len(e.ev.Bodies))
+		e.memo[key] = m
+	}
+	out := make([]uint8, len(pos))
+	var missing []int32
+	for i := 0; i < len(pos); {
+		b := e.bodyAt[pos[i]]
+		j := i
+		for j < len(pos) && e.bodyAt[pos[j]] == b {
+			j++
 		}
-		out[k] = verdictOn(res, q.Agent, q.URL)
+		if m[b] == nil {
+			m[b] = make([]uint8, e.first[b+1]-e.first[b])
+		}
+		missing = missing[:0]
+		for _, p := range pos[i:j] {
+			if m[b][p-e.first[b]] == codeUnknown {
+				missing = append(missing, p)
+			}
+		}
+		if len(missing) > 0 {
+			e.read(key, ids, b, missing, m[b])
+		}
+		for k, p := range pos[i:j] {
+			out[i+k] = m[b][p-e.first[b]]
+		}
+		i = j
 	}
 	return out
+}
+
+// read parses body b once under the variant ids and records its codes
+// on the positions pos (all of b) in codes, which holds b's positions.
+func (e *evaluator) read(key string, ids []string, b int32, pos []int32, codes []uint8) {
+	body := &e.ev.Bodies[b]
+	okey := key + "\x00" + body.profileOf()
+	o, ok := e.opts[okey]
+	if !ok {
+		o = variant(body.profileOf(), ids)
+		e.opts[okey] = o
+	}
+	res := fetched(body, o)
+	for _, p := range pos {
+		q := e.question(p)
+		codes[p-e.first[b]] = code(verdictOn(res, q.Agent, q.URL))
+	}
 }
 
 // variant returns the options of a profile's reference with ids applied.

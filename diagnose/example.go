@@ -37,11 +37,11 @@ func (f *parserFit) example(id string, ids []string, pos []int32) *Example {
 	for _, p := range pos[:min(len(pos), exampleCandidates)] {
 		q := f.e.question(p)
 		b := &f.e.ev.Bodies[q.Body]
-		x := &Example{Status: b.Status, Agent: q.Agent, URL: q.URL, Verdict: f.mine[p], Reference: f.e.ref[p], Source: b.Source}
+		x := &Example{Status: b.Status, Agent: q.Agent, URL: q.URL, Verdict: verdictOf(f.mine[p]), Reference: verdictOf(f.e.ref[p]), Source: b.Source}
 		if x.Status == 200 {
 			x.Status = 0
 		}
-		x.Robots = f.cutFor(b, q, f.mine[p], id, ids)
+		x.Robots = f.cutFor(b, q, x.Verdict, id, ids)
 		if best == nil || lines(x.Robots) < lines(best.Robots) ||
 			lines(x.Robots) == lines(best.Robots) && len(x.Robots) < len(best.Robots) {
 			best = x

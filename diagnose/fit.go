@@ -1,12 +1,11 @@
 package diagnose
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
 	"github.com/reptest/reptest/reference"
-
-	"github.com/reptest/reptest/cases"
 )
 
 // MinExplains is the fewest departures a misreading must explain, beyond
@@ -19,16 +18,32 @@ const MinExplains = 3
 // catalogue models only nearly, so a few contradictions are allowed.
 const ContradictShare = 10
 
+// The bounds of the joint search (see parserFit.joint): the blocked
+// misreadings tried, and the variants of two or three misreadings
+// evaluated per step.
+const (
+	jointBlocked = 4
+	jointTrials  = 96
+)
+
 // Fit diagnoses every parser of the evidence: the smallest set of
 // misreadings whose combined variant explains its departures from the
 // reference (see Diagnosis). It chooses them greedily, the one that
 // explains most departures first, claims one only when it explains at
 // least MinExplains more and adds at most one contradiction per
 // ContradictShare it explains, then drops any that the others make
-// unnecessary. Misreadings the evidence cannot tell apart are named
-// together (Behaviour.Alternatives). Crawler-only misreadings are
-// recognised from Evidence.Requests first. Fit stops early with
-// ctx.Err() when ctx ends.
+// unnecessary. When no single misreading qualifies, it tries two or
+// three together, a bounded number: misreadings that explain departures
+// only jointly (one alone contradicts what the other then corrects).
+// Misreadings the evidence cannot tell apart are named together
+// (Behaviour.Alternatives). Crawler-only misreadings are recognised from
+// Evidence.Requests first. Fit stops early with ctx.Err() when ctx ends.
+//
+// The counts it reports are exact: each chosen set is evaluated on
+// every departure and on every question its misreadings alone reach.
+// The search itself evaluates a candidate only on the bodies where the
+// candidate alone departs from the reference, which is where it changes
+// verdicts unless misreadings interact.
 func Fit(ctx context.Context, ev *Evidence) ([]Diagnosis, error) {
 	e := newEvaluator(ev)
 	out := make([]Diagnosis, 0, len(ev.Parsers))
@@ -45,11 +60,14 @@ func Fit(ctx context.Context, ev *Evidence) ([]Diagnosis, error) {
 type parserFit struct {
 	e      *evaluator
 	col    int
-	mine   []cases.Verdict // position → the parser's verdict
-	dep    []int32         // departures still to explain, sorted
-	agree  []bool          // position → the parser agreed with the reference
-	isDep  []bool
+	mine   []uint8 // position → the parser's verdict code
+	dep    []int32 // departures still to explain, sorted
+	agree  []bool  // position → the parser agreed with the reference
+	isDep  []bool  // position → in dep
 	tested map[string]bool
+	// explained tracks what the chosen misreadings explain, as the
+	// search found it (see trial).
+	explained []bool
 }
 
 // score is what one variant does on a parser's evidence.
@@ -60,13 +78,14 @@ type score struct {
 
 // diagnose fits parser col.
 func (e *evaluator) diagnose(col int, name string) Diagnosis {
-	f := &parserFit{e: e, col: col, mine: make([]cases.Verdict, len(e.order)),
-		agree: make([]bool, len(e.order)), isDep: make([]bool, len(e.order)), tested: map[string]bool{}}
+	n := len(e.order)
+	f := &parserFit{e: e, col: col, mine: make([]uint8, n), agree: make([]bool, n), isDep: make([]bool, n),
+		tested: map[string]bool{}, explained: make([]bool, n)}
 	for p := range e.order {
-		v := e.question(int32(p)).Verdicts[col]
+		v := code(e.question(int32(p)).Verdicts[col])
 		f.mine[p] = v
 		switch {
-		case !known(v) || !known(e.ref[p]):
+		case !knownCode(v) || !knownCode(e.ref[p]):
 		case v == e.ref[p]:
 			f.agree[p] = true
 		default:
@@ -79,8 +98,12 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 		f.bound(m.ID) // marks what the evidence tests, whatever the fit picks
 	}
 	crawlBs, extra := f.crawl(&d)
+	clear(f.isDep)
+	for _, p := range f.dep {
+		f.isDep[p] = true
+	}
 	d.Departures = len(f.dep) + extra
-	chosen, alts := f.greedy()
+	chosen, alts := f.search()
 	chosen, alts = f.prune(chosen, alts)
 	d.Behaviours = slices.Concat([]Behaviour{}, crawlBs, f.behaviours(chosen, alts))
 	d.Unexplained = len(f.dep) - len(f.score(chosen).explained)
@@ -95,20 +118,20 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 
 // score evaluates the combined variant ids on the parser's departures
 // and on the questions where any of its misreadings alone differs from
-// the reference.
+// the reference: exactly, on every body.
 func (f *parserFit) score(ids []string) score {
 	lists := [][]int32{f.dep}
 	for _, id := range ids {
 		lists = append(lists, f.e.reach[id])
 	}
 	pos := union(lists...)
-	vs := f.e.cached(ids, pos)
+	vs := f.e.codes(ids, pos)
 	var s score
 	for k, p := range pos {
 		switch {
 		case f.isDep[p] && vs[k] == f.mine[p]:
 			s.explained = append(s.explained, p)
-		case f.agree[p] && known(vs[k]) && vs[k] != f.e.ref[p]:
+		case f.agree[p] && knownCode(vs[k]) && vs[k] != f.e.ref[p]:
 			s.contradicts++
 		}
 	}
@@ -130,45 +153,288 @@ func (f *parserFit) bound(id string) int {
 	return n
 }
 
-// greedy adds misreadings one at a time, the one that explains most
-// more departures first, while one qualifies. alts[i] lists the
-// misreadings indistinguishable from chosen[i] when it was chosen.
-func (f *parserFit) greedy() (chosen []string, alts [][]string) {
-	var cur score
-	for {
-		var best score
-		bestID, gain, added := "", 0, 0
-		var tied []string
-		for _, m := range f.e.cands {
-			if slices.Contains(chosen, m.ID) || f.bound(m.ID) < MinExplains || !combinable(append(slices.Clone(chosen), m.ID)) {
-				continue
-			}
-			s := f.score(append(slices.Clone(chosen), m.ID))
-			g, c := len(s.explained)-len(cur.explained), s.contradicts-cur.contradicts
-			if g < MinExplains || c*ContradictShare > g {
-				continue
-			}
-			switch {
-			case bestID == "" || g-c > gain-added || g-c == gain-added && c < added:
-				best, bestID, gain, added, tied = s, m.ID, g, c, nil
-			case g == gain && c == added && slices.Equal(s.explained, best.explained):
-				tied = append(tied, m.ID)
+// trial is what adding misreadings to the chosen ones changes, on the
+// bodies where the added ones alone depart from the reference.
+type trial struct {
+	add            []string
+	gained, lost   []int32 // departures explained, and no longer explained
+	contradicts    int     // contradictions added (fewer when negative)
+	contradictions []int32 // the contradictions of the combined variant
+	tied           []string
+}
+
+// gain is the number of departures the trial explains beyond the chosen.
+func (t *trial) gain() int { return len(t.gained) - len(t.lost) }
+
+// qualifies reports whether the trial may be claimed: it explains enough
+// more departures and adds few enough contradictions.
+func (t *trial) qualifies() bool {
+	return t.gain() >= MinExplains && t.contradicts*ContradictShare <= t.gain()
+}
+
+// better reports whether t is to be preferred to u (nil for none): more
+// departures explained net of contradictions, then fewer contradictions.
+func (t *trial) better(u *trial) bool {
+	if u == nil {
+		return true
+	}
+	tv, uv := t.gain()-t.contradicts, u.gain()-u.contradicts
+	return tv > uv || tv == uv && t.contradicts < u.contradicts
+}
+
+// sameAs reports whether t and u explain the very same departures with
+// the same contradictions.
+func (t *trial) sameAs(u *trial) bool {
+	return t.contradicts == u.contradicts && slices.Equal(t.gained, u.gained) && slices.Equal(t.lost, u.lost)
+}
+
+// try evaluates chosen with add on the bodies where a misreading of add
+// alone departs from the reference (elsewhere the variant is taken to
+// read as chosen does), on the departures and the questions a
+// misreading of either reaches there.
+func (f *parserFit) try(chosen, add []string) *trial {
+	ids := slices.Concat(chosen, add)
+	var bodies [][]int32
+	for _, id := range add {
+		bodies = append(bodies, f.e.on[id])
+	}
+	var pos []int32
+	for _, b := range union(bodies...) {
+		for p := f.e.first[b]; p < f.e.first[b+1]; p++ {
+			if f.isDep[p] || f.agree[p] && f.reached(p, ids) {
+				pos = append(pos, p)
 			}
 		}
-		if bestID == "" {
+	}
+	was, now := f.e.codes(chosen, pos), f.e.codes(ids, pos)
+	t := &trial{add: add}
+	for k, p := range pos {
+		if f.isDep[p] {
+			switch e, n := was[k] == f.mine[p], now[k] == f.mine[p]; {
+			case n && !e:
+				t.gained = append(t.gained, p)
+			case e && !n:
+				t.lost = append(t.lost, p)
+			}
+			continue
+		}
+		if knownCode(was[k]) && was[k] != f.e.ref[p] && f.reached(p, chosen) {
+			t.contradicts--
+		}
+		if knownCode(now[k]) && now[k] != f.e.ref[p] {
+			t.contradicts++
+			t.contradictions = append(t.contradictions, p)
+		}
+	}
+	return t
+}
+
+// reached reports whether a misreading of ids alone departs from the
+// reference at p.
+func (f *parserFit) reached(p int32, ids []string) bool {
+	for _, id := range ids {
+		if _, ok := slices.BinarySearch(f.e.reach[id], p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// search adds misreadings while some qualify: the single one that
+// explains most more departures first, else two or three together
+// (joint). alts[i] lists the misreadings indistinguishable from
+// chosen[i] when it was chosen.
+func (f *parserFit) search() (chosen []string, alts [][]string) {
+	for {
+		t, blocked := f.single(chosen)
+		if t == nil {
+			t = f.joint(chosen, blocked)
+		}
+		if t == nil {
 			return chosen, alts
 		}
-		chosen, alts, cur = append(chosen, bestID), append(alts, tied), best
+		for i, id := range t.add {
+			chosen = append(chosen, id)
+			if i == 0 {
+				alts = append(alts, t.tied)
+			} else {
+				alts = append(alts, nil)
+			}
+		}
+		for _, p := range t.gained {
+			f.explained[p] = true
+		}
+		for _, p := range t.lost {
+			f.explained[p] = false
+		}
 	}
 }
 
+// candidate is a misreading that may be added, with the most departures
+// it could explain beyond those explained already.
+type candidate struct {
+	id    string
+	upper int
+}
+
+// candidates returns the misreadings that may be added to chosen, the
+// one that could explain most first.
+func (f *parserFit) candidates(chosen []string, need int) []candidate {
+	var out []candidate
+	for _, m := range f.e.cands {
+		if slices.Contains(chosen, m.ID) || f.bound(m.ID) < need || !combinable(append(slices.Clone(chosen), m.ID)) {
+			continue
+		}
+		n := 0
+		for _, b := range f.e.on[m.ID] {
+			for p := f.e.first[b]; p < f.e.first[b+1]; p++ {
+				if f.isDep[p] && !f.explained[p] {
+					n++
+				}
+			}
+		}
+		out = append(out, candidate{m.ID, n})
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int { return cmp.Compare(b.upper, a.upper) })
+	return out
+}
+
+// single returns the best misreading to add alone, or nil, and the
+// misreadings that would explain enough but contradict too much
+// (blocked), the one explaining most first.
+func (f *parserFit) single(chosen []string) (best *trial, blocked []*trial) {
+	for _, c := range f.candidates(chosen, MinExplains) {
+		if c.upper < MinExplains || best != nil && c.upper < best.gain()-best.contradicts {
+			break
+		}
+		t := f.try(chosen, []string{c.id})
+		switch {
+		case t.gain() < MinExplains:
+		case !t.qualifies():
+			blocked = append(blocked, t)
+		case best != nil && best.sameAs(t):
+			best.tied = append(best.tied, c.id)
+		case t.better(best):
+			best = t
+		}
+	}
+	slices.SortStableFunc(blocked, func(a, b *trial) int { return cmp.Compare(b.gain(), a.gain()) })
+	return best, blocked
+}
+
+// joint returns the best qualifying set of two or three misreadings to
+// add together, or nil: a blocked one (which explains departures but
+// contradicts too much alone) with one or two others that reach the
+// bodies of its contradictions. At most jointTrials sets are evaluated.
+func (f *parserFit) joint(chosen []string, blocked []*trial) *trial {
+	var best *trial
+	budget := jointTrials
+	for _, a := range blocked[:min(len(blocked), jointBlocked)] {
+		id := a.add[0]
+		with := append(slices.Clone(chosen), id)
+		rescue := f.rescuers(with, a.contradictions)
+		for _, r := range rescue {
+			if budget == 0 {
+				return best
+			}
+			budget--
+			if !f.rescues(a, []string{id, r}, chosen) {
+				continue
+			}
+			if t := f.try(chosen, []string{id, r}); t.qualifies() && t.better(best) {
+				best = t
+			}
+		}
+		if best != nil {
+			continue
+		}
+		for i, r := range rescue {
+			for _, s := range rescue[i+1:] {
+				if budget == 0 {
+					return best
+				}
+				if !combinable(append(slices.Clone(with), r, s)) {
+					continue
+				}
+				budget--
+				if !f.rescues(a, []string{id, r, s}, chosen) {
+					continue
+				}
+				if t := f.try(chosen, []string{id, r, s}); t.qualifies() && t.better(best) {
+					best = t
+				}
+			}
+		}
+	}
+	return best
+}
+
+// rescues reports whether adding add to chosen leaves few enough of the
+// contradictions of the blocked trial a for its gain: a test on those
+// questions alone, body by body, given up as soon as too many are left.
+func (f *parserFit) rescues(a *trial, add, chosen []string) bool {
+	ids := slices.Concat(chosen, add)
+	left := 0
+	for i := 0; i < len(a.contradictions); {
+		j := i + 1
+		for j < len(a.contradictions) && f.e.bodyAt[a.contradictions[j]] == f.e.bodyAt[a.contradictions[i]] {
+			j++
+		}
+		part := a.contradictions[i:j]
+		for k, c := range f.e.codes(ids, part) {
+			if knownCode(c) && c != f.e.ref[part[k]] {
+				left++
+			}
+		}
+		if left*ContradictShare > a.gain() {
+			return false
+		}
+		i = j
+	}
+	return true
+}
+
+// rescuers returns the misreadings that may be added to chosen whose
+// reach touches the bodies of the contradictions, the one touching most
+// first.
+func (f *parserFit) rescuers(chosen []string, contradictions []int32) []string {
+	var bodies []int32
+	for _, p := range contradictions {
+		if b := f.e.bodyAt[p]; len(bodies) == 0 || bodies[len(bodies)-1] != b {
+			bodies = append(bodies, b)
+		}
+	}
+	var out []candidate
+	for _, m := range f.e.cands {
+		if slices.Contains(chosen, m.ID) || !combinable(append(slices.Clone(chosen), m.ID)) {
+			continue
+		}
+		n := 0
+		for _, b := range f.e.on[m.ID] {
+			if _, ok := slices.BinarySearch(bodies, b); ok {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, candidate{m.ID, n})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int { return cmp.Compare(b.upper, a.upper) })
+	ids := make([]string, len(out))
+	for i, c := range out {
+		ids[i] = c.id
+	}
+	return ids
+}
+
 // prune drops every chosen misreading the others make unnecessary: one
-// whose removal loses fewer than MinExplains explained departures.
+// whose removal loses fewer than MinExplains explained departures and
+// adds no contradiction. Like the search, it compares on the bodies
+// where the misreading alone departs from the reference.
 func (f *parserFit) prune(chosen []string, alts [][]string) ([]string, [][]string) {
 	for i := len(chosen) - 1; i >= 0 && len(chosen) > 1; i-- {
-		all := len(f.score(chosen).explained)
 		without := slices.Delete(slices.Clone(chosen), i, i+1)
-		if all-len(f.score(without).explained) < MinExplains {
+		if t := f.try(without, chosen[i:i+1]); t.gain() < MinExplains && t.contradicts >= 0 {
 			chosen, alts = without, slices.Delete(alts, i, i+1)
 		}
 	}

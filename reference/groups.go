@@ -133,7 +133,7 @@ func (r *Robots) build() {
 			}
 		case UserAgent:
 			ended = false
-			if !open {
+			if !open || o.AgentLinesApart {
 				r.closeGroup(ruleStart)
 				ruleStart = len(r.rules)
 				k := int32(len(r.agents))

@@ -201,6 +201,8 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.AgentCompare = AgentFullHeader }},
 	{"blank-line-ends-group", "A blank line ends a group: the rules after it are ignored", "2.2", []string{"SYN-5"}, KindGroups,
 		func(o *Options) { o.BlankLineEndsGroup = true }},
+	{"agents-not-grouped", "Each user-agent line starts a group of its own: of consecutive ones only the last gets the rules", "2.1", []string{"SYN-6"}, KindGroups,
+		func(o *Options) { o.AgentLinesApart = true }},
 	{"orphan-rules-apply", "Rules before the first user-agent line apply to every crawler", "2.1", []string{"SYN-8"}, KindGroups,
 		func(o *Options) { o.OrphanRulesApply = true }},
 }
@@ -210,6 +212,8 @@ var syntaxMisreadings = []Misreading{
 		func(o *Options) { o.SkipBOM, o.SkipPartialBOM = false, false }},
 	{"unicode-spaces-trimmed", "Any white space around names and values is trimmed, Unicode spaces included, not only space and tab", "2.2", []string{"SYN-2"}, KindSyntax,
 		func(o *Options) { o.GoogleSpace, o.UnicodeSpace = true, true }},
+	{"key-typos-accepted", "Misspelt keys are read as user-agent, allow or disallow: 'useragent', 'disalow', 'Disallowed'", "2.2.4", []string{"OTH-2", "G-TYPO"}, KindSyntax,
+		func(o *Options) { o.GoogleKeys = true }},
 	{"cr-line-endings-ignored", "A CR alone does not end a line: only LF and CRLF do", "2.2", []string{"SYN-3"}, KindSyntax,
 		func(o *Options) { o.LFOnly = true }},
 	{"no-size-limit", "The whole file is parsed, however large", "2.5", []string{"LIM-2"}, KindSyntax,

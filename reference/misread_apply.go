@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -125,19 +126,23 @@ func (c GroupChoice) pick(gs []int32) []int32 {
 // groupsCompared returns, in file order, the groups whose user-agent lines
 // name agent under Options.AgentCompare.
 func (r *Robots) groupsCompared(agent string) []int32 {
-	a := lowerASCIIString(agent)
-	header := lowerASCIIString(UserAgentHeader(agent))
+	var header string
+	if r.opts.AgentCompare == AgentFullHeader {
+		header = UserAgentHeader(agent)
+	}
 	var out []int32
 	for _, n := range r.names {
-		t := lowerASCIIString(r.str(n.token))
+		// Tokens are compared in place, without lowering copies: a
+		// variant asks this for every question.
+		t := r.str(n.token)
 		var ok bool
 		switch r.opts.AgentCompare {
 		case AgentSubstring:
-			ok = t != "" && (strings.Contains(a, t) || strings.Contains(t, a))
+			ok = t != "" && (containsFold(agent, t) || containsFold(t, agent))
 		case AgentPrefix:
-			ok = t != "" && strings.HasPrefix(a, t)
+			ok = t != "" && len(agent) >= len(t) && equalFold(agent[:len(t)], t)
 		case AgentFullHeader:
-			ok = t == header
+			ok = equalFold(t, header)
 		case AgentUnicodeFold:
 			ok = t != "" && strings.EqualFold(t, agent)
 		}
@@ -147,4 +152,66 @@ func (r *Robots) groupsCompared(agent string) []int32 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// containsFold reports whether sub is within s, ASCII letters compared
+// without regard to case (as equalFold does).
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if equalFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// MayShow reports whether the variant of base with the misreading id can
+// answer a question on one of urls otherwise than base does, for body
+// served with status as FromStatus reads it. It answers false only when
+// the input lacks all the misreading reads otherwise: a '*' for
+// no-wildcards, a CR for cr-line-endings-ignored, a status of its class
+// for an access misreading, a body read at all for a misreading of its
+// text. It answers true when unsure, so that a caller may skip the
+// variant exactly where it answers false.
+func MayShow(id string, base Options, body []byte, status int, urls []string) bool {
+	parsed := status >= 200 && status < 300
+	switch id {
+	case "5xx-allows":
+		return status >= 500 && status < 600
+	case "4xx-disallows":
+		return status >= 400 && status < 500
+	case "unreachable-allows":
+		return status == 0
+	case "redirects-not-followed":
+		return status >= 300 && status < 400
+	case "no-wildcards":
+		return parsed && bytes.IndexByte(body, '*') >= 0
+	case "no-end-anchor":
+		return parsed && bytes.IndexByte(body, '$') >= 0
+	case "wildcard-unanchored":
+		return parsed && bytes.IndexAny(body, "*$") >= 0
+	case "cr-line-endings-ignored":
+		return parsed && bytes.IndexByte(body, '\r') >= 0
+	case "bom-not-skipped":
+		return parsed && len(body) > 0 && body[0] == 0xEF
+	case "unicode-spaces-trimmed":
+		// Unicode white space is not ASCII; of ASCII white space, only
+		// VT and FF can stand around a value the RFC's way does not trim.
+		return parsed && slices.ContainsFunc(body, func(c byte) bool { return c >= 0x80 || c == '\v' || c == '\f' })
+	case "unicode-case-fold":
+		// Agents are product tokens, ASCII: only a non-ASCII name folds
+		// otherwise than ASCII letters do.
+		return parsed && slices.ContainsFunc(body, func(c byte) bool { return c >= 0x80 })
+	case "small-size-limit":
+		return parsed && len(body) > SmallParseLimit
+	case "no-size-limit":
+		return parsed && base.MaxBytes > 0 && len(body) > base.MaxBytes
+	case "query-ignored":
+		return slices.ContainsFunc(urls, func(u string) bool { return strings.Contains(u, "?") })
+	case "robots-txt-not-exempt":
+		return slices.ContainsFunc(urls, func(u string) bool {
+			return strings.Contains(lowerASCIIString(u), "robots") || strings.Contains(u, "%")
+		})
+	}
+	return true
 }

@@ -269,6 +269,10 @@ type Misread struct {
 	// did: rules after it, before the next user-agent line, are ignored
 	// (SYN-5).
 	BlankLineEndsGroup bool
+	// AgentLinesApart makes every user-agent line start a group of its
+	// own, so that of consecutive user-agent lines only the last gets the
+	// rules after them; the others name groups without rules (SYN-6).
+	AgentLinesApart bool
 
 	// LFOnly ends lines at LF only: a CR alone ends none, and a CR before
 	// LF is dropped (SYN-3).
