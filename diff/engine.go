@@ -214,7 +214,11 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	rep := collect(c.names, c.results, c.dups)
 	start := time.Now()
-	rep.Diagnosis, err = diagnose.Fit(ctx, evidenceOf(c.names, c.results))
+	disk := opts.Cache
+	if opts.Unoptimised {
+		disk = nil
+	}
+	rep.Diagnosis, err = fitCached(ctx, disk, evidenceOf(c.names, c.results), diagnose.Fit)
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}
