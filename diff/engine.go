@@ -430,7 +430,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 	probes := probesOf(f, opts)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
 	waiting := res.tally(ctx, f, probes, all)
-	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, probes, all
+	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, evidenceProbes(probes), all
 	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
@@ -439,6 +439,24 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo))
 	}
 	return res
+}
+
+// evidenceProbes returns the agent and URL of each probe, which is what
+// the diagnosis reads, with strings of their own: a derived probe's agent
+// is cut from the reference's parse of the body, which a run would
+// otherwise keep whole for every file to its end.
+func evidenceProbes(probes []Probe) []Probe {
+	out := make([]Probe, len(probes))
+	agents := make(map[string]string)
+	for k, pr := range probes {
+		a, ok := agents[pr.Agent]
+		if !ok {
+			a = strings.Clone(pr.Agent)
+			agents[pr.Agent] = a
+		}
+		out[k] = Probe{Agent: a, URL: strings.Clone(pr.URL)}
+	}
+	return out
 }
 
 // probesOf returns f's probes, derived from its body when it has none:
