@@ -210,7 +210,11 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	rep := collect(c.names, c.results, c.dups)
 	start := time.Now()
-	rep.Diagnosis, err = diagnose.Fit(ctx, evidenceOf(c.names, c.results))
+	disk := opts.Cache
+	if opts.Unoptimised {
+		disk = nil
+	}
+	rep.Diagnosis, err = fitCached(ctx, disk, evidenceOf(c.names, c.results), diagnose.Fit)
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}
@@ -422,7 +426,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 	probes := probesOf(f, opts)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
 	waiting := res.tally(ctx, f, probes, all)
-	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, probes, all
+	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, evidenceProbes(probes), all
 	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
@@ -431,6 +435,16 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo))
 	}
 	return res
+}
+
+// evidenceProbes returns the agent and URL of each probe, which is all
+// the diagnosis reads, in less than half the room of the probes.
+func evidenceProbes(probes []Probe) []Probe {
+	out := make([]Probe, len(probes))
+	for k, pr := range probes {
+		out[k] = Probe{Agent: pr.Agent, URL: pr.URL}
+	}
+	return out
 }
 
 // probesOf returns f's probes, derived from its body when it has none:

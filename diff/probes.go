@@ -150,7 +150,10 @@ func (d *deriver) readAgents() {
 			la := strings.ToLower(a.Token)
 			if !seen[la] {
 				seen[la] = true
-				d.agents = append(d.agents, a.Token)
+				// A string of its own: the token is cut from the parse's
+				// copy of the body, which a finding or the diagnosis's
+				// evidence holding the agent would keep whole.
+				d.agents = append(d.agents, strings.Clone(a.Token))
 			}
 			if own := d.owned[la]; len(g.Rules) > 0 && (len(own) == 0 || own[len(own)-1] != gi) {
 				d.owned[la] = append(own, gi)

@@ -1,0 +1,153 @@
+package diff
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
+)
+
+// fitFunc fits the diagnosis of evidence: diagnose.Fit, or a stand-in
+// that counts calls in tests.
+type fitFunc func(context.Context, *diagnose.Evidence) ([]diagnose.Diagnosis, error)
+
+// fitCached fits the diagnosis of ev, one parser at a time through the
+// disk cache: a parser's diagnosis depends only on the bodies, the
+// questions and its own column of verdicts (the reference's verdicts the
+// fitter derives itself), so it is keyed by a digest of those and of the
+// fitter's build (fitterIdentity). Only the parsers the cache does not
+// hold are fitted, together, on the evidence of their columns alone; a
+// second run over the same inputs fits nothing, and a run after one
+// parser changed fits that parser. Evidence with crawlers' requests, and
+// any evidence when the build cannot be identified, is fitted whole and
+// not cached.
+func fitCached(ctx context.Context, disk *DiskCache, ev *diagnose.Evidence, fit fitFunc) ([]diagnose.Diagnosis, error) {
+	if disk == nil || len(ev.Requests) > 0 || fitterIdentity() == "" {
+		return fit(ctx, ev)
+	}
+	base := evidenceDigest(ev)
+	out := make([]diagnose.Diagnosis, len(ev.Parsers))
+	keys := make([][sha256.Size]byte, len(ev.Parsers))
+	var missing []int
+	for i, name := range ev.Parsers {
+		keys[i] = columnKey(base, ev, i)
+		if data, ok := disk.get(keys[i]); ok && json.Unmarshal(data, &out[i]) == nil && out[i].Parser == name {
+			continue
+		}
+		missing = append(missing, i)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	sub := ev
+	if len(missing) < len(ev.Parsers) {
+		sub = columns(ev, missing)
+	}
+	ds, err := fit(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	for k, i := range missing {
+		out[i] = ds[k]
+		if data, err := json.Marshal(ds[k]); err == nil {
+			disk.put(keys[i], data)
+		}
+	}
+	return out, nil
+}
+
+// columns returns ev with the verdicts of the parsers cols only.
+func columns(ev *diagnose.Evidence, cols []int) *diagnose.Evidence {
+	sub := &diagnose.Evidence{Bodies: ev.Bodies, Questions: make([]diagnose.Question, len(ev.Questions))}
+	for _, i := range cols {
+		sub.Parsers = append(sub.Parsers, ev.Parsers[i])
+	}
+	for k, q := range ev.Questions {
+		vs := make([]cases.Verdict, len(cols))
+		for j, i := range cols {
+			if i < len(q.Verdicts) {
+				vs[j] = q.Verdicts[i]
+			}
+		}
+		q.Verdicts = vs
+		sub.Questions[k] = q
+	}
+	return sub
+}
+
+// evidenceDigest digests what every parser's diagnosis is fitted on
+// besides its verdicts: the bodies (with status, profile and source) and
+// the questions, in order.
+func evidenceDigest(ev *diagnose.Evidence) [sha256.Size]byte {
+	h := sha256.New()
+	field := func(s string) {
+		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
+		io.WriteString(h, s)
+	}
+	field(fitterIdentity())
+	for _, b := range ev.Bodies {
+		sum := sha256.Sum256(b.Robots)
+		field(string(sum[:]))
+		field(strconv.Itoa(b.Status))
+		field(b.Profile)
+		field(b.Source)
+	}
+	for _, q := range ev.Questions {
+		field(strconv.Itoa(q.Body))
+		field(q.Agent)
+		field(q.URL)
+		field(q.Key)
+	}
+	var k [sha256.Size]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// columnKey is the cache key of parser i's diagnosis on the evidence
+// whose digest is base.
+func columnKey(base [sha256.Size]byte, ev *diagnose.Evidence, i int) [sha256.Size]byte {
+	var col strings.Builder
+	for _, q := range ev.Questions {
+		if i < len(q.Verdicts) {
+			col.WriteString(string(q.Verdicts[i]))
+		}
+		col.WriteByte(0)
+	}
+	return digest("diagnosis", string(base[:]), ev.Parsers[i], col.String())
+}
+
+// fitterIdentity names the build of the fitter and its catalogue: the
+// module's version for a release, else a digest of this program, so that
+// a rebuilt reptest (a changed fitter or catalogue) never reads a
+// diagnosis an older one stored; "" when neither can be read.
+var fitterIdentity = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		if v != "" && v != "(devel)" && !strings.HasSuffix(v, "+dirty") {
+			return bi.Main.Path + "@" + v
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return "exe:" + string(h.Sum(nil))
+})

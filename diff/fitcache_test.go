@@ -1,0 +1,115 @@
+package diff
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
+)
+
+// fitEvidence is the evidence of generated files with every question
+// answered by the reference, reference-google and naive.
+func fitEvidence(t *testing.T) *diagnose.Evidence {
+	t.Helper()
+	ps := []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}}
+	ev := &diagnose.Evidence{Parsers: []string{"reference", "reference-google", "naive"}}
+	for _, f := range Generate(5, 12) {
+		ev.Bodies = append(ev.Bodies, diagnose.Body{Robots: f.Robots, Status: 200, Source: f.Name})
+		for _, pr := range DeriveProbes(f.Robots, 40) {
+			q := diagnose.Question{Body: len(ev.Bodies) - 1, Agent: pr.Agent, URL: pr.URL}
+			for _, p := range ps {
+				v, err := p.Check(context.Background(), cases.Request{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL})
+				if err != nil {
+					v = VerdictError
+				}
+				q.Verdicts = append(q.Verdicts, v)
+			}
+			ev.Questions = append(ev.Questions, q)
+		}
+	}
+	return ev
+}
+
+// TestFitCached checks that the diagnosis read from the cache is the one
+// fitted: a second fit of the same evidence fits nothing, a changed
+// column fits that parser alone (and gives what fitting all would), and a
+// spoilt entry is fitted again.
+func TestFitCached(t *testing.T) {
+	ev := fitEvidence(t)
+	disk, err := OpenCache(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fitted [][]string // the parsers of each fit
+	fit := func(ctx context.Context, ev *diagnose.Evidence) ([]diagnose.Diagnosis, error) {
+		fitted = append(fitted, ev.Parsers)
+		return diagnose.Fit(ctx, ev)
+	}
+	check := func(name string, ev *diagnose.Evidence, wantFits [][]string) {
+		t.Helper()
+		fitted = nil
+		want, err := diagnose.Fit(context.Background(), ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := fitCached(context.Background(), disk, ev, fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: diagnosis differs (-fitted whole +cached):\n%s", name, d)
+		}
+		if d := cmp.Diff(wantFits, fitted); d != "" {
+			t.Errorf("%s: parsers fitted (-want +got):\n%s", name, d)
+		}
+	}
+	check("first", ev, [][]string{ev.Parsers})
+	if departures(ev, 2) == 0 {
+		t.Fatal("naive departs nowhere from the reference: the test shows nothing")
+	}
+	check("second", ev, nil)
+
+	changed := *ev
+	changed.Questions = append([]diagnose.Question(nil), ev.Questions...)
+	flipped := 0
+	for k, q := range changed.Questions {
+		if k%7 == 0 && q.Verdicts[2] == cases.Allow {
+			q.Verdicts = append([]cases.Verdict(nil), q.Verdicts...)
+			q.Verdicts[2] = cases.Disallow
+			changed.Questions[k] = q
+			flipped++
+		}
+	}
+	if flipped == 0 {
+		t.Fatal("no verdict of naive changed")
+	}
+	check("naive changed", &changed, [][]string{{"naive"}})
+
+	renamed := *ev
+	renamed.Bodies = append([]diagnose.Body(nil), ev.Bodies...)
+	renamed.Bodies[0].Source = "elsewhere"
+	check("a source renamed", &renamed, [][]string{ev.Parsers})
+
+	key := columnKey(evidenceDigest(ev), ev, 1)
+	if err := os.WriteFile(disk.path(key), []byte("spoilt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("an entry spoilt", ev, [][]string{{"reference-google"}})
+	check("mended", ev, nil)
+}
+
+// departures counts the questions on which parser col's verdict is not
+// the first parser's.
+func departures(ev *diagnose.Evidence, col int) int {
+	n := 0
+	for _, q := range ev.Questions {
+		if q.Verdicts[col] != q.Verdicts[0] {
+			n++
+		}
+	}
+	return n
+}
