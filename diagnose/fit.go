@@ -81,19 +81,26 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 	n := len(e.order)
 	f := &parserFit{e: e, col: col, mine: make([]uint8, n), agree: make([]bool, n), isDep: make([]bool, n),
 		tested: map[string]bool{}, explained: make([]bool, n)}
+	answered := 0
 	for p := range e.order {
 		v := code(e.question(int32(p)).Verdicts[col])
 		f.mine[p] = v
 		switch {
 		case !knownCode(v) || !knownCode(e.ref[p]):
+			continue
 		case v == e.ref[p]:
 			f.agree[p] = true
 		default:
 			f.isDep[p] = true
 			f.dep = append(f.dep, int32(p))
 		}
+		answered++
 	}
 	d := Diagnosis{Parser: name, Behaviours: []Behaviour{}}
+	if answered == 0 && !slices.ContainsFunc(e.ev.Requests, func(r Request) bool { return r.Parser == col }) {
+		d.NoEvidence = true
+		return d
+	}
 	for _, m := range e.cands {
 		f.bound(m.ID) // marks what the evidence tests, whatever the fit picks
 	}

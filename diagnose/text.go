@@ -10,6 +10,9 @@ import (
 // first-match (explains 14,210 of 14,601 departures; 391 unexplained)",
 // or that the parser matches the reference.
 func Line(d Diagnosis) string {
+	if d.NoEvidence {
+		return d.Parser + " is not diagnosed (it gave no verdict to compare with the reference's)"
+	}
 	if d.Departures == 0 {
 		return d.Parser + " matches the reference (no departures)"
 	}

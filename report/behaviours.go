@@ -51,6 +51,7 @@ type behaviourCol struct {
 	NameParts               []string
 	Departures, Unexplained int
 	Explained               int
+	NoEvidence              bool // not diagnosed: no verdict to compare
 	Share                   string // the explained share of its departures, "97.3%"
 	Found                   int    // the behaviours found
 	// Found, Absent and Untested name the rows by state, for the narrow
@@ -132,7 +133,7 @@ func buildBehaviours(ds []diagnose.Diagnosis, unit string, fk *filterKeys) *beha
 	for _, d := range ds {
 		col := behaviourCol{Key: fk.parsers.key(d.Parser), Name: d.Parser, NameParts: strings.SplitAfter(d.Parser, "+"), Departures: d.Departures,
 			Unexplained: d.Unexplained, Explained: d.Explained(), Share: percent(d.Explained(), d.Departures),
-			Found: len(d.Behaviours)}
+			Found: len(d.Behaviours), NoEvidence: d.NoEvidence}
 		for r := range t.Rows {
 			row := &t.Rows[r]
 			c := cellOf(&d, row.ID)

@@ -22,6 +22,11 @@ type Diagnosis struct {
 	// question the parser answered (or, for crawler-only ones, no
 	// request could show them).
 	Untested []string `json:"untested,omitempty"`
+	// NoEvidence marks a parser or crawler that gave no verdict the
+	// fitter could compare with the reference's (every check errored or
+	// was skipped, no request was made): it is not diagnosed, which is
+	// not the same as matching the reference.
+	NoEvidence bool `json:"no_evidence,omitempty"`
 }
 
 // Behaviour is one misreading found in a parser.
@@ -81,7 +86,9 @@ func (d *Diagnosis) IDs() []string {
 // the explains, contradicts and files of a behaviour found in several
 // shards; a behaviour found in some shards only keeps what those found.
 // The shorter example is kept, alternatives are joined, and a misreading
-// is untested when no shard tested it. It is not a new fit: a
+// is untested when no shard tested it. A shard in which the parser gave
+// no verdict (NoEvidence) adds nothing; the merge is NoEvidence only
+// when every shard is. It is not a new fit: a
 // misreading that no shard claimed on its own part of the evidence is
 // not claimed on the whole (run unsharded for one fit of all of it).
 // Merged behaviours are ordered by what they explain; the diagnoses of
@@ -90,6 +97,7 @@ func MergeDiagnoses(parts ...[]Diagnosis) []Diagnosis {
 	out := []Diagnosis{}
 	at := map[string]int{}
 	untested := map[string]map[string]int{}
+	withEvidence := map[string]int{} // parts that diagnosed the parser
 	for _, part := range parts {
 		for _, d := range part {
 			k, ok := at[d.Parser]
@@ -99,6 +107,10 @@ func MergeDiagnoses(parts ...[]Diagnosis) []Diagnosis {
 				out = append(out, Diagnosis{Parser: d.Parser, Behaviours: []Behaviour{}})
 				untested[d.Parser] = map[string]int{}
 			}
+			if d.NoEvidence {
+				continue
+			}
+			withEvidence[d.Parser]++
 			o := &out[k]
 			o.Departures += d.Departures
 			o.Unexplained += d.Unexplained
@@ -111,8 +123,9 @@ func MergeDiagnoses(parts ...[]Diagnosis) []Diagnosis {
 		}
 	}
 	for k := range out {
+		out[k].NoEvidence = withEvidence[out[k].Parser] == 0
 		for id, n := range untested[out[k].Parser] {
-			if n == len(parts) {
+			if n == withEvidence[out[k].Parser] {
 				out[k].Untested = append(out[k].Untested, id)
 			}
 		}

@@ -143,11 +143,6 @@ func formatRun(t *testing.T, args []string, codes ...int) []byte {
 	return stdout.Bytes()
 }
 
-// pendingKeys are keys of the results document whose rows in section 5
-// come with the results-model change of issue 26 (the selection of a
-// sharded run); take them out when section 5 names them.
-var pendingKeys = map[string]bool{"selection": true, "shard": true, "shard_cases": true}
-
 // formatDoc is one JSON document reptest writes, the sections of
 // docs/FORMAT.md that specify it, and how the test makes it.
 type formatDoc struct {
@@ -179,12 +174,6 @@ func TestFormatDocumentsEveryKey(t *testing.T) {
 			d.write(t, t.TempDir(), keys)
 			var undocumented, unwritten []string
 			for k := range keys {
-				if pendingKeys[k] && d.name == "results" {
-					if named[k] {
-						t.Errorf("%s is documented now: take it out of pendingKeys", k)
-					}
-					continue
-				}
 				if !named[k] {
 					undocumented = append(undocumented, k)
 				}
@@ -263,7 +252,8 @@ func formatDocs() []formatDoc {
 				formatRun(t, diffArgs(t, dir), exitOK)
 				readJSON(t, filepath.Join(dir, "s.json"), false, findingMaps, keys)
 			}},
-		{name: "diff report", sections: []string{"4. Findings", "4.2", "4.3", "7. The diagnosis"}, maps: findingMaps,
+		{name: "diff report", sections: []string{"4. Findings", "4.2", "4.3", "5. The results", "7. The diagnosis"},
+			tables: []string{"4. Findings", "4.2", "4.3", "7. The diagnosis"}, maps: findingMaps,
 			unwritten: map[string]string{"profile": "the google profile", "unrecorded": "merging a report of an older version"},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				formatRun(t, diffArgs(t, dir), exitOK)
@@ -278,7 +268,9 @@ func formatDocs() []formatDoc {
 			unwritten: map[string]string{
 				"drafts": "the aipref profile", "findings": "documents of older versions", "audit": "reptest audit",
 				"crawls": "reptest crawl", "crawl_layout": "reptest crawl", "crawl_layout_note": "reptest crawl in the ports layout",
-				"expected": "--expect", "unexpected_passes": "--expect"},
+				"expected": "--expect", "unexpected_passes": "--expect",
+				"interrupted": "an interrupted run", "interrupt_reason": "an interrupted run",
+				"summary": "reptest diff --report", "run": "reptest diff --report", "reference": "reptest diff --report"},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				out := filepath.Join(dir, "r.json")
 				formatRun(t, []string{"run", "--corpus", formatCorpus(t, dir), "--parser", "reference", "--parser", "temoto",
@@ -338,7 +330,7 @@ func formatDocs() []formatDoc {
 				}
 			}},
 		{name: "doctor", sections: []string{"6. The setup"},
-			unwritten: map[string]string{"install_steps": "--install", "npm": "a Node peer missing", "apt": "a Debian package missing"},
+			unwritten: map[string]string{"install_steps": "--install", "npm": "a Node peer missing", "npm_dirs": "a Node peer or crawler missing", "apt": "a Debian package missing"},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				out := filepath.Join(dir, "d.json")
 				b := formatRun(t, []string{"doctor", "--json", "--parser", "reference", "--parser", "protego"}, exitOK, exitFail)
