@@ -51,7 +51,7 @@ type behaviourCol struct {
 	NameParts               []string
 	Departures, Unexplained int
 	Explained               int
-	NoEvidence              bool // not diagnosed: no verdict to compare
+	NoEvidence              bool   // not diagnosed: no verdict to compare
 	Share                   string // the explained share of its departures, "97.3%"
 	Found                   int    // the behaviours found
 	// Found, Absent and Untested name the rows by state, for the narrow
