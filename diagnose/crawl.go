@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+
+	"github.com/reptest/reptest/result"
 )
 
 // MinCrawlExplains is the fewest requests a crawler-only misreading must
@@ -140,7 +142,7 @@ func scanOtherAgent(run []Request) ([]int, int, func(Request) string) {
 // It takes the departures they account for off f.dep, and returns their
 // behaviours and the requests they account for that are no question's
 // departure (which count as departures too).
-func (f *parserFit) crawl(d *Diagnosis) ([]Behaviour, int) {
+func (f *parserFit) crawl(d *result.Diagnosis) ([]result.Behaviour, int) {
 	runs := map[int][]Request{}
 	var order []int
 	for _, r := range f.e.ev.Requests {
@@ -164,7 +166,7 @@ func (f *parserFit) crawl(d *Diagnosis) ([]Behaviour, int) {
 			depKey[k] = p
 		}
 	}
-	var out []Behaviour
+	var out []result.Behaviour
 	extra := 0
 	explained := map[int32]bool{}
 	for _, c := range crawlRules {
@@ -183,7 +185,7 @@ func (f *parserFit) crawl(d *Diagnosis) ([]Behaviour, int) {
 
 // crawlRule applies one rule to every run and returns its behaviour when
 // claimed, with the requests it accounts for that are no departure.
-func (f *parserFit) crawlRule(c crawlRule, order []int, runs map[int][]Request, depKey map[string]int32, explained map[int32]bool) (*Behaviour, int, bool) {
+func (f *parserFit) crawlRule(c crawlRule, order []int, runs map[int][]Request, depKey map[string]int32, explained map[int32]bool) (*result.Behaviour, int, bool) {
 	var flagged []Request
 	contradicts := 0
 	var note func(Request) string
@@ -202,7 +204,7 @@ func (f *parserFit) crawlRule(c crawlRule, order []int, runs map[int][]Request, 
 		return nil, 0, tested
 	}
 	m, _ := lookup(c.id)
-	b := &Behaviour{ID: c.id, Title: m.Title, RFC: m.RFC, Req: slices.Clone(m.Req),
+	b := &result.Behaviour{ID: c.id, Title: m.Title, RFC: m.RFC, Req: slices.Clone(m.Req),
 		Explains: len(flagged), Contradicts: contradicts}
 	more := 0
 	origins := map[string]bool{}
@@ -216,6 +218,6 @@ func (f *parserFit) crawlRule(c crawlRule, order []int, runs map[int][]Request, 
 	}
 	b.Files = len(origins)
 	r := flagged[0]
-	b.Example = &Example{Agent: r.UserAgent, URL: r.URL, Note: note(r)}
+	b.Example = &result.Example{Agent: r.UserAgent, URL: r.URL, Note: note(r)}
 	return b, more, tested
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // MaxExampleLines is the most lines of robots.txt an example aims at.
@@ -28,16 +29,16 @@ const (
 // variant still gives the parser's verdict and the reference does not.
 // The variant is id alone when that shows it, else ids (the misreadings
 // chosen up to id).
-func (f *parserFit) example(id string, ids []string, pos []int32) *Example {
+func (f *parserFit) example(id string, ids []string, pos []int32) *result.Example {
 	pos = slices.Clone(pos)
 	slices.SortStableFunc(pos, func(a, b int32) int {
 		return cmp.Compare(len(f.e.ev.Bodies[f.e.question(a).Body].Robots), len(f.e.ev.Bodies[f.e.question(b).Body].Robots))
 	})
-	var best *Example
+	var best *result.Example
 	for _, p := range pos[:min(len(pos), exampleCandidates)] {
 		q := f.e.question(p)
 		b := &f.e.ev.Bodies[q.Body]
-		x := &Example{Status: b.Status, Agent: q.Agent, URL: q.URL, Verdict: verdictOf(f.mine[p]), Reference: verdictOf(f.e.ref[p]), Source: b.Source}
+		x := &result.Example{Status: b.Status, Agent: q.Agent, URL: q.URL, Verdict: verdictOf(f.mine[p]), Reference: verdictOf(f.e.ref[p]), Source: b.Source}
 		if x.Status == 200 {
 			x.Status = 0
 		}

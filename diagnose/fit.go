@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // MinExplains is the fewest departures a misreading must explain, beyond
@@ -28,7 +29,7 @@ const (
 
 // Fit diagnoses every parser of the evidence: the smallest set of
 // misreadings whose combined variant explains its departures from the
-// reference (see Diagnosis). It chooses them greedily, the one that
+// reference (see result.Diagnosis). It chooses them greedily, the one that
 // explains most departures first, claims one only when it explains at
 // least MinExplains more and adds at most one contradiction per
 // ContradictShare it explains, then drops any that the others make
@@ -36,7 +37,7 @@ const (
 // three together, a bounded number: misreadings that explain departures
 // only jointly (one alone contradicts what the other then corrects).
 // Misreadings the evidence cannot tell apart are named together
-// (Behaviour.Alternatives). Crawler-only misreadings are recognised from
+// (result.Behaviour.Alternatives). Crawler-only misreadings are recognised from
 // Evidence.Requests first. Fit stops early with ctx.Err() when ctx ends.
 //
 // The counts it reports are exact: each chosen set is evaluated on
@@ -44,9 +45,9 @@ const (
 // The search itself evaluates a candidate only on the bodies where the
 // candidate alone departs from the reference, which is where it changes
 // verdicts unless misreadings interact.
-func Fit(ctx context.Context, ev *Evidence) ([]Diagnosis, error) {
+func Fit(ctx context.Context, ev *Evidence) ([]result.Diagnosis, error) {
 	e := newEvaluator(ev)
-	out := make([]Diagnosis, 0, len(ev.Parsers))
+	out := make([]result.Diagnosis, 0, len(ev.Parsers))
 	for i, name := range ev.Parsers {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -77,7 +78,7 @@ type score struct {
 }
 
 // diagnose fits parser col.
-func (e *evaluator) diagnose(col int, name string) Diagnosis {
+func (e *evaluator) diagnose(col int, name string) result.Diagnosis {
 	n := len(e.order)
 	f := &parserFit{e: e, col: col, mine: make([]uint8, n), agree: make([]bool, n), isDep: make([]bool, n),
 		tested: map[string]bool{}, explained: make([]bool, n)}
@@ -96,7 +97,7 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 		}
 		answered++
 	}
-	d := Diagnosis{Parser: name, Behaviours: []Behaviour{}}
+	d := result.Diagnosis{Parser: name, Behaviours: []result.Behaviour{}}
 	if answered == 0 && !slices.ContainsFunc(e.ev.Requests, func(r Request) bool { return r.Parser == col }) {
 		d.NoEvidence = true
 		return d
@@ -112,7 +113,7 @@ func (e *evaluator) diagnose(col int, name string) Diagnosis {
 	d.Departures = len(f.dep) + extra
 	chosen, alts := f.search()
 	chosen, alts = f.prune(chosen, alts)
-	d.Behaviours = slices.Concat([]Behaviour{}, crawlBs, f.behaviours(chosen, alts))
+	d.Behaviours = slices.Concat([]result.Behaviour{}, crawlBs, f.behaviours(chosen, alts))
 	d.Unexplained = len(f.dep) - len(f.score(chosen).explained)
 	for _, m := range e.cands {
 		if !f.tested[m.ID] {
@@ -450,8 +451,8 @@ func (f *parserFit) prune(chosen []string, alts [][]string) ([]string, [][]strin
 
 // behaviours describes the chosen misreadings, each with what it adds to
 // those before it.
-func (f *parserFit) behaviours(chosen []string, alts [][]string) []Behaviour {
-	out := make([]Behaviour, 0, len(chosen))
+func (f *parserFit) behaviours(chosen []string, alts [][]string) []result.Behaviour {
+	out := make([]result.Behaviour, 0, len(chosen))
 	var prev score
 	seen := map[int32]bool{}
 	for i, id := range chosen {
@@ -464,7 +465,7 @@ func (f *parserFit) behaviours(chosen []string, alts [][]string) []Behaviour {
 			}
 		}
 		m, _ := lookup(id)
-		b := Behaviour{ID: id, Title: m.Title, RFC: m.RFC, Req: slices.Clone(m.Req),
+		b := result.Behaviour{ID: id, Title: m.Title, RFC: m.RFC, Req: slices.Clone(m.Req),
 			Explains: len(s.explained) - len(prev.explained), Contradicts: max(0, s.contradicts-prev.contradicts),
 			Files: f.files(added), Alternatives: alts[i]}
 		b.Example = f.example(id, chosen[:i+1], added)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 )
 
 // A parser or crawler that gave no verdict (it never ran: every check
@@ -44,7 +45,7 @@ func TestNoEvidenceIsNotAMatch(t *testing.T) {
 	}
 	renamed := ds[1]
 	renamed.Parser = "broken"
-	merged = diagnose.Merge(ds[:1], []diagnose.Diagnosis{renamed})
+	merged = diagnose.Merge(ds[:1], []result.Diagnosis{renamed})
 	if got := diagnose.Line(merged[0]); merged[0].NoEvidence || !strings.Contains(got, "matches the reference") {
 		t.Errorf("a shard without evidence merged with one that has it: %q (NoEvidence %v)", got, merged[0].NoEvidence)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // roundTripFiles are the embedded corpus's bodies with their checks,
@@ -146,7 +147,7 @@ func combos(ids []string, n int) [][]string {
 }
 
 // found returns the ids a diagnosis names, alternatives included.
-func found(d Diagnosis) (ids, alts []string) {
+func found(d result.Diagnosis) (ids, alts []string) {
 	for _, b := range d.Behaviours {
 		ids = append(ids, b.ID)
 		alts = append(alts, b.Alternatives...)
@@ -203,7 +204,7 @@ func TestRoundTrip(t *testing.T) {
 // verdicts on every question (the rest is invisible on this evidence:
 // full-ua-string leaves no named group for star-merged-into-named to act
 // on).
-func diagnosedAsItself(t *testing.T, files []diff.File, ev *Evidence, col int, ids []string, d Diagnosis) bool {
+func diagnosedAsItself(t *testing.T, files []diff.File, ev *Evidence, col int, ids []string, d result.Diagnosis) bool {
 	t.Helper()
 	got, alts := found(d)
 	var want []string

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/reptest/reptest/result"
 )
 
 // Line says a diagnosis in one line: "python-urllib ≈ reference +
 // first-match (explains 14,210 of 14,601 departures; 391 unexplained)",
 // or that the parser matches the reference.
-func Line(d Diagnosis) string {
+func Line(d result.Diagnosis) string {
 	if d.NoEvidence {
 		return d.Parser + " is not diagnosed (it gave no verdict to compare with the reference's)"
 	}
@@ -30,7 +32,7 @@ func Line(d Diagnosis) string {
 }
 
 // WriteText writes one Line per diagnosis under a heading.
-func WriteText(w io.Writer, ds []Diagnosis) error {
+func WriteText(w io.Writer, ds []result.Diagnosis) error {
 	if len(ds) == 0 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // TestRunCountsAreas checks the per-area counts of a small run by hand.
@@ -28,11 +29,11 @@ func TestRunCountsAreas(t *testing.T) {
 		name    string
 		parsers func() []cases.Parser
 		profile string
-		want    []AreaStat
+		want    []result.AreaStat
 	}{{
 		name:    "three parsers: the majority decides",
 		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}} },
-		want: []AreaStat{
+		want: []result.AreaStat{
 			{Area: "user-agent", Probes: 1, Agreed: 1},
 			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference": 1}},
 			{Area: "encoding", Probes: 1, Apart: map[string]int{"reference": 1}},
@@ -40,7 +41,7 @@ func TestRunCountsAreas(t *testing.T) {
 	}, {
 		name:    "two parsers: a tie goes to the reference's side under the RFC",
 		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle()} },
-		want: []AreaStat{
+		want: []result.AreaStat{
 			{Area: "user-agent", Probes: 1, Agreed: 1},
 			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference-google": 1}},
 			{Area: "encoding", Probes: 1, Apart: map[string]int{"reference-google": 1}},
@@ -49,7 +50,7 @@ func TestRunCountsAreas(t *testing.T) {
 		name:    "two parsers: and under Google's reading with the google profile",
 		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle()} },
 		profile: cases.ProfileGoogle,
-		want: []AreaStat{
+		want: []result.AreaStat{
 			{Area: "user-agent", Probes: 1, Agreed: 1},
 			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference": 1}},
 			{Area: "encoding", Probes: 1, Apart: map[string]int{"reference": 1}},

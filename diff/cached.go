@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // digest returns the SHA-256 digest of the parts, each preceded by its
@@ -99,7 +100,7 @@ type storedResult struct {
 	Disagreements int                   `json:"disagreements"`
 	Pairs         []int                 `json:"pairs"`
 	Areas         map[string]storedArea `json:"areas"`
-	Findings      []Finding             `json:"findings"`
+	Findings      []result.Finding      `json:"findings"`
 	// Asked and Answers are the file's probes and every parser's verdicts
 	// on them, the evidence the diagnosis is fitted on: a run read from
 	// the cache is diagnosed as the run that filled it.
@@ -151,7 +152,7 @@ func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *file
 		}
 	}
 	r := compareFile(ctx, p, f, opts)
-	if ctx.Err() != nil || slices.ContainsFunc(r.findings, func(fd Finding) bool {
+	if ctx.Err() != nil || slices.ContainsFunc(r.findings, func(fd result.Finding) bool {
 		for _, v := range fd.Verdicts {
 			if v == VerdictError {
 				return true

@@ -4,14 +4,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/result"
 )
 
 func TestCaseableInput(t *testing.T) {
-	tests := []struct{ in, want Input }{
-		{Input{Agent: "FooBot", URL: "https://a.test/x"}, Input{Agent: "FooBot", URL: "https://a.test/x"}},
-		{Input{Agent: "Foo Bot/2", URL: "/x?y"}, Input{Agent: "FooBot", URL: "https://example.com/x?y"}},
-		{Input{Agent: "0", URL: "x"}, Input{Agent: "FooBot", URL: "https://example.com/x"}},
-		{Input{Agent: "", URL: ""}, Input{Agent: "FooBot", URL: "https://example.com/"}},
+	tests := []struct{ in, want result.Input }{
+		{result.Input{Agent: "FooBot", URL: "https://a.test/x"}, result.Input{Agent: "FooBot", URL: "https://a.test/x"}},
+		{result.Input{Agent: "Foo Bot/2", URL: "/x?y"}, result.Input{Agent: "FooBot", URL: "https://example.com/x?y"}},
+		{result.Input{Agent: "0", URL: "x"}, result.Input{Agent: "FooBot", URL: "https://example.com/x"}},
+		{result.Input{Agent: "", URL: ""}, result.Input{Agent: "FooBot", URL: "https://example.com/"}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, CaseableInput(tt.in)); diff != "" {

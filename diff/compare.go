@@ -21,9 +21,6 @@ import (
 // its own.
 const VerdictError cases.Verdict = "error"
 
-// Finding is one input on which parsers disagree (result.Finding).
-type Finding = result.Finding
-
 // Signature is result.Signature.
 func Signature(verdicts map[string]cases.Verdict) string { return result.Signature(verdicts) }
 
@@ -76,7 +73,7 @@ type body struct {
 	sum     [sha256.Size]byte
 }
 
-func newBody(in Input) body {
+func newBody(in result.Input) body {
 	return body{robots: in.Robots, profile: in.Profile, sum: sha256.Sum256(in.Robots)}
 }
 
@@ -85,7 +82,7 @@ func (b *body) request() cases.Request {
 }
 
 // verdicts returns each parser's verdict on in, in the panel's order.
-func (p *panel) verdicts(ctx context.Context, in Input, dst []cases.Verdict) []cases.Verdict {
+func (p *panel) verdicts(ctx context.Context, in result.Input, dst []cases.Verdict) []cases.Verdict {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
 	k := p.keyOf(&b, q)
@@ -191,7 +188,7 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 // to confirm what the fast ones agreed on; o learns from each answer. The
 // answer is the same as comparing all verdicts.
 // b is in's body when the caller has its digest already, else nil.
-func (p *panel) agrees(ctx context.Context, in Input, b *body, want []cases.Verdict, o *odds) bool {
+func (p *panel) agrees(ctx context.Context, in result.Input, b *body, want []cases.Verdict, o *odds) bool {
 	if b == nil {
 		nb := newBody(in)
 		b = &nb
@@ -352,9 +349,9 @@ func verdictOf(v cases.Verdict) cases.Verdict {
 }
 
 // finding returns the finding for in, not minimised and without tags.
-func (p *panel) finding(ctx context.Context, in Input) Finding {
+func (p *panel) finding(ctx context.Context, in result.Input) result.Finding {
 	vs := p.verdicts(ctx, in, make([]cases.Verdict, 0, len(p.parsers)))
-	f := Finding{Input: in, Verdicts: make(map[string]cases.Verdict, len(vs))}
+	f := result.Finding{Input: in, Verdicts: make(map[string]cases.Verdict, len(vs))}
 	for i, v := range vs {
 		f.Verdicts[p.names[i]] = v
 	}
@@ -366,10 +363,10 @@ func (p *panel) finding(ctx context.Context, in Input) Finding {
 // not minimised and without requirement IDs. Its Signature is "" when the
 // parsers agree. The parsers are called one after the other from the
 // calling goroutine. A parser that errors or panics gets VerdictError.
-func Compare(ctx context.Context, in Input, parsers []cases.Parser) (Finding, error) {
+func Compare(ctx context.Context, in result.Input, parsers []cases.Parser) (result.Finding, error) {
 	p, err := newPanel(parsers, 0)
 	if err != nil {
-		return Finding{}, err
+		return result.Finding{}, err
 	}
 	return p.finding(ctx, in), nil
 }
@@ -377,9 +374,9 @@ func Compare(ctx context.Context, in Input, parsers []cases.Parser) (Finding, er
 // SameVerdicts returns a keep function for Minimize that holds when a
 // candidate has exactly the verdicts of f: every parser answers as it did
 // on f, so the signature is kept too.
-func SameVerdicts(f Finding) func(Finding) bool {
+func SameVerdicts(f result.Finding) func(result.Finding) bool {
 	want := maps.Clone(f.Verdicts)
-	return func(g Finding) bool { return maps.Equal(want, g.Verdicts) }
+	return func(g result.Finding) bool { return maps.Equal(want, g.Verdicts) }
 }
 
 // SameCause returns a keep function for Minimize that holds when a
@@ -389,10 +386,10 @@ func SameVerdicts(f Finding) func(Finding) bool {
 // minimisation from sliding from one disagreement to another that happens
 // to give the same verdicts, such as from "/robots.txt is always allowed"
 // to "the file has no group".
-func SameCause(f Finding) func(Finding) bool {
+func SameCause(f result.Finding) func(result.Finding) bool {
 	same := SameVerdicts(f)
 	reason, ok := reasonOf(f.Input)
-	return func(g Finding) bool {
+	return func(g result.Finding) bool {
 		if !same(g) {
 			return false
 		}
@@ -402,7 +399,7 @@ func SameCause(f Finding) func(Finding) bool {
 }
 
 // reasonOf returns the kind of reason the reference gives for its verdict.
-func reasonOf(in Input) (reference.Reason, bool) {
+func reasonOf(in result.Input) (reference.Reason, bool) {
 	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	return d.Reason, err == nil
 }

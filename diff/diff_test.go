@@ -12,6 +12,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 func TestSignature(t *testing.T) {
@@ -83,7 +84,7 @@ func noise(n int) string {
 
 func TestMinimizeKnownDisagreement(t *testing.T) {
 	body := noise(60) + "\nUser-agent: *\nCrawl-delay: 5\nDisallow: /tmp/\nDisallow: /annual-reports/  # old\nAllow: /annual-reports/2024/\n" + noise(40)
-	in := Input{Robots: []byte(body), Agent: "ExampleBot", URL: "https://example.com/%61nnual-reports/2019/q3.pdf?session=17#top"}
+	in := result.Input{Robots: []byte(body), Agent: "ExampleBot", URL: "https://example.com/%61nnual-reports/2019/q3.pdf?session=17#top"}
 	ps := []cases.Parser{ref(), refGoogle()}
 	orig, err := Compare(context.Background(), in, ps)
 	if err != nil {
@@ -116,7 +117,7 @@ func TestMinimizeKnownDisagreement(t *testing.T) {
 // matches a wildcard rule anywhere in the path, not from its start.
 func TestMinimizeTemoto(t *testing.T) {
 	body := noise(120) + "User-agent: *\r\nDisallow: /private/\r\nDisallow: /shop/*checkout\r\nAllow: /shop/\r\n" + noise(30)
-	in := Input{Robots: []byte(body), Agent: "FooBot", URL: "https://example.com/en/shop/cart/checkout?step=2"}
+	in := result.Input{Robots: []byte(body), Agent: "FooBot", URL: "https://example.com/en/shop/cart/checkout?step=2"}
 	ps := []cases.Parser{parsers.NewReference(), parsers.NewTemoto()}
 	orig, _ := Compare(context.Background(), in, ps)
 	if want := "reference=allow≠temoto=disallow"; orig.Signature != want {
@@ -140,8 +141,8 @@ func TestMinimizeTemoto(t *testing.T) {
 
 // TestMinimizeKeepFails leaves an input alone when keep does not hold.
 func TestMinimizeKeepFails(t *testing.T) {
-	in := Input{Robots: []byte("User-agent: *\nDisallow: /\n"), Agent: "FooBot", URL: "/x"}
-	out := Minimize(context.Background(), in, []cases.Parser{ref(), refGoogle()}, func(Finding) bool { return false })
+	in := result.Input{Robots: []byte("User-agent: *\nDisallow: /\n"), Agent: "FooBot", URL: "/x"}
+	out := Minimize(context.Background(), in, []cases.Parser{ref(), refGoogle()}, func(result.Finding) bool { return false })
 	if diff := cmp.Diff(in, out); diff != "" {
 		t.Errorf("input changed (-want +got):\n%s", diff)
 	}
@@ -380,7 +381,7 @@ func TestRunCountsPairs(t *testing.T) {
 		{Name: "b", Robots: []byte("User-agent: *\nDisallow: /a\n"), Probes: []Probe{{Agent: "FooBot", URL: "/robots.txt"}}},
 	}
 	rep := run(t, files, 2, func() []cases.Parser { return []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}} })
-	want := []PairStat{
+	want := []result.PairStat{
 		{A: "reference", B: "reference-google", Probes: 4, ProbeDisagreements: 1, ProbeShare: 0.25, Files: 2, FileDisagreements: 1, FileShare: 0.5},
 		{A: "reference", B: "naive", Probes: 4, ProbeDisagreements: 1, ProbeShare: 0.25, Files: 2, FileDisagreements: 1, FileShare: 0.5},
 		{A: "reference-google", B: "naive", Probes: 4, Files: 2},

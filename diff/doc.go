@@ -10,13 +10,13 @@
 //
 // Run compares the parsers a Factory makes, one instance per worker, on
 // every probe of every file, in parallel and with a deterministic result.
-// Each disagreement is a Finding (docs/FORMAT.md §4): the verdicts by parser, a
+// Each disagreement is a result.Finding (docs/FORMAT.md §4): the verdicts by parser, a
 // Signature saying which parsers side with which, and requirement IDs from
 // the reference's reading of the input (Tags). Findings are minimised
 // (Minimize: lines, then characters, then the URL and the agent, keeping
 // the verdicts and the reference's kind of reason), merged when equal, and
-// grouped by signature and primary requirement (GroupFindings) into a
-// Summary with per-pair disagreement rates.
+// grouped by signature and primary requirement (result.GroupFindings) into a
+// result.DiffSummary with per-pair disagreement rates.
 //
 // WriteFindings and ReadFindings read and write findings as JSON lines;
 // ReadFuzzFile reads a Go fuzzing corpus file; NewDraft and MarshalDrafts

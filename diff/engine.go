@@ -83,12 +83,12 @@ const MinProbes = 40
 // duplicates, in the order of the files they were first found in, and the
 // summary.
 type Report struct {
-	Findings []Finding `json:"findings"`
-	Summary  Summary   `json:"summary"`
+	Findings []result.Finding   `json:"findings"`
+	Summary  result.DiffSummary `json:"summary"`
 	// Diagnosis names, per parser, the misreadings of the reference that
 	// explain its departures from it (package diagnose), fitted once on
 	// every probe of the run.
-	Diagnosis []diagnose.Diagnosis `json:"diagnosis"`
+	Diagnosis []result.Diagnosis `json:"diagnosis"`
 }
 
 // fileResult is what one worker found in one file.
@@ -97,7 +97,7 @@ type fileResult struct {
 	probes, disagreements int
 	pairs                 []int // disagreeing probes per pair
 	areas                 areaCounts
-	findings              []Finding
+	findings              []result.Finding
 	// evidence is the file's probes and every parser's verdicts on
 	// them, kept for the diagnosis.
 	body    File
@@ -408,7 +408,7 @@ func closeAll(ps []cases.Parser) {
 
 // pending is a disagreement waiting to be minimised.
 type pending struct {
-	in     Input
+	in     result.Input
 	vs     []cases.Verdict
 	probes int
 	lines  []int // the file's lines the probes came from
@@ -473,7 +473,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 	// The file as the reference reads it, parsed once when first needed.
 	robots := func() *reference.Robots {
 		if parsed == nil {
-			parsed = parseFor(Input{Robots: f.Robots, Profile: f.Profile})
+			parsed = parseFor(result.Input{Robots: f.Robots, Profile: f.Profile})
 		}
 		return parsed
 	}
@@ -495,7 +495,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 			continue
 		}
 		byKey[key] = len(waiting)
-		in := Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
+		in := result.Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
 		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: result.AddLine(nil, pr.Line)})
 	}
 	return waiting
@@ -536,7 +536,7 @@ func pendingKey(robots *reference.Robots, vs []cases.Verdict, pr Probe) string {
 // resolve minimises the disagreement w of the file named name (unless
 // opts.NoMinimize) and returns its finding, tagged and traced. memo is
 // the file's memo of small candidates (minimizeGoal).
-func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool) Finding {
+func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool) result.Finding {
 	in := w.in
 	// A parser that did not answer (a timeout, a crash) is not asked to
 	// fail again, on every candidate or on the input once more: each
@@ -548,7 +548,7 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 	if shrink {
 		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
 	}
-	var fd Finding
+	var fd result.Finding
 	if !failed {
 		fd = p.finding(ctx, in)
 	}
@@ -559,7 +559,7 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 		for i, v := range w.vs {
 			want[p.names[i]] = v
 		}
-		fd = Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
+		fd = result.Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
 	}
 	fd.Minimized = shrink
 	fd.Req = Tags(fd.Input, fd.Verdicts)
@@ -579,7 +579,7 @@ func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) 
 	if plain {
 		vs := make([][]cases.Verdict, len(probes))
 		for k, pr := range probes {
-			vs[k] = p.verdicts(ctx, Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
+			vs[k] = p.verdicts(ctx, result.Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
 		}
 		return vs
 	}
@@ -587,7 +587,7 @@ func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) 
 	for k, pr := range probes {
 		qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
 	}
-	b := newBody(Input{Robots: f.Robots, Profile: f.Profile})
+	b := newBody(result.Input{Robots: f.Robots, Profile: f.Profile})
 	return p.probe(ctx, &b, qs)
 }
 
@@ -613,7 +613,7 @@ func causeKey(d reference.Decision) string {
 
 // traceOf returns the reference's explanation of its verdict on in and
 // its deciding line (0 when no rule decided).
-func traceOf(in Input) (string, int) {
+func traceOf(in result.Input) (string, int) {
 	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {
 		return err.Error(), 0
@@ -633,7 +633,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 	n := len(names)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			s.Pairs = append(s.Pairs, PairStat{A: names[i], B: names[j]})
+			s.Pairs = append(s.Pairs, result.PairStat{A: names[i], B: names[j]})
 		}
 	}
 	index := make(map[string]int)
@@ -667,7 +667,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 		s.Pairs[k].Share()
 	}
 	s.Areas = areaStats(names, results)
-	s.Groups = GroupFindings(rep.Findings)
+	s.Groups = result.GroupFindings(rep.Findings)
 	s.Findings = len(rep.Findings)
 	return rep
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/result"
 )
 
 // batching is naive with cases.Batcher: it counts the batches and the
@@ -94,7 +95,7 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 // verdict apart, forgets its older generation when the newer is full,
 // keeps a question it was asked about, and never remembers errors.
 func TestVerdictCacheBounded(t *testing.T) {
-	b := newBody(Input{Robots: []byte("User-agent: *\n")})
+	b := newBody(result.Input{Robots: []byte("User-agent: *\n")})
 	key := func(u string) *questionKey {
 		k := keyOf(&b, cases.Question{Agent: "a", URL: u})
 		return &k

@@ -14,11 +14,12 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // WriteFindings writes findings as JSON lines (docs/FORMAT.md §4), one per
 // finding, in the given order.
-func WriteFindings(w io.Writer, findings []Finding) error {
+func WriteFindings(w io.Writer, findings []result.Finding) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
@@ -42,10 +43,10 @@ const MaxFindingLine = 16 << 20
 
 // ReadFindings reads JSON lines written by WriteFindings. Blank lines are
 // skipped; unknown keys are errors that name the line.
-func ReadFindings(r io.Reader) ([]Finding, error) {
+func ReadFindings(r io.Reader) ([]result.Finding, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), MaxFindingLine)
-	var out []Finding
+	var out []result.Finding
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
@@ -53,7 +54,7 @@ func ReadFindings(r io.Reader) ([]Finding, error) {
 		}
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		var f Finding
+		var f result.Finding
 		if err := dec.Decode(&f); err != nil {
 			return nil, fmt.Errorf("diff: findings line %d: %w", n, err)
 		}
@@ -85,9 +86,9 @@ func IsFuzzFile(data []byte) bool {
 //	string("/a")
 //
 // Values are Go literals; anything else is an error.
-func ReadFuzzFile(data []byte) (Input, error) {
+func ReadFuzzFile(data []byte) (result.Input, error) {
 	if !IsFuzzFile(data) {
-		return Input{}, fmt.Errorf("diff: not a Go fuzz corpus file (want first line %q)", fuzzHeader)
+		return result.Input{}, fmt.Errorf("diff: not a Go fuzz corpus file (want first line %q)", fuzzHeader)
 	}
 	var vals []ast.Expr
 	for _, line := range strings.Split(string(data), "\n")[1:] {
@@ -97,26 +98,26 @@ func ReadFuzzFile(data []byte) (Input, error) {
 		}
 		e, err := parser.ParseExpr(line)
 		if err != nil {
-			return Input{}, fmt.Errorf("diff: fuzz corpus value %q: %w", line, err)
+			return result.Input{}, fmt.Errorf("diff: fuzz corpus value %q: %w", line, err)
 		}
 		vals = append(vals, e)
 	}
 	if len(vals) != 3 {
-		return Input{}, fmt.Errorf("diff: fuzz corpus file has %d values, want 3 ([]byte, string, string)", len(vals))
+		return result.Input{}, fmt.Errorf("diff: fuzz corpus file has %d values, want 3 ([]byte, string, string)", len(vals))
 	}
 	robots, err := fuzzLiteral(vals[0], true)
 	if err != nil {
-		return Input{}, err
+		return result.Input{}, err
 	}
 	agent, err := fuzzLiteral(vals[1], false)
 	if err != nil {
-		return Input{}, err
+		return result.Input{}, err
 	}
 	url, err := fuzzLiteral(vals[2], false)
 	if err != nil {
-		return Input{}, err
+		return result.Input{}, err
 	}
-	return Input{Robots: []byte(robots), Agent: agent, URL: url}, nil
+	return result.Input{Robots: []byte(robots), Agent: agent, URL: url}, nil
 }
 
 // fuzzLiteral reads []byte("...") (bytes true) or string("...").
@@ -153,7 +154,7 @@ func fuzzLiteral(e ast.Expr, bytes bool) (string, error) {
 // not a product token is cut to its token characters (FooBot when none is
 // left), and a URL without a scheme is taken as a path on
 // https://example.com.
-func CaseableInput(in Input) Input {
+func CaseableInput(in result.Input) result.Input {
 	if !reference.IsProductToken(in.Agent) {
 		var b strings.Builder
 		for i := 0; i < len(in.Agent); i++ {

@@ -14,11 +14,12 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 )
 
 // fitFunc fits the diagnosis of evidence: diagnose.Fit, or a stand-in
 // that counts calls in tests.
-type fitFunc func(context.Context, *diagnose.Evidence) ([]diagnose.Diagnosis, error)
+type fitFunc func(context.Context, *diagnose.Evidence) ([]result.Diagnosis, error)
 
 // fitCached fits the diagnosis of ev, one parser at a time through the
 // disk cache: a parser's diagnosis depends only on the bodies, the
@@ -30,12 +31,12 @@ type fitFunc func(context.Context, *diagnose.Evidence) ([]diagnose.Diagnosis, er
 // parser changed fits that parser. Evidence with crawlers' requests, and
 // any evidence when the build cannot be identified, is fitted whole and
 // not cached.
-func fitCached(ctx context.Context, disk *DiskCache, ev *diagnose.Evidence, fit fitFunc) ([]diagnose.Diagnosis, error) {
+func fitCached(ctx context.Context, disk *DiskCache, ev *diagnose.Evidence, fit fitFunc) ([]result.Diagnosis, error) {
 	if disk == nil || len(ev.Requests) > 0 || fitterIdentity() == "" {
 		return fit(ctx, ev)
 	}
 	base := evidenceDigest(ev)
-	out := make([]diagnose.Diagnosis, len(ev.Parsers))
+	out := make([]result.Diagnosis, len(ev.Parsers))
 	keys := make([][sha256.Size]byte, len(ev.Parsers))
 	var missing []int
 	for i, name := range ev.Parsers {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 )
 
 // fitEvidence is the evidence of generated files with every question
@@ -45,7 +46,7 @@ func TestFitCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fitted [][]string // the parsers of each fit
-	fit := func(ctx context.Context, ev *diagnose.Evidence) ([]diagnose.Diagnosis, error) {
+	fit := func(ctx context.Context, ev *diagnose.Evidence) ([]result.Diagnosis, error) {
 		fitted = append(fitted, ev.Parsers)
 		return diagnose.Fit(ctx, ev)
 	}

@@ -8,18 +8,14 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/result"
 )
-
-// Input is one question put to every parser (result.Input).
-type Input = result.Input
 
 // Probe is an (agent, URL) pair asked of one file. Line and Kind say where
 // a derived probe came from: the rule's line (0 for none) and the variant
 // of it ("prefix", "past", "star", ...; "check" for a corpus check). Req
 // is the requirement ID (corpus/requirements.yaml) the probe exercises:
 // the one its kind tests (see DeriveProbes), or the first requirement of
-// a corpus check's case. Summary.Areas counts the probe in that
+// a corpus check's case. result.DiffSummary.Areas counts the probe in that
 // requirement's area; a probe without one is counted in none.
 type Probe struct {
 	Agent string

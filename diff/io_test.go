@@ -13,12 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 func TestFindingsRoundTrip(t *testing.T) {
-	fs := []Finding{
+	fs := []result.Finding{
 		{
-			Input:     Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\r\nDisallow: /a\x00\n"), Agent: "FooBot", URL: "https://example.com/%61"},
+			Input:     result.Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\r\nDisallow: /a\x00\n"), Agent: "FooBot", URL: "https://example.com/%61"},
 			Verdicts:  map[string]cases.Verdict{"reference": "disallow", "temoto": "allow", "x": VerdictError},
 			Signature: "reference=disallow≠temoto=allow≠x=error",
 			Minimized: true,
@@ -27,7 +28,7 @@ func TestFindingsRoundTrip(t *testing.T) {
 			Probes:    3,
 			Trace:     `disallow "/a": line 2`,
 		},
-		{Input: Input{Robots: []byte{}, Agent: "B", URL: "/", Profile: cases.ProfileGoogle}, Verdicts: map[string]cases.Verdict{"a": "allow", "b": "reject"}, Signature: "a=allow≠b=reject", Req: []string{}},
+		{Input: result.Input{Robots: []byte{}, Agent: "B", URL: "/", Profile: cases.ProfileGoogle}, Verdicts: map[string]cases.Verdict{"a": "allow", "b": "reject"}, Signature: "a=allow≠b=reject", Req: []string{}},
 	}
 	var b bytes.Buffer
 	if err := WriteFindings(&b, fs); err != nil {
@@ -65,7 +66,7 @@ func TestReadFuzzFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Input{Robots: []byte("User-agent: *\nDisallow: /\xff\n"), Agent: "FooBot", URL: "/a?b"}
+	want := result.Input{Robots: []byte("User-agent: *\nDisallow: /\xff\n"), Agent: "FooBot", URL: "/a?b"}
 	if diff := cmp.Diff(want, in); diff != "" {
 		t.Errorf("ReadFuzzFile (-want +got):\n%s", diff)
 	}
@@ -86,24 +87,24 @@ func TestReadFuzzFile(t *testing.T) {
 func TestTags(t *testing.T) {
 	tests := []struct {
 		name     string
-		in       Input
+		in       result.Input
 		verdicts map[string]cases.Verdict
 		want     []string
 	}{
-		{"decoding", Input{Robots: []byte("User-agent: *\nDisallow: /a\n"), Agent: "FooBot", URL: "/%61"}, nil, []string{"PCT-2", "UA-4"}},
-		{"robots.txt", Input{Robots: []byte("User-agent: FooBot\nDisallow: /\n"), Agent: "FooBot", URL: "/robots.txt"}, nil, []string{"MATCH-7"}},
-		{"no group", Input{Robots: []byte("User-agent: other\nDisallow: /\n"), Agent: "FooBot", URL: "/x"}, nil, []string{"UA-5"}},
-		{"tie", Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf\nAllow: /docs/\n"), Agent: "FooBot", URL: "/docs/.pdf"}, nil, []string{"MATCH-5", "SPC-1", "UA-4"}},
-		{"ties across groups do not count", Input{Robots: []byte("User-agent: a\nAllow: /x\nUser-agent: *\nDisallow: /x\n"), Agent: "FooBot", URL: "/x"}, nil, []string{"SYN-6", "UA-4"}},
-		{"reject", Input{Robots: []byte("Crawl-delay: soon\n"), Agent: "FooBot", URL: "/"}, map[string]cases.Verdict{"a": "allow", "b": "reject"}, []string{"OTH-3", "SYN-9", "UA-5"}},
-		{"anchor and lower hex", Input{Robots: []byte("User-agent: *\nDisallow: /a%2fb$\n"), Agent: "FooBot", URL: "/a%2Fb"}, nil, []string{"PCT-2", "PCT-3", "SPC-2", "UA-4"}},
-		{"user-agent value", Input{Robots: []byte("User-agent: FooBot/2.1\nDisallow: /\n"), Agent: "FooBot", URL: "/"}, nil, []string{"G-UA", "UA-5", "UA-7"}},
-		{"typo", Input{Robots: []byte("User-agent: *\nDissallow: /\n"), Agent: "FooBot", URL: "/"}, nil, []string{"G-TYPO", "OTH-2", "OTH-3", "SYN-7", "UA-4"}},
-		{"bom and cr", Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\rDisallow: /\r"), Agent: "FooBot", URL: "/"}, nil, []string{"SYN-10", "SYN-3", "UA-4"}},
-		{"plain rule", Input{Robots: []byte("User-agent: FooBot\nDisallow: /x\n"), Agent: "FooBot", URL: "/x/y"}, nil, []string{"MATCH-9"}},
-		{"bad agent", Input{Robots: []byte("User-agent: *\n"), Agent: "Foo Bot", URL: "/"}, nil, []string{"UA-1"}},
-		{"path not anchored", Input{Robots: []byte("User-agent: FooBot\nDisallow: /b\n"), Agent: "FooBot", URL: "/a/b"}, nil, []string{"MATCH-3"}},
-		{"query", Input{Robots: []byte("User-agent: FooBot\nDisallow: /*?id=\n"), Agent: "FooBot", URL: "/p?id=3"}, nil, []string{"MATCH-11", "SPC-1"}},
+		{"decoding", result.Input{Robots: []byte("User-agent: *\nDisallow: /a\n"), Agent: "FooBot", URL: "/%61"}, nil, []string{"PCT-2", "UA-4"}},
+		{"robots.txt", result.Input{Robots: []byte("User-agent: FooBot\nDisallow: /\n"), Agent: "FooBot", URL: "/robots.txt"}, nil, []string{"MATCH-7"}},
+		{"no group", result.Input{Robots: []byte("User-agent: other\nDisallow: /\n"), Agent: "FooBot", URL: "/x"}, nil, []string{"UA-5"}},
+		{"tie", result.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf\nAllow: /docs/\n"), Agent: "FooBot", URL: "/docs/.pdf"}, nil, []string{"MATCH-5", "SPC-1", "UA-4"}},
+		{"ties across groups do not count", result.Input{Robots: []byte("User-agent: a\nAllow: /x\nUser-agent: *\nDisallow: /x\n"), Agent: "FooBot", URL: "/x"}, nil, []string{"SYN-6", "UA-4"}},
+		{"reject", result.Input{Robots: []byte("Crawl-delay: soon\n"), Agent: "FooBot", URL: "/"}, map[string]cases.Verdict{"a": "allow", "b": "reject"}, []string{"OTH-3", "SYN-9", "UA-5"}},
+		{"anchor and lower hex", result.Input{Robots: []byte("User-agent: *\nDisallow: /a%2fb$\n"), Agent: "FooBot", URL: "/a%2Fb"}, nil, []string{"PCT-2", "PCT-3", "SPC-2", "UA-4"}},
+		{"user-agent value", result.Input{Robots: []byte("User-agent: FooBot/2.1\nDisallow: /\n"), Agent: "FooBot", URL: "/"}, nil, []string{"G-UA", "UA-5", "UA-7"}},
+		{"typo", result.Input{Robots: []byte("User-agent: *\nDissallow: /\n"), Agent: "FooBot", URL: "/"}, nil, []string{"G-TYPO", "OTH-2", "OTH-3", "SYN-7", "UA-4"}},
+		{"bom and cr", result.Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\rDisallow: /\r"), Agent: "FooBot", URL: "/"}, nil, []string{"SYN-10", "SYN-3", "UA-4"}},
+		{"plain rule", result.Input{Robots: []byte("User-agent: FooBot\nDisallow: /x\n"), Agent: "FooBot", URL: "/x/y"}, nil, []string{"MATCH-9"}},
+		{"bad agent", result.Input{Robots: []byte("User-agent: *\n"), Agent: "Foo Bot", URL: "/"}, nil, []string{"UA-1"}},
+		{"path not anchored", result.Input{Robots: []byte("User-agent: FooBot\nDisallow: /b\n"), Agent: "FooBot", URL: "/a/b"}, nil, []string{"MATCH-3"}},
+		{"query", result.Input{Robots: []byte("User-agent: FooBot\nDisallow: /*?id=\n"), Agent: "FooBot", URL: "/p?id=3"}, nil, []string{"MATCH-11", "SPC-1"}},
 	}
 	for _, tt := range tests {
 		got := Tags(tt.in, tt.verdicts)
@@ -125,7 +126,7 @@ func TestPrimary(t *testing.T) {
 		{[]string{"X-2", "X-1"}, "X-1"},
 		{nil, ""},
 	} {
-		if got := Primary(tt.req); got != tt.want {
+		if got := result.Primary(tt.req); got != tt.want {
 			t.Errorf("Primary(%v) = %q, want %q", tt.req, got, tt.want)
 		}
 	}
@@ -151,20 +152,20 @@ func loadDraft(t *testing.T, drafts []Draft) []cases.Case {
 }
 
 func TestPromoteRoundTrip(t *testing.T) {
-	findings := []Finding{
+	findings := []result.Finding{
 		{
-			Input:     Input{Robots: []byte("User-agent: *\nDisallow: /a\n"), Agent: "FooBot", URL: "https://example.com/%61"},
+			Input:     result.Input{Robots: []byte("User-agent: *\nDisallow: /a\n"), Agent: "FooBot", URL: "https://example.com/%61"},
 			Verdicts:  map[string]cases.Verdict{"reference": "disallow", "grobotstxt": "allow", "temoto": "allow"},
 			Signature: "grobotstxt,temoto=allow≠reference=disallow",
 		},
 		{
 			// Not plain text: a BOM, CR line ends and a NUL.
-			Input:    Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\rDisallow: /b\x00\r"), Agent: "FooBot", URL: "/b"},
+			Input:    result.Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\rDisallow: /b\x00\r"), Agent: "FooBot", URL: "/b"},
 			Verdicts: map[string]cases.Verdict{"reference": "allow", "x": "reject"},
 		},
 		{
 			// Plain text that starts with spaces and ends without a line end.
-			Input: Input{Robots: []byte("  User-agent: FooBot/2.1\n\tDisallow: /ü  \nAllow: /"), Agent: "FooBot", URL: "/%C3%BC", Profile: cases.ProfileGoogle},
+			Input: result.Input{Robots: []byte("  User-agent: FooBot/2.1\n\tDisallow: /ü  \nAllow: /"), Agent: "FooBot", URL: "/%C3%BC", Profile: cases.ProfileGoogle},
 		},
 	}
 	var drafts []Draft
@@ -218,7 +219,7 @@ func TestPromoteFromRun(t *testing.T) {
 		t.Fatal("no findings")
 	}
 	var drafts []Draft
-	var promoted []Finding
+	var promoted []result.Finding
 	for _, f := range rep.Findings {
 		d, err := NewDraft(f, "a differential finding", "from-diff")
 		if err != nil {
@@ -240,13 +241,13 @@ func TestPromoteFromRun(t *testing.T) {
 }
 
 func TestNewDraftErrors(t *testing.T) {
-	if _, err := NewDraft(Finding{Input: Input{Agent: "Foo Bot", URL: "/"}}, "x"); err == nil {
+	if _, err := NewDraft(result.Finding{Input: result.Input{Agent: "Foo Bot", URL: "/"}}, "x"); err == nil {
 		t.Error("no error for an agent that is not a product token")
 	}
-	if _, err := NewDraft(Finding{Input: Input{Agent: "FooBot", URL: "/%zz"}}, "x"); err == nil {
+	if _, err := NewDraft(result.Finding{Input: result.Input{Agent: "FooBot", URL: "/%zz"}}, "x"); err == nil {
 		t.Error("no error for a URL net/url refuses")
 	}
-	if _, err := NewDraft(Finding{Input: Input{Agent: "FooBot", URL: "ftp://h/x"}}, "x"); err == nil {
+	if _, err := NewDraft(result.Finding{Input: result.Input{Agent: "FooBot", URL: "ftp://h/x"}}, "x"); err == nil {
 		t.Error("no error for an ftp URL")
 	}
 }
@@ -301,7 +302,7 @@ func ExampleSignature() {
 
 func ExampleMinimize() {
 	body := "# Our robots.txt\nUser-agent: *\nCrawl-delay: 10\nDisallow: /private/\nDisallow: /annual-reports/\n\nSitemap: https://example.com/sitemap.xml\n"
-	in := Input{Robots: []byte(body), Agent: "ExampleBot", URL: "https://example.com/%61nnual-reports/2024.pdf"}
+	in := result.Input{Robots: []byte(body), Agent: "ExampleBot", URL: "https://example.com/%61nnual-reports/2024.pdf"}
 	ps := []cases.Parser{ref(), refGoogle()} // RFC and Google option sets
 	found, _ := Compare(context.Background(), in, ps)
 	small := Minimize(context.Background(), in, ps, SameVerdicts(found))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // DefaultMaxTests bounds the number of candidate inputs one minimisation
@@ -37,7 +38,7 @@ const bigBody = 64 << 10
 // the agent. It repeats until nothing more can go, at most DefaultMaxTests
 // candidates and MaxMinimizeBytes of bodies, or until ctx is done. The parsers are called from the
 // calling goroutine only.
-func Minimize(ctx context.Context, in Input, parsers []cases.Parser, keep func(Finding) bool) Input {
+func Minimize(ctx context.Context, in result.Input, parsers []cases.Parser, keep func(result.Finding) bool) result.Input {
 	p, err := newPanel(parsers, 0)
 	if err != nil {
 		return in
@@ -51,7 +52,7 @@ type shrinker struct {
 	p   *panel
 	// keep decides a candidate from all the parsers' verdicts; goal, when
 	// set, is used instead and asks only as many parsers as it takes.
-	keep  func(Finding) bool
+	keep  func(result.Finding) bool
 	goal  *goal
 	left  int             // tests left
 	bytes int64           // body bytes left
@@ -61,7 +62,7 @@ type shrinker struct {
 	// the budget is spent, a large candidate of another length cannot
 	// hold, and is neither built nor hashed.
 	kept map[int]bool
-	cur  Input
+	cur  result.Input
 }
 
 // goal is what the engine keeps while minimising: the verdicts found (in
@@ -76,7 +77,7 @@ type goal struct {
 	all bool
 }
 
-func newGoal(in Input, want []cases.Verdict, all bool) *goal {
+func newGoal(in result.Input, want []cases.Verdict, all bool) *goal {
 	g := &goal{want: want, all: all, odds: newOdds(want)}
 	g.reason, g.reasonOK = reasonOf(in)
 	return g
@@ -85,7 +86,7 @@ func newGoal(in Input, want []cases.Verdict, all bool) *goal {
 // holds reports whether the goal holds on in: the reference's reason
 // first (it is cheap), then the parsers' verdicts. b is in's body when
 // the caller has its digest already, else nil.
-func (g *goal) holds(ctx context.Context, p *panel, in Input, b *body) bool {
+func (g *goal) holds(ctx context.Context, p *panel, in result.Input, b *body) bool {
 	if r, ok := reasonOf(in); ok != g.reasonOK || r != g.reason {
 		return false
 	}
@@ -95,7 +96,7 @@ func (g *goal) holds(ctx context.Context, p *panel, in Input, b *body) bool {
 	return p.agrees(ctx, in, b, g.want, g.odds)
 }
 
-func minimize(ctx context.Context, p *panel, in Input, keep func(Finding) bool, maxTests int) Input {
+func minimize(ctx context.Context, p *panel, in result.Input, keep func(result.Finding) bool, maxTests int) result.Input {
 	s := newShrinker(ctx, p, in, maxTests, make(map[string]bool))
 	s.keep = keep
 	return s.run(in)
@@ -108,7 +109,7 @@ const memoBytes = 4 << 10
 // maxMemo bounds the candidates remembered for one file.
 const maxMemo = 20000
 
-func newShrinker(ctx context.Context, p *panel, in Input, maxTests int, memo map[string]bool) *shrinker {
+func newShrinker(ctx context.Context, p *panel, in result.Input, maxTests int, memo map[string]bool) *shrinker {
 	if maxTests <= 0 {
 		maxTests = DefaultMaxTests
 	}
@@ -119,13 +120,13 @@ func newShrinker(ctx context.Context, p *panel, in Input, maxTests int, memo map
 // candidates that earlier minimisations of the same file tried: they do
 // not count against this one's budget, whether or not their verdicts are
 // still cached, so that the result does not depend on the cache.
-func minimizeGoal(ctx context.Context, p *panel, in Input, g *goal, maxTests int, memo map[string]bool) Input {
+func minimizeGoal(ctx context.Context, p *panel, in result.Input, g *goal, maxTests int, memo map[string]bool) result.Input {
 	s := newShrinker(ctx, p, in, maxTests, memo)
 	s.goal = g
 	return s.run(in)
 }
 
-func (s *shrinker) run(in Input) Input {
+func (s *shrinker) run(in result.Input) result.Input {
 	if !s.test(in) {
 		return in
 	}
@@ -146,7 +147,7 @@ func (s *shrinker) run(in Input) Input {
 
 // test reports whether keep holds on in; it makes in the current input
 // when it does.
-func (s *shrinker) test(in Input) bool {
+func (s *shrinker) test(in result.Input) bool {
 	if s.spent(len(in.Robots)) {
 		return false
 	}
@@ -204,7 +205,7 @@ func (s *shrinker) spent(n int) bool {
 // URL and body text when the body is small (b is nil), else its agent,
 // URL and b's digest, so that a large body is hashed once for both this
 // key and the verdict cache's.
-func candidateKey(in Input, b *body) string {
+func candidateKey(in result.Input, b *body) string {
 	k := make([]byte, 0, 24+len(in.Agent)+len(in.URL)+min(len(in.Robots), memoBytes))
 	k = binary.AppendUvarint(k, uint64(len(in.Agent)))
 	k = append(k, in.Agent...)
@@ -226,7 +227,7 @@ func (s *shrinker) testLines(lines []string) bool {
 	return !s.spent(n) && s.test(s.withBody(lines))
 }
 
-func (s *shrinker) withBody(lines []string) Input {
+func (s *shrinker) withBody(lines []string) result.Input {
 	in := s.cur
 	in.Robots = []byte(strings.Join(lines, ""))
 	return in

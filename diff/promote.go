@@ -17,6 +17,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/visible"
 )
 
@@ -47,7 +48,7 @@ type Draft struct {
 // finding", "fuzz corpus file X"); tags are added after "needs-review".
 // It fails when the agent is not a product token, or when the URL is one
 // the case format cannot hold (net/url refuses it, e.g. "%zz").
-func NewDraft(f Finding, from string, tags ...string) (Draft, error) {
+func NewDraft(f result.Finding, from string, tags ...string) (Draft, error) {
 	in := f.Input
 	d, err := parseFor(in).Decide(in.Agent, in.URL)
 	if err != nil {

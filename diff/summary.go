@@ -8,29 +8,6 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-// The differential run's summary is part of the result document
-// (package result); these names keep the engine reading as before.
-type (
-	Summary  = result.DiffSummary
-	PairStat = result.PairStat
-	AreaStat = result.AreaStat
-	Group    = result.Group
-	Side     = result.Side
-	RunInfo  = result.RunInfo
-)
-
-// GroupFindings is result.GroupFindings, the one grouping.
-func GroupFindings(findings []Finding) []Group { return result.GroupFindings(findings) }
-
-// Sides is result.Sides.
-func Sides(verdicts map[string]cases.Verdict) []Side { return result.Sides(verdicts) }
-
-// Primary is result.Primary.
-func Primary(req []string) string { return result.Primary(req) }
-
-// MaxSourceLines bounds the lines a finding records per source file.
-const MaxSourceLines = result.MaxSourceLines
-
 // areaCounts counts one file's probes per area, parsers by their place in
 // the run's panel.
 type areaCounts struct {
@@ -109,8 +86,8 @@ func majority(vs []cases.Verdict, ref func() cases.Verdict) (side cases.Verdict,
 }
 
 // areaStats adds up the files' area counts, for the parsers names.
-func areaStats(names []string, results []*fileResult) []AreaStat {
-	var out []AreaStat
+func areaStats(names []string, results []*fileResult) []result.AreaStat {
+	var out []result.AreaStat
 	for _, r := range results {
 		if r == nil {
 			continue
@@ -122,7 +99,7 @@ func areaStats(names []string, results []*fileResult) []AreaStat {
 					apart[names[i]] = n
 				}
 			}
-			out = addAreas(out, []AreaStat{{Area: area, Probes: c.probes, Agreed: c.agreed, Apart: apart}})
+			out = addAreas(out, []result.AreaStat{{Area: area, Probes: c.probes, Agreed: c.agreed, Apart: apart}})
 		}
 	}
 	return out
@@ -130,4 +107,6 @@ func areaStats(names []string, results []*fileResult) []AreaStat {
 
 // addAreas adds the counts of more to those of areas in the order of
 // the requirement table.
-func addAreas(areas, more []AreaStat) []AreaStat { return result.AddAreas(areas, more, cases.AreaRank) }
+func addAreas(areas, more []result.AreaStat) []result.AreaStat {
+	return result.AddAreas(areas, more, cases.AreaRank)
+}

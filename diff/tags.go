@@ -7,6 +7,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // Tags returns the requirement IDs (corpus/requirements.yaml) that an input points
@@ -57,7 +58,7 @@ import (
 // When the agent is not a product token, only the first two rows apply.
 // When none applies: MATCH-6 if no rule matched, MATCH-9 if a plain rule
 // decided, MATCH-1 otherwise. The result is sorted and never empty.
-func Tags(in Input, verdicts map[string]cases.Verdict) []string {
+func Tags(in result.Input, verdicts map[string]cases.Verdict) []string {
 	t := newTagInput(in, verdicts)
 	set := make(map[string]bool)
 	for i, r := range tagRules {
@@ -92,7 +93,7 @@ func Tags(in Input, verdicts map[string]cases.Verdict) []string {
 }
 
 // parseFor parses the input's body under its profile's options.
-func parseFor(in Input) *reference.Robots {
+func parseFor(in result.Input) *reference.Robots {
 	opts, _ := reference.OptionsFor(in.Profile)
 	return reference.Parse(in.Robots, opts)
 }
@@ -223,7 +224,7 @@ func tagDocTable() string {
 // tagInput is what the predicates of tagRules read: the input, the
 // verdicts and the reference's reading of the input under its profile.
 type tagInput struct {
-	in       Input
+	in       result.Input
 	verdicts map[string]cases.Verdict
 	opts     reference.Options
 	robots   *reference.Robots
@@ -247,7 +248,7 @@ type tagRuleRef struct {
 	length  int
 }
 
-func newTagInput(in Input, verdicts map[string]cases.Verdict) *tagInput {
+func newTagInput(in result.Input, verdicts map[string]cases.Verdict) *tagInput {
 	opts, _ := reference.OptionsFor(in.Profile)
 	t := &tagInput{in: in, verdicts: verdicts, opts: opts, robots: reference.Parse(in.Robots, opts)}
 	t.decision, t.err = t.robots.Decide(in.Agent, in.URL)

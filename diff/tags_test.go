@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/result"
 )
 
 // TestTagsDocTable checks that the table in Tags's doc comment is the one
@@ -42,23 +43,23 @@ func TestTagsDocTable(t *testing.T) {
 func TestTagsGroupsAsTheReference(t *testing.T) {
 	tests := []struct {
 		name string
-		in   Input
+		in   result.Input
 		want []string
 	}{{
 		name: "aipref: a Content-Usage line ends a run of user-agent lines",
-		in:   Input{Robots: []byte("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\n"), Agent: "a", URL: "http://h/x", Profile: "aipref"},
+		in:   result.Input{Robots: []byte("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\n"), Agent: "a", URL: "http://h/x", Profile: "aipref"},
 		want: []string{"OTH-3", "SYN-6", "SYN-7"},
 	}, {
 		name: "rfc9309: the same file is one group without rules",
-		in:   Input{Robots: []byte("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\n"), Agent: "a", URL: "http://h/x", Profile: "rfc9309"},
+		in:   result.Input{Robots: []byte("User-agent: a\nContent-Usage: train-ai=n\nUser-agent: b\n"), Agent: "a", URL: "http://h/x", Profile: "rfc9309"},
 		want: []string{"OTH-3", "SYN-7"},
 	}, {
 		name: "values that are not tokens do not merge groups",
-		in:   Input{Robots: []byte("User-agent: x y\nAllow: /p\nUser-agent: x y\nDisallow: /p\nUser-agent: *\nAllow: /\n"), Agent: "a", URL: "http://h/p", Profile: "rfc9309"},
+		in:   result.Input{Robots: []byte("User-agent: x y\nAllow: /p\nUser-agent: x y\nDisallow: /p\nUser-agent: *\nAllow: /\n"), Agent: "a", URL: "http://h/p", Profile: "rfc9309"},
 		want: []string{"G-UA", "SYN-6", "UA-4", "UA-7"},
 	}, {
 		name: "tokens merge groups in any case",
-		in:   Input{Robots: []byte("User-agent: a\nAllow: /p\nUser-agent: A\nDisallow: /p\n"), Agent: "a", URL: "http://h/p", Profile: "rfc9309"},
+		in:   result.Input{Robots: []byte("User-agent: a\nAllow: /p\nUser-agent: A\nDisallow: /p\n"), Agent: "a", URL: "http://h/p", Profile: "rfc9309"},
 		want: []string{"MATCH-5", "SYN-6", "UA-2", "UA-3"},
 	}}
 	for _, tt := range tests {

@@ -163,7 +163,7 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 		}
 		// Through the JSON form, as shards are merged.
 		doc := &result.Document{Tool: result.Tool, Parsers: []result.Summary{}, Results: []result.Result{},
-			Findings: rep.Findings, Summary: &rep.Summary, Run: &RunInfo{}, Diagnosis: rep.Diagnosis}
+			Findings: rep.Findings, Summary: &rep.Summary, Run: &result.RunInfo{}, Diagnosis: rep.Diagnosis}
 		var b bytes.Buffer
 		if err := doc.WriteJSON(&b); err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // divergence is one input on which the reference and a peer disagree.
@@ -158,8 +159,8 @@ func (d *divergence) report() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "new divergence: reference (%s) says %s, %s says %s\n", d.opts.Name, d.ref, d.peer, d.got)
 	fmt.Fprintf(&b, "agent %q, URL %q, robots.txt (%d bytes):\n%q\n", d.agent, d.url, len(d.body), d.body)
-	in := diff.Input{Robots: d.body, Agent: d.agent, URL: d.url, Profile: d.profile}
-	f := diff.Finding{Input: in, Verdicts: map[string]cases.Verdict{"reference": d.ref, d.peer: d.got}}
+	in := result.Input{Robots: d.body, Agent: d.agent, URL: d.url, Profile: d.profile}
+	f := result.Finding{Input: in, Verdicts: map[string]cases.Verdict{"reference": d.ref, d.peer: d.got}}
 	dr, err := diff.NewDraft(f, "FuzzDifferential against "+d.peer, "fuzz")
 	var out []byte
 	if err == nil {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/reptest/reptest/result"
 )
 
 //go:embed html/audit.html.tmpl
@@ -117,7 +119,7 @@ func auditViews(ad *auditDoc) []timelineView {
 
 // decodeAudit decodes what the reports draw of an audit document; nil
 // when the document is not an audit.
-func decodeAudit(d *Document) *auditDoc {
+func decodeAudit(d *result.Document) *auditDoc {
 	if len(d.Audit) == 0 {
 		return nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // An audit document's timelines are drawn per bot: stacked bars by tier,
@@ -25,7 +26,7 @@ func TestAuditTimelineHTML(t *testing.T) {
 	checkAuditPage(t, b.String())
 	// No audit, no section.
 	b.Reset()
-	if err := WriteHTML(&b, &Document{Tool: "reptest"}, HTMLOptions{}); err != nil || strings.Contains(b.String(), `id="audit-timelines"`) {
+	if err := WriteHTML(&b, &result.Document{Tool: "reptest"}, HTMLOptions{}); err != nil || strings.Contains(b.String(), `id="audit-timelines"`) {
 		t.Errorf("a document without an audit has a timeline section (err %v)", err)
 	}
 }
@@ -51,8 +52,8 @@ func TestAuditTimelineInChromium(t *testing.T) {
 	}
 }
 
-func auditFixture() *Document {
-	return &Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
+func auditFixture() *result.Document {
+	return &result.Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
 		Parsers: []cases.Summary{{Name: "googlebot", Checks: 1, Pass: 1, Conforms: true}},
 		Results: []cases.Result{{Case: "audit/access-log", Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
 			Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-2"}}},
@@ -83,8 +84,8 @@ func checkAuditPage(t *testing.T, page string) {
 
 // verificationDoc is an audit of one agent, googlebot, whose ACC-2 check
 // failed; audit is the document's audit object.
-func verificationDoc(audit string) *Document {
-	return &Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
+func verificationDoc(audit string) *result.Document {
+	return &result.Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
 		Parsers: []cases.Summary{{Name: "googlebot", Checks: 2, Pass: 1, Violations: 1}},
 		Results: []cases.Result{
 			{Case: "audit/access-log", Check: 0, Parser: "googlebot", Agent: "googlebot", URL: "/private/x", Expect: cases.Disallow,

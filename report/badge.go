@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // Badge is a shields.io endpoint badge
@@ -25,7 +26,7 @@ type Badge struct {
 // it conforms with deviations, red when it does not conform. Checks the
 // parser skipped are not counted. A parser that did not run (its summary's
 // NotRun) gets a grey "not run" badge, never a count.
-func BadgeFor(d *Document, parser string) Badge {
+func BadgeFor(d *result.Document, parser string) Badge {
 	var pass, total int
 	for _, r := range d.Results {
 		if r.Parser != parser || r.Level != cases.MUST || r.Outcome == cases.Skipped {
@@ -74,7 +75,7 @@ func BadgeFile(parser string) string {
 
 // WriteBadges writes one badge per parser into dir, creating it, and
 // returns the files written.
-func WriteBadges(dir string, d *Document) ([]string, error) {
+func WriteBadges(dir string, d *result.Document) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("report: badges: %w", err)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // The behaviours table leads every page that has a diagnosis (the run
@@ -109,7 +109,7 @@ type exampleView struct {
 
 // behaviourUnit names what the document's departures are: probes of a
 // diff, checks of a run; a crawl's are checks and requests.
-func behaviourUnit(d *Document) string {
+func behaviourUnit(d *result.Document) string {
 	switch {
 	case len(d.Crawls) > 0:
 		return "departures"
@@ -120,7 +120,7 @@ func behaviourUnit(d *Document) string {
 }
 
 // buildBehaviours lays out the diagnosis; nil without one.
-func buildBehaviours(ds []diagnose.Diagnosis, unit string, fk *filterKeys) *behaviourTable {
+func buildBehaviours(ds []result.Diagnosis, unit string, fk *filterKeys) *behaviourTable {
 	if len(ds) == 0 {
 		return nil
 	}
@@ -167,7 +167,7 @@ func buildBehaviours(ds []diagnose.Diagnosis, unit string, fk *filterKeys) *beha
 // catalogue's order, which keeps those of one part of the RFC together,
 // and after them, in order of first mention, any the catalogue does not
 // know (a document written by another version).
-func behaviourIDs(ds []diagnose.Diagnosis) []string {
+func behaviourIDs(ds []result.Diagnosis) []string {
 	found := map[string]bool{}
 	var order []string
 	for _, d := range ds {
@@ -195,7 +195,7 @@ func behaviourIDs(ds []diagnose.Diagnosis) []string {
 
 // newBehaviourRow describes misreading id as the diagnosis records it
 // (its first mention).
-func newBehaviourRow(id string, ds []diagnose.Diagnosis, i int) behaviourRow {
+func newBehaviourRow(id string, ds []result.Diagnosis, i int) behaviourRow {
 	row := behaviourRow{ID: id, Anchor: "mis-" + strconv.Itoa(i)}
 	for _, d := range ds {
 		for _, b := range d.Behaviours {
@@ -213,7 +213,7 @@ func newBehaviourRow(id string, ds []diagnose.Diagnosis, i int) behaviourRow {
 }
 
 // cellOf returns the state of misreading id in d, as d records it.
-func cellOf(d *diagnose.Diagnosis, id string) behaviourCell {
+func cellOf(d *result.Diagnosis, id string) behaviourCell {
 	var alt []string
 	for _, b := range d.Behaviours {
 		if b.ID == id {
@@ -236,8 +236,8 @@ func cellOf(d *diagnose.Diagnosis, id string) behaviourCell {
 // addExample files the example of row's misreading in d under the row's
 // group, sharing one with a parser that has the same, and returns its
 // anchor ("" when the diagnosis records none).
-func addExample(groups map[string]*exampleGroup, row *behaviourRow, d *diagnose.Diagnosis) string {
-	var x *diagnose.Example
+func addExample(groups map[string]*exampleGroup, row *behaviourRow, d *result.Diagnosis) string {
+	var x *result.Example
 	for _, b := range d.Behaviours {
 		if b.ID == row.ID {
 			x = b.Example
@@ -268,7 +268,7 @@ func addExample(groups map[string]*exampleGroup, row *behaviourRow, d *diagnose.
 }
 
 // sameExample reports whether the page would show e and x alike.
-func sameExample(e *exampleView, x *diagnose.Example) bool {
+func sameExample(e *exampleView, x *result.Example) bool {
 	return e.robots == x.Robots && e.Status == x.Status && e.Agent == x.Agent && e.URL == x.URL &&
 		e.Note == x.Note && e.Source == x.Source &&
 		e.Verdict == verdictWord(x.Verdict) && e.Reference == verdictWord(x.Reference)

@@ -11,43 +11,42 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 )
 
 // fixtureDiagnosis is a diagnosis of four parsers that puts every state
 // of a cell on the page: found (with and without alternatives), not
 // found, not tested, and a misreading that cannot be told from one found.
-func fixtureDiagnosis() []diagnose.Diagnosis {
-	return []diagnose.Diagnosis{
+func fixtureDiagnosis() []result.Diagnosis {
+	return []result.Diagnosis{
 		{Parser: "temoto", Departures: 16, Unexplained: 2, Untested: []string{"no-end-anchor", "no-group-merge-last"},
-			Behaviours: []diagnose.Behaviour{
+			Behaviours: []result.Behaviour{
 				{ID: "first-match", Title: "The first matching rule in file order wins, not the longest", RFC: "2.2.2",
 					Req: []string{"MATCH-4"}, Explains: 12, Files: 3,
-					Example: &diagnose.Example{Robots: "User-agent: *\nDisallow: /\nAllow: /page\n", Agent: "FooBot",
+					Example: &result.Example{Robots: "User-agent: *\nDisallow: /\nAllow: /page\n", Agent: "FooBot",
 						URL: "https://example.com/page", Verdict: cases.Disallow, Reference: cases.Allow, Source: "realworld/a.txt"}},
 				{ID: "tie-disallow", Title: "Between an allow and a disallow rule of equal length, disallow wins", RFC: "2.2.2",
 					Req: []string{"MATCH-5"}, Explains: 2, Contradicts: 1, Files: 1,
-					Example: &diagnose.Example{Robots: "User-agent: *\nAllow: /p\nDisallow: /p\n", Agent: "FooBot",
+					Example: &result.Example{Robots: "User-agent: *\nAllow: /p\nDisallow: /p\n", Agent: "FooBot",
 						URL: "https://example.com/p", Verdict: cases.Disallow, Reference: cases.Allow}},
 			}},
 		{Parser: "grobotstxt", Departures: 5, Unexplained: 0, Untested: []string{"tie-disallow"},
-			Behaviours: []diagnose.Behaviour{
+			Behaviours: []result.Behaviour{
 				{ID: "no-group-merge-first", Title: "Of several groups naming the crawler, only the first counts", RFC: "2.2.1",
 					Req: []string{"UA-3"}, Explains: 5, Files: 2, Alternatives: []string{"no-group-merge-last"},
-					Example: &diagnose.Example{Robots: "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", Agent: "a",
+					Example: &result.Example{Robots: "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", Agent: "a",
 						URL: "https://example.com/y", Verdict: cases.Allow, Reference: cases.Disallow}},
 			}},
 		{Parser: "webrobots", Departures: 3, Unexplained: 1,
-			Behaviours: []diagnose.Behaviour{
+			Behaviours: []result.Behaviour{
 				{ID: "no-group-merge-last", Title: "Of several groups naming the crawler, only the last counts", RFC: "2.2.1",
 					Req: []string{"UA-3"}, Explains: 2, Files: 1,
-					Example: &diagnose.Example{Robots: "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", Agent: "a",
+					Example: &result.Example{Robots: "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", Agent: "a",
 						URL: "https://example.com/x", Verdict: cases.Allow, Reference: cases.Disallow}},
 				{ID: "first-match", Title: "The first matching rule in file order wins, not the longest", RFC: "2.2.2",
 					Req: []string{"MATCH-4"}, Explains: 0, Files: 1,
 					// The same evidence as temoto's: one example for both.
-					Example: &diagnose.Example{Robots: "User-agent: *\nDisallow: /\nAllow: /page\n", Agent: "FooBot",
+					Example: &result.Example{Robots: "User-agent: *\nDisallow: /\nAllow: /page\n", Agent: "FooBot",
 						URL: "https://example.com/page", Verdict: cases.Disallow, Reference: cases.Allow, Source: "realworld/a.txt"}},
 			}},
 		{Parser: "python-urllib"},
@@ -70,11 +69,11 @@ var (
 func TestBehavioursTable(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		doc  *Document
+		doc  *result.Document
 		o    HTMLOptions
 	}{
-		{"run", &Document{Version: "test", Profile: cases.ProfileRFC, Diagnosis: fixtureDiagnosis(), Results: fixtureDoc().Results}, HTMLOptions{}},
-		{"diff", &Document{Version: "test", Diagnosis: fixtureDiagnosis(), Summary: &result.DiffSummary{}}, HTMLOptions{}},
+		{"run", &result.Document{Version: "test", Profile: cases.ProfileRFC, Diagnosis: fixtureDiagnosis(), Results: fixtureDoc().Results}, HTMLOptions{}},
+		{"diff", &result.Document{Version: "test", Diagnosis: fixtureDiagnosis(), Summary: &result.DiffSummary{}}, HTMLOptions{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := renderHTML(t, tc.doc, tc.o)

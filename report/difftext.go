@@ -13,7 +13,7 @@ import (
 
 // diffText writes the terminal summary of a differential run: the
 // diagnosis, then the summary (writeDiffText).
-func diffText(w io.Writer, d *Document, top int) error {
+func diffText(w io.Writer, d *result.Document, top int) error {
 	if err := diagnose.WriteText(w, d.Diagnosis); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 func TestFromResultsCounts(t *testing.T) {
@@ -104,10 +105,10 @@ func TestRenderFromSavedJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []func(*Document) string{
-		func(d *Document) string { return renderHTML(t, d, HTMLOptions{}) },
-		func(d *Document) string { var b bytes.Buffer; _ = JUnit(&b, d); return b.String() },
-		func(d *Document) string {
+	for _, f := range []func(*result.Document) string{
+		func(d *result.Document) string { return renderHTML(t, d, HTMLOptions{}) },
+		func(d *result.Document) string { var b bytes.Buffer; _ = JUnit(&b, d); return b.String() },
+		func(d *result.Document) string {
 			var b bytes.Buffer
 			_ = Text(&b, d, TextOptions{Verbose: true})
 			return b.String()
@@ -252,7 +253,7 @@ func TestCaseDataHugeGeneratedBody(t *testing.T) {
 }
 
 // caseData describes one case from the results of a run on the reference.
-func caseData(c cases.Case) *CaseInfo {
+func caseData(c cases.Case) *result.CaseInfo {
 	cs := []cases.Case{c}
 	var res []cases.Result
 	for _, r := range recordedByReference(cs) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // The runner builds the document of a run and prints the terminal
@@ -35,11 +36,11 @@ func ExampleFromResults() {
 
 // The shards of a run merge only when every one is there.
 func ExampleCheckShards() {
-	shard := func(k string, held int) *report.Document {
-		return &report.Document{Tool: report.Tool, Selection: &report.Selection{Cases: 10, Shard: k, ShardCases: held}}
+	shard := func(k string, held int) *result.Document {
+		return &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 10, Shard: k, ShardCases: held}}
 	}
-	fmt.Println(report.CheckShards([]*report.Document{shard("1/3", 4), shard("3/3", 3)}))
-	fmt.Println(report.CheckShards([]*report.Document{shard("1/3", 4), shard("2/3", 3), shard("3/3", 3)}))
+	fmt.Println(report.CheckShards([]*result.Document{shard("1/3", 4), shard("3/3", 3)}))
+	fmt.Println(report.CheckShards([]*result.Document{shard("1/3", 4), shard("2/3", 3), shard("3/3", 3)}))
 	// Output:
 	// report: the documents are not a whole run: missing shard 2/3
 	// <nil>

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // Expectations is an expected-failure file: for each parser, the cases
@@ -143,7 +144,7 @@ func (e *ExpectEntry) validate() error {
 // entries that no failure matched. It replaces earlier marks. A failing
 // check (deviation, violation or error) is expected when an entry of its
 // parser matches its case id.
-func ApplyExpectations(d *Document, e *Expectations) {
+func ApplyExpectations(d *result.Document, e *Expectations) {
 	d.Expected, d.Unexpected = nil, nil
 	if e == nil {
 		return
@@ -166,7 +167,7 @@ func ApplyExpectations(d *Document, e *Expectations) {
 			counts[r.Parser][i].matched++
 			if r.Outcome.Fails(true) {
 				counts[r.Parser][i].failing++
-				d.Expected = append(d.Expected, ExpectedFailure{Parser: r.Parser, Case: r.Case, Check: r.Check,
+				d.Expected = append(d.Expected, result.ExpectedFailure{Parser: r.Parser, Case: r.Case, Check: r.Check,
 					Pattern: pat, Reason: ents[i].Reason, Link: ents[i].Link})
 			}
 			break
@@ -175,7 +176,7 @@ func ApplyExpectations(d *Document, e *Expectations) {
 	for _, parser := range sortedKeys(e.Parsers) {
 		for i, ent := range e.Parsers[parser] {
 			if t := counts[parser][i]; t.failing == 0 {
-				d.Unexpected = append(d.Unexpected, UnexpectedPass{Parser: parser, Cases: ent.patterns(),
+				d.Unexpected = append(d.Unexpected, result.UnexpectedPass{Parser: parser, Cases: ent.patterns(),
 					Reason: ent.Reason, Link: ent.Link, Matched: t.matched})
 			}
 		}
@@ -197,7 +198,7 @@ func (e *ExpectEntry) match(id string) (string, bool) {
 // error, or a deviation in a strict run), whose reason says what failed.
 // A person then edits the reasons and adds links; applied to the same
 // run, the file makes every failure expected.
-func ExpectationsFor(d *Document) *Expectations {
+func ExpectationsFor(d *result.Document) *Expectations {
 	e := &Expectations{Parsers: map[string][]ExpectEntry{}}
 	type key struct{ parser, cas string }
 	at := map[key]int{}

@@ -17,12 +17,9 @@ import (
 // are result.GroupFindings'): report lays them out as recorded, so that
 // a run reads alike on the terminal, in the JSON summary and on the page.
 
-// DiffRun describes a differential run for its page (result.RunInfo).
-type DiffRun = result.RunInfo
-
 // dashView is the dashboard of a differential run.
 type dashView struct {
-	Run       DiffRun
+	Run       result.RunInfo
 	Exact     bool // the counts come from the run's summary
 	Reference string
 	Files     int
@@ -137,7 +134,7 @@ const maxSources = 12
 // buildDash lays out the dashboard of a differential run's findings: the
 // groups, pairs and counts of the document's summary, in its order, and
 // the reference its producer recorded.
-func buildDash(d *Document, fk *filterKeys) *dashView {
+func buildDash(d *result.Document, fk *filterKeys) *dashView {
 	s := d.Summary
 	v := &dashView{Findings: len(d.Findings), Eager: eagerClasses, Exact: !s.FindingsOnly}
 	if d.Run != nil {
@@ -217,7 +214,7 @@ func percent(a, b int) string {
 // parserLines gives each parser its share of probes departing from the
 // reference (the pair with the reference); what it misreads is the
 // behaviours table's (buildBehaviours).
-func parserLines(run *DiffRun, names []string, pairs []result.PairStat, ref string, fk *filterKeys) []dashParser {
+func parserLines(run *result.RunInfo, names []string, pairs []result.PairStat, ref string, fk *filterKeys) []dashParser {
 	infos := map[string]cases.Info{}
 	for _, p := range run.Parsers {
 		infos[p.Name] = p

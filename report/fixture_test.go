@@ -147,7 +147,7 @@ func recordedByReference(cs []cases.Case) map[[2]any]cases.Result {
 }
 
 // fixtureDoc is the document of the fixture run, with one finding.
-func fixtureDoc() *Document {
+func fixtureDoc() *result.Document {
 	cs := fixtureCases()
 	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
 	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 //go:embed html/report.html.tmpl
@@ -41,7 +42,7 @@ type HTMLOptions struct {
 // html/template's contextual escaping; characters that are invisible or
 // reorder text are shown as visible escapes; data for the script is a
 // JSON block, never code.
-func WriteHTML(w io.Writer, d *Document, o HTMLOptions) error {
+func WriteHTML(w io.Writer, d *result.Document, o HTMLOptions) error {
 	t, err := template.New("report").Funcs(template.FuncMap{
 		"vis":  func(s string) vtext { return newVtext(s, 2000) },
 		"visn": newVtext,
@@ -154,7 +155,7 @@ type htmlView struct {
 	Cards      []caseCard
 	Dash       *dashView
 	HasRun     bool
-	Unexpected []UnexpectedPass
+	Unexpected []result.UnexpectedPass
 	Expected   int
 	Crawls     []crawlView
 	Audits     []timelineView
@@ -394,7 +395,7 @@ type verdictRow struct {
 	Parser, Verdict string
 	Outcome         cases.Outcome
 	Detail          string
-	Known           *ExpectedFailure
+	Known           *result.ExpectedFailure
 }
 
 // filterKeys holds the keys of the values the filters select on.
@@ -402,7 +403,7 @@ type filterKeys struct {
 	parsers, levels, areas, reqs, verdicts keys
 }
 
-func buildView(d *Document, o HTMLOptions) *htmlView {
+func buildView(d *result.Document, o HTMLOptions) *htmlView {
 	v := &htmlView{
 		Title:   o.Title,
 		CSP:     contentSecurityPolicy(),
@@ -529,7 +530,7 @@ func markerPath(i int) string {
 }
 
 // buildChart computes the pass rate per requirement area per parser.
-func buildChart(d *Document, ps []parserView) chartView {
+func buildChart(d *result.Document, ps []parserView) chartView {
 	type key struct{ area, parser string }
 	pass := map[key]int{}
 	total := map[key]int{}
@@ -598,7 +599,7 @@ func buildChart(d *Document, ps []parserView) chartView {
 
 // buildReqTable builds the requirement × parser table (not report.Matrix,
 // which is agents × paths for one file).
-func buildReqTable(d *Document, fk *filterKeys) reqTableView {
+func buildReqTable(d *result.Document, fk *filterKeys) reqTableView {
 	m := reqTableView{}
 	for _, p := range d.Parsers {
 		m.Parsers = append(m.Parsers, parserCol{Key: fk.parsers.key(p.Name), Name: p.Name})
@@ -676,19 +677,19 @@ func noResults(cs []cell) bool {
 
 // buildCards builds one card per case that has a check some parser did
 // not pass, and counts the verdict rows per parser.
-func buildCards(d *Document, exp map[resultKey]*ExpectedFailure, fk *filterKeys) ([]caseCard, map[string]int) {
+func buildCards(d *result.Document, exp map[result.Key]*result.ExpectedFailure, fk *filterKeys) ([]caseCard, map[string]int) {
 	counts := map[string]int{}
-	shown := map[resultKey]bool{} // (case, check) with a non-pass outcome; Parser unused
+	shown := map[result.Key]bool{} // (case, check) with a non-pass outcome; Parser unused
 	for _, r := range d.Results {
 		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
-			shown[resultKey{Case: r.Case, Check: r.Check}] = true
+			shown[result.Key{Case: r.Case, Check: r.Check}] = true
 		}
 	}
 	var cards []caseCard
 	var cur *caseCard
 	var curCheck *checkView
 	for _, r := range d.Results {
-		if !shown[resultKey{Case: r.Case, Check: r.Check}] {
+		if !shown[result.Key{Case: r.Case, Check: r.Check}] {
 			continue
 		}
 		if cur == nil || cur.ID != r.Case {
@@ -722,7 +723,7 @@ func rowDetail(r cases.Result) string {
 	return strings.TrimSpace(r.Detail + "\nthe parser says: " + r.ParserDetail)
 }
 
-func newCard(d *Document, r cases.Result) caseCard {
+func newCard(d *result.Document, r cases.Result) caseCard {
 	c := caseCard{ID: r.Case, Title: r.Title, Profile: r.Profile}
 	if anchorRE.MatchString(r.Case) {
 		c.Anchor = "case-" + r.Case
@@ -753,7 +754,7 @@ func newCard(d *Document, r cases.Result) caseCard {
 	return c
 }
 
-func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
+func newCheck(d *result.Document, r cases.Result, fk *filterKeys) checkView {
 	want := string(r.Expect)
 	for _, a := range r.Accept {
 		want += " (or " + string(a) + ")"
@@ -783,7 +784,7 @@ func newCheck(d *Document, r cases.Result, fk *filterKeys) checkView {
 
 // markLines highlights the reference's deciding line of each shown check
 // in the body it belongs to.
-func markLines(d *Document, c *caseCard) {
+func markLines(d *result.Document, c *caseCard) {
 	ci := d.Cases[c.ID]
 	if ci == nil {
 		return
@@ -824,7 +825,7 @@ func markLines(d *Document, c *caseCard) {
 }
 
 // raw returns the stored bytes of a card's body b.
-func (bv *bodyView) raw(ci *CaseInfo, b int) []byte {
+func (bv *bodyView) raw(ci *result.CaseInfo, b int) []byte {
 	switch {
 	case ci.Robots != nil:
 		return ci.Robots.Bytes()
@@ -895,7 +896,7 @@ func newLine(n int, text string, checks []int) lineView {
 	return lv
 }
 
-func bodyOf(label string, b *Body) bodyView {
+func bodyOf(label string, b *result.Body) bodyView {
 	bv := bodyView{Label: label, HasBody: b != nil}
 	if b != nil {
 		bv.Size = b.Size
@@ -906,7 +907,7 @@ func bodyOf(label string, b *Body) bodyView {
 	return bv
 }
 
-func servedView(s Served, at string) bodyView {
+func servedView(s result.Served, at string) bodyView {
 	bv := bodyOf("", s.Body)
 	bv.URL, bv.Status, bv.Fault, bv.Delay, bv.At = s.URL, s.Status, s.Fault, s.Delay, at
 	for _, k := range sortedKeys(s.Headers) {

@@ -27,7 +27,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func renderHTML(t *testing.T, d *Document, o HTMLOptions) string {
+func renderHTML(t *testing.T, d *result.Document, o HTMLOptions) string {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := WriteHTML(&buf, d, o); err != nil {
@@ -192,7 +192,7 @@ var hostile = strings.Join([]string{
 
 // hostileDoc puts the hostile text in every field a report shows, with a
 // 1 MB line in the robots.txt body and the URL.
-func hostileDoc() *Document {
+func hostileDoc() *result.Document {
 	long := strings.Repeat("A", 1<<20)
 	id := "evil/" + hostile
 	parser := "parser" + hostile
@@ -202,32 +202,32 @@ func hostileDoc() *Document {
 	res2 := res
 	res2.Case = "http/" + hostile
 	res2.Outcome = cases.Error
-	d := &Document{
-		Tool: Tool, Version: hostile, Profile: hostile,
+	d := &result.Document{
+		Tool: result.Tool, Version: hostile, Profile: hostile,
 		Parsers: []cases.Summary{{Name: parser, Version: hostile}},
 		Results: []cases.Result{res, res2},
-		Cases: map[string]*CaseInfo{
+		Cases: map[string]*result.CaseInfo{
 			id: {Title: hostile, Source: hostile, Profile: hostile,
-				Robots: &Body{Text: hostile + "\n" + long + "\nDisallow: /x\u202E\n", Size: 3 << 20},
-				Checks: []CheckInfo{{Line: 2, Trace: hostile}}},
-			res2.Case: {Title: hostile, Fetch: []Served{{URL: "javascript:alert(8)" + hostile, Status: 301,
+				Robots: &result.Body{Text: hostile + "\n" + long + "\nDisallow: /x\u202E\n", Size: 3 << 20},
+				Checks: []result.CheckInfo{{Line: 2, Trace: hostile}}},
+			res2.Case: {Title: hostile, Fetch: []result.Served{{URL: "javascript:alert(8)" + hostile, Status: 301,
 				Headers: map[string]string{hostile: hostile}, Fault: hostile, Delay: hostile,
-				Body: &Body{B64: base64.StdEncoding.EncodeToString([]byte("\xff\xfe" + hostile)), Size: 9, Generated: hostile}}},
-				Checks: []CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
+				Body: &result.Body{B64: base64.StdEncoding.EncodeToString([]byte("\xff\xfe" + hostile)), Size: 9, Generated: hostile}}},
+				Checks: []result.CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
 		},
 		Requirements: []cases.Requirement{{ID: hostile, Section: "javascript:alert(9)", Summary: hostile, Level: hostile, Area: hostile}},
 		Findings: []result.Finding{{Input: result.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
 			Verdicts: map[string]cases.Verdict{parser: "allow", "reference": cases.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
 			Sources: []string{hostile}, Trace: hostile}},
-		Expected:   []ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
-		Unexpected: []UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
+		Expected:   []result.ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
+		Unexpected: []result.UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
 	}
 	d.Summarize()
 	return d
 }
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
-	run := &DiffRun{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
+	run := &result.RunInfo{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
 		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
 	s := &result.DiffSummary{Parsers: []string{"parser" + hostile, "reference"}, Probes: 3,
 		Areas: []result.AreaStat{{Area: hostile, Probes: 3, Agreed: 1, Apart: map[string]int{"parser" + hostile: 2}}}}
@@ -471,14 +471,14 @@ func TestHTMLParserDetail(t *testing.T) {
 
 // manyClasses is a run of n classes, with every area of the requirement
 // table recorded, for the dashboard's lazy class list.
-func manyClasses(n int) (*Document, *result.DiffSummary) {
+func manyClasses(n int) (*result.Document, *result.DiffSummary) {
 	parsers := []string{"reference", "temoto", "grobotstxt", "protego"}
 	var reqs []string
 	for _, r := range table().byID {
 		reqs = append(reqs, r.ID)
 	}
 	slices.Sort(reqs)
-	d := &Document{}
+	d := &result.Document{}
 	for i := range n {
 		vs := map[string]cases.Verdict{}
 		for j, p := range parsers {

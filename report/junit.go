@@ -8,6 +8,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // JUnit XML elements, as the common schema (Jenkins, GitLab, GitHub
@@ -73,7 +74,7 @@ type junitSkipped struct {
 // trace; errors are errors; skipped checks, and failures an
 // expected-failure file lists, are skipped. Notes and non-strict
 // deviations pass with the explanation in system-out.
-func JUnit(w io.Writer, d *Document) error {
+func JUnit(w io.Writer, d *result.Document) error {
 	root := junitRoot(d)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return fmt.Errorf("report: writing JUnit: %w", err)
@@ -90,7 +91,7 @@ func JUnit(w io.Writer, d *Document) error {
 }
 
 // junitRoot builds the suites of the document, with their totals.
-func junitRoot(d *Document) junitSuites {
+func junitRoot(d *result.Document) junitSuites {
 	exp := d.ExpectedIndex()
 	root := junitSuites{Name: "reptest " + visible(d.Profile, 40), Time: "0"}
 	idx := map[string]int{}
@@ -150,7 +151,7 @@ func (s *junitSuite) add(tc junitTestCase) {
 
 // junitCase is the test case of one result; m is its expected-failure
 // mark, if any.
-func junitCase(d *Document, r cases.Result, m *ExpectedFailure) junitTestCase {
+func junitCase(d *result.Document, r cases.Result, m *result.ExpectedFailure) junitTestCase {
 	tc := junitTestCase{
 		Name:      fmt.Sprintf("check %d: %s %s", r.Check, visible(r.Agent, 200), visible(r.URL, 500)),
 		Classname: visible(r.Parser, 200) + "." + visible(r.Case, 300),
@@ -187,7 +188,7 @@ func headline(r cases.Result) string {
 }
 
 // checkMessage is the full explanation of a check's result.
-func checkMessage(d *Document, r cases.Result) string {
+func checkMessage(d *result.Document, r cases.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case: %s (check %d)\n", r.Case, r.Check)
 	if r.Title != "" {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // junitSchema is our description of the common JUnit XML layout.
@@ -52,7 +53,7 @@ func writeTemp(t *testing.T, name string, b []byte) string {
 
 // noteDoc is the fixture run with one more check a parser answers with
 // a verdict the case accepts, so that it holds a note as well.
-func noteDoc() *Document {
+func noteDoc() *result.Document {
 	d := fixtureDoc()
 	r := d.Results[0]
 	r.Parser, r.Check = "grobotstxt", 7
@@ -65,7 +66,7 @@ func noteDoc() *Document {
 
 // strictExpectedDoc is the fixture run judged strictly, with temoto's
 // merge failures listed as expected.
-func strictExpectedDoc(t *testing.T) *Document {
+func strictExpectedDoc(t *testing.T) *result.Document {
 	t.Helper()
 	d := fixtureDoc()
 	d.Strict = true
@@ -80,7 +81,7 @@ func strictExpectedDoc(t *testing.T) *Document {
 
 // nastyDoc is hostileDoc with control characters, a CDATA terminator and
 // invalid UTF-8 in the agent, URL, trace and robots.txt text as well.
-func nastyDoc() *Document {
+func nastyDoc() *result.Document {
 	d := hostileDoc()
 	bad := "\x00\x01\x08\x0b\x0c\x1f ]]> ]]]]>< \xff\xfe\xc3 \xed\xa0\x80 \uFFFE \r\t"
 	for i := range d.Results {
@@ -106,7 +107,7 @@ func nastyDoc() *Document {
 func TestJUnitValidatesAgainstSchema(t *testing.T) {
 	docs := []struct {
 		name string
-		doc  *Document
+		doc  *result.Document
 	}{
 		{"fixture", noteDoc()},
 		{"strict-expected", strictExpectedDoc(t)},

@@ -13,7 +13,7 @@ import (
 )
 
 // shard returns the part of the fixture run that covers the given cases.
-func shard(ids ...string) *Document {
+func shard(ids ...string) *result.Document {
 	var cs []cases.Case
 	for _, c := range fixtureCases() {
 		for _, id := range ids {
@@ -64,8 +64,8 @@ func TestMergeConflicts(t *testing.T) {
 }
 
 func TestMergeFindingsAndRequirements(t *testing.T) {
-	a := &Document{Tool: Tool, Requirements: []cases.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
-	b := &Document{Tool: Tool, Requirements: []cases.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
+	a := &result.Document{Tool: result.Tool, Requirements: []cases.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
+	b := &result.Document{Tool: result.Tool, Requirements: []cases.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
 	f := fixtureDoc().Findings
 	a.Findings = f[:1]
 	b.Findings = f
@@ -94,24 +94,24 @@ func TestMergeFindingsAndRequirements(t *testing.T) {
 
 // CheckShards tells every shard of a run from an incomplete or mixed set.
 func TestCheckShards(t *testing.T) {
-	doc := func(shard string, cases, held int) *Document {
-		return &Document{Tool: Tool, Selection: &Selection{Cases: cases, Shard: shard, ShardCases: held}}
+	doc := func(shard string, cases, held int) *result.Document {
+		return &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: cases, Shard: shard, ShardCases: held}}
 	}
 	for _, tt := range []struct {
 		name string
-		docs []*Document
+		docs []*result.Document
 		want string // in the error; "" for none
 	}{
-		{"whole", []*Document{doc("1/1", 5, 5)}, ""},
-		{"all shards", []*Document{doc("2/3", 9, 3), doc("1/3", 9, 4), doc("3/3", 9, 2)}, ""},
-		{"one missing", []*Document{doc("1/4", 9, 3), doc("2/4", 9, 2), doc("4/4", 9, 2)}, "missing shard 3/4"},
-		{"alone", []*Document{doc("2/4", 9, 3)}, "missing shards 1/4, 3/4, 4/4"},
-		{"twice", []*Document{doc("1/2", 9, 3), doc("1/2", 9, 3), doc("2/2", 9, 6)}, "shard 1/2 is given twice"},
-		{"other run", []*Document{doc("1/2", 9, 3), doc("2/3", 9, 3)}, "not 2"},
-		{"other selection", []*Document{doc("1/2", 9, 3), doc("2/2", 8, 6)}, "selection of 8 cases"},
-		{"cases lost", []*Document{doc("1/2", 9, 3), doc("2/2", 9, 5)}, "the shards hold 8 cases, the selection 9"},
-		{"unrecorded", []*Document{{Tool: Tool}, {Tool: Tool}}, ""},
-		{"mixed", []*Document{doc("1/1", 9, 9), {Tool: Tool}}, "do not record their shard"},
+		{"whole", []*result.Document{doc("1/1", 5, 5)}, ""},
+		{"all shards", []*result.Document{doc("2/3", 9, 3), doc("1/3", 9, 4), doc("3/3", 9, 2)}, ""},
+		{"one missing", []*result.Document{doc("1/4", 9, 3), doc("2/4", 9, 2), doc("4/4", 9, 2)}, "missing shard 3/4"},
+		{"alone", []*result.Document{doc("2/4", 9, 3)}, "missing shards 1/4, 3/4, 4/4"},
+		{"twice", []*result.Document{doc("1/2", 9, 3), doc("1/2", 9, 3), doc("2/2", 9, 6)}, "shard 1/2 is given twice"},
+		{"other run", []*result.Document{doc("1/2", 9, 3), doc("2/3", 9, 3)}, "not 2"},
+		{"other selection", []*result.Document{doc("1/2", 9, 3), doc("2/2", 8, 6)}, "selection of 8 cases"},
+		{"cases lost", []*result.Document{doc("1/2", 9, 3), doc("2/2", 9, 5)}, "the shards hold 8 cases, the selection 9"},
+		{"unrecorded", []*result.Document{{Tool: result.Tool}, {Tool: result.Tool}}, ""},
+		{"mixed", []*result.Document{doc("1/1", 9, 9), {Tool: result.Tool}}, "do not record their shard"},
 	} {
 		err := CheckShards(tt.docs)
 		switch {
@@ -125,8 +125,8 @@ func TestCheckShards(t *testing.T) {
 
 // A merge keeps the interruption of any shard and the selection.
 func TestMergeInterruptedShard(t *testing.T) {
-	a := &Document{Tool: Tool, Selection: &Selection{Cases: 3, Shard: "1/2", ShardCases: 2}}
-	b := &Document{Tool: Tool, Selection: &Selection{Cases: 3, Shard: "2/2", ShardCases: 1}, Interrupted: true, InterruptReason: "terminated signal received"}
+	a := &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 3, Shard: "1/2", ShardCases: 2}}
+	b := &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 3, Shard: "2/2", ShardCases: 1}, Interrupted: true, InterruptReason: "terminated signal received"}
 	m, err := Merge(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestMergeInterruptedShard(t *testing.T) {
 	if !m.Interrupted || m.InterruptReason != "document 2 (shard 2/2): terminated signal received" {
 		t.Errorf("merged: interrupted %v, reason %q", m.Interrupted, m.InterruptReason)
 	}
-	if m.Selection == nil || *m.Selection != (Selection{Cases: 3, Shard: "1/1", ShardCases: 3}) {
+	if m.Selection == nil || *m.Selection != (result.Selection{Cases: 3, Shard: "1/1", ShardCases: 3}) {
 		t.Errorf("merged selection %+v", m.Selection)
 	}
 	if !m.ShouldFail() {

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // notRunDoc is a run in which "absent" skipped every check (its runtime is
 // missing) and "reference" passed them.
-func notRunDoc() *Document {
+func notRunDoc() *result.Document {
 	var rs []cases.Result
 	for i, lv := range []cases.Level{cases.MUST, cases.MUST, cases.SHOULD} {
 		base := cases.Result{Case: "c", Check: i, Agent: "FooBot", URL: "https://example.com/", Expect: cases.Allow, Level: lv, Req: []string{"UA-1"}}

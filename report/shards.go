@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // ShardError says why a set of documents is not every shard of one run.
@@ -35,7 +36,7 @@ func (e *ShardError) Error() string {
 // N all present. A single unsharded document ("1/1") is whole. Documents
 // that record no selection (written by an older reptest) cannot be checked
 // and pass, unless others do record one. The error is a *ShardError.
-func CheckShards(docs []*Document) error {
+func CheckShards(docs []*result.Document) error {
 	e := &ShardError{}
 	n, want := 0, -1
 	seen := map[int]int{} // shard number -> document

@@ -17,7 +17,7 @@ var (
 
 const storedHead = result.StoredHead
 
-func Merge(docs ...*Document) (*Document, error) {
+func Merge(docs ...*result.Document) (*result.Document, error) {
 	t, err := cases.RequirementTable()
 	if err != nil {
 		return nil, err
@@ -28,7 +28,7 @@ func Merge(docs ...*Document) (*Document, error) {
 // withDiff gives d the summary and run of a differential run, as its
 // producer records them: s, or the findings' own summary when s is nil
 // (a findings file, reptest report --findings).
-func withDiff(d *Document, run *DiffRun, s *result.DiffSummary) *Document {
+func withDiff(d *result.Document, run *result.RunInfo, s *result.DiffSummary) *result.Document {
 	if s == nil {
 		s = result.SummarizeFindings(d.Findings, run)
 	}

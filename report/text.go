@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
@@ -71,7 +72,7 @@ func (p palette) outcome(o cases.Outcome) string {
 // of each outcome and whether it conforms; with Verbose, every failing
 // check. Text from cases and parsers is shown with control and
 // bidirectional characters escaped, so it cannot drive the terminal.
-func Text(w io.Writer, d *Document, o TextOptions) error {
+func Text(w io.Writer, d *result.Document, o TextOptions) error {
 	if d.Summary != nil && !d.Summary.FindingsOnly && len(d.Results) == 0 {
 		return diffText(w, d, o.Top)
 	}
@@ -102,7 +103,7 @@ func Text(w io.Writer, d *Document, o TextOptions) error {
 type textWriter struct {
 	w *bufio.Writer
 	p palette
-	d *Document
+	d *result.Document
 }
 
 func (t *textWriter) printf(format string, args ...any) { fmt.Fprintf(t.w, format, args...) }
@@ -281,8 +282,8 @@ func (t *textWriter) details(fs []cases.Result) {
 
 // caseBody prints the robots.txt of a check (or the served responses)
 // with the deciding line marked.
-func (t *textWriter) caseBody(ci *CaseInfo, check int) {
-	var info CheckInfo
+func (t *textWriter) caseBody(ci *result.CaseInfo, check int) {
+	var info result.CheckInfo
 	if check >= 0 && check < len(ci.Checks) {
 		info = ci.Checks[check]
 	}
@@ -321,7 +322,7 @@ func (t *textWriter) caseBody(ci *CaseInfo, check int) {
 	}
 }
 
-func (t *textWriter) served(s Served) {
+func (t *textWriter) served(s result.Served) {
 	if s.URL != "" {
 		t.printf("   GET %s → ", visible(s.URL, 300))
 	} else {
@@ -348,7 +349,7 @@ func (t *textWriter) served(s Served) {
 
 // listing prints a body with line numbers: whole when short, otherwise
 // its first lines and the lines around the deciding line.
-func (t *textWriter) listing(b *Body, mark int, markText string) {
+func (t *textWriter) listing(b *result.Body, mark int, markText string) {
 	if b.Generated != "" {
 		t.printf("      %sgenerated: %s%s\n", t.p.dim, visible(b.Generated, 600), t.p.reset)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
 // Every command that takes --corpus reads it with the one set of corpus
@@ -63,7 +64,7 @@ func TestCorpusFlagsShared(t *testing.T) {
 		// diff has no case selection: it compares every file of both.
 		{"diff", []string{"--parser", "reference", "--parser", "temoto", "--no-minimize", "--quiet", "--summary", out},
 			func(t *testing.T, _ []byte) []string {
-				var s diff.Summary
+				var s result.DiffSummary
 				data, err := os.ReadFile(out)
 				if err == nil {
 					err = json.Unmarshal(data, &s)

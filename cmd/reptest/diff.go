@@ -48,7 +48,7 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
-	run := &report.DiffRun{Command: commandLine("diff", args), Profile: o.profile}
+	run := &result.RunInfo{Command: commandLine("diff", args), Profile: o.profile}
 	in, ok := o.gatherInputs(run, stderr)
 	if !ok {
 		return 2
@@ -124,7 +124,7 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 // gatherInputs collects corpus cases, then directories and files, then
 // generated files; WARC files are streamed after them. It describes each
 // source in run.
-func (o *diffOptions) gatherInputs(run *report.DiffRun, stderr io.Writer) (*diff.Inputs, bool) {
+func (o *diffOptions) gatherInputs(run *result.RunInfo, stderr io.Writer) (*diff.Inputs, bool) {
 	var in diff.Inputs
 	if o.corpus.given() || len(o.inputs) == 0 && o.generate == 0 {
 		cs, err := o.corpus.load(stderr)
@@ -160,7 +160,7 @@ func (o *diffOptions) gatherInputs(run *report.DiffRun, stderr io.Writer) (*diff
 // parserFactory finds the parsers that cannot run here once, says so and
 // leaves them out, records the others in run, and returns how each worker
 // opens its own set.
-func (o *diffOptions) parserFactory(ctx context.Context, run *report.DiffRun, stderr io.Writer) (diff.Factory, bool) {
+func (o *diffOptions) parserFactory(ctx context.Context, run *result.RunInfo, stderr io.Writer) (diff.Factory, bool) {
 	names := o.names
 	switch {
 	case len(names) == 0 && o.progs.none():
@@ -254,7 +254,7 @@ func (o *diffOptions) openCache(stderr io.Writer) *diff.DiskCache {
 // writeOutputs writes the requested files and, unless quiet or an output
 // is stdout ("-"), the summary on stdout; it returns the command's exit
 // status. Every output is rendered from one results document.
-func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout, stderr io.Writer) int {
+func (o *diffOptions) writeOutputs(rep *diff.Report, run *result.RunInfo, stdout, stderr io.Writer) int {
 	write := func(path string, render func(io.Writer) error) bool {
 		return writeOutput("diff", stdout, stderr, path, render)
 	}
@@ -281,7 +281,7 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *report.DiffRun, stdout
 }
 
 // diffDocument is the results document of a differential run.
-func diffDocument(rep *diff.Report, run *report.DiffRun) *result.Document {
+func diffDocument(rep *diff.Report, run *result.RunInfo) *result.Document {
 	return &result.Document{Tool: result.Tool, Version: reference.Version, Profile: run.Profile,
 		Parsers: []result.Summary{}, Results: []result.Result{},
 		Findings: rep.Findings, Summary: &rep.Summary, Run: run, Diagnosis: rep.Diagnosis,

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
 // chromiumBin returns the path of a Chromium binary, or skips the test.
@@ -122,7 +122,7 @@ func TestDiffPageInChromium(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("diff: exit %d\n%s", code, stderr.String())
 	}
-	var s diff.Summary
+	var s result.DiffSummary
 	if b, err := os.ReadFile(summary); err != nil || json.Unmarshal(b, &s) != nil {
 		t.Fatalf("summary: %v", err)
 	}
@@ -207,7 +207,7 @@ func checkShown(t *testing.T, what, dom string, want []string) {
 // checkAreas checks the agreement by area: one row per area the run
 // recorded, with its probes, each leading to classes; or, for a run that
 // recorded none, a plain statement and no table.
-func checkAreas(t *testing.T, bin, page, dom string, s *diff.Summary) {
+func checkAreas(t *testing.T, bin, page, dom string, s *result.DiffSummary) {
 	t.Helper()
 	rows := areaRowRE.FindAllStringSubmatch(dom, -1)
 	if len(s.Areas) == 0 {

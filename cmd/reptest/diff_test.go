@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
 // diff on generated files writes findings that promote turns into drafts
@@ -43,7 +44,7 @@ func TestDiffThenPromote(t *testing.T) {
 	if err != nil || len(fs) == 0 {
 		t.Fatalf("findings: %d, %v", len(fs), err)
 	}
-	var s diff.Summary
+	var s result.DiffSummary
 	if b, err := os.ReadFile(summary); err != nil || json.Unmarshal(b, &s) != nil || s.Findings != len(fs) {
 		t.Errorf("summary %+v (%v), want %d findings", s, err, len(fs))
 	}
@@ -129,7 +130,7 @@ func TestDiffSummariesAgree(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("diff: exit %d\n%s", code, stderr.String())
 	}
-	var s diff.Summary
+	var s result.DiffSummary
 	if b, err := os.ReadFile(summary); err != nil || json.Unmarshal(b, &s) != nil {
 		t.Fatalf("summary: %v", err)
 	}
@@ -247,7 +248,7 @@ func TestReportWithFindingsOnePage(t *testing.T) {
 			t.Errorf("the page lacks the section %s", id)
 		}
 	}
-	if got, want := bytes.Count(b, []byte(`class="card finding class-card"`)), len(diff.GroupFindings(fs)); got != want {
+	if got, want := bytes.Count(b, []byte(`class="card finding class-card"`)), len(result.GroupFindings(fs)); got != want {
 		t.Errorf("the page shows %d classes, diff groups the findings in %d", got, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 // Exit statuses, the same for every command (README "Commands").
@@ -21,7 +22,7 @@ const (
 // resultStatus is the exit status of a command that judged a document:
 // exitFail when the run was interrupted, a parser did not run, or a
 // failure no expected-failure entry covers remains (Document.ShouldFail).
-func resultStatus(doc *report.Document) int {
+func resultStatus(doc *result.Document) int {
 	if doc.ShouldFail() {
 		return exitFail
 	}
@@ -161,7 +162,7 @@ func (o *outputFlags) readExpect() error {
 // write applies the expected failures to doc, then writes every requested
 // rendering of it, stopping at the first that fails; it reports whether
 // all were written. A path "-" is stdout.
-func (o *outputFlags) write(cmd string, doc *report.Document, stdout, stderr io.Writer) bool {
+func (o *outputFlags) write(cmd string, doc *result.Document, stdout, stderr io.Writer) bool {
 	if o.expected != nil {
 		report.ApplyExpectations(doc, o.expected)
 	}

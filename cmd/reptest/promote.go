@@ -11,6 +11,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
+	"github.com/reptest/reptest/result"
 )
 
 // cmdPromote turns differential findings (JSON lines) and Go fuzz corpus
@@ -88,7 +89,7 @@ func promoteDrafts(ctx context.Context, o promoteOptions, stderr io.Writer) (dra
 
 // readPromoteInput reads one findings or fuzz corpus file and says where
 // its inputs come from (the draft's origin text and tag).
-func readPromoteInput(ctx context.Context, name, profile string) (found []diff.Finding, from, tag string, err error) {
+func readPromoteInput(ctx context.Context, name, profile string) (found []result.Finding, from, tag string, err error) {
 	data, err := readInput(ctx, name)
 	if err != nil {
 		return nil, "", "", err
@@ -111,7 +112,7 @@ func readPromoteInput(ctx context.Context, name, profile string) (found []diff.F
 	// token and an absolute URL, so they are brought to the form the
 	// targets themselves decide with.
 	in = diff.CaseableInput(in)
-	return []diff.Finding{{Input: in}}, "fuzz corpus file " + filepath.Base(name), "from-fuzz", nil
+	return []result.Finding{{Input: in}}, "fuzz corpus file " + filepath.Base(name), "from-fuzz", nil
 }
 
 // writeDrafts writes the drafts to stdout, or one file each into the

@@ -82,8 +82,8 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // readDocuments reads the results documents and merges them into one. They
 // must be every shard of one run (report.CheckShards) unless partial, when
 // a warning says they are not.
-func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Document, error) {
-	var docs []*report.Document
+func readDocuments(files []string, partial bool, stderr io.Writer) (*result.Document, error) {
+	var docs []*result.Document
 	for _, name := range files {
 		d, err := readDocument(name)
 		if err != nil {
@@ -112,7 +112,7 @@ func readDocuments(files []string, partial bool, stderr io.Writer) (*report.Docu
 	return doc, nil
 }
 
-func readDocument(name string) (*report.Document, error) {
+func readDocument(name string) (*result.Document, error) {
 	d, err := readFile(name, named(result.ReadJSON))
 	if err == nil && d.Version == "" && d.Summary != nil {
 		d.Version = reference.Version // a differential report of an earlier reptest, which recorded none

@@ -164,7 +164,7 @@ func parseLevels(s string) ([]cases.Level, error) {
 // selectCases loads the corpus and selects the cases to run, and the
 // shard of them. A selection or shard with no case is a usage error (a
 // mistyped glob, a profile or level without cases), not a vacuous pass.
-func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Selection, code int) {
+func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *result.Selection, code int) {
 	stderr := cfg.stderr
 	all, err := cfg.corpus.load(stderr)
 	if err != nil {
@@ -179,7 +179,7 @@ func (cfg *runConfig) selectCases() (all, selected []cases.Case, sel *report.Sel
 		fmt.Fprintf(stderr, "reptest run: %s\n", emptySelection(all, cfg.profile, &cfg.sel))
 		return nil, nil, nil, exitUsage
 	}
-	sel = &report.Selection{Cases: len(selected), Shard: "1/1", ShardCases: len(selected)}
+	sel = &result.Selection{Cases: len(selected), Shard: "1/1", ShardCases: len(selected)}
 	if cfg.shard.N > 0 {
 		n := len(selected)
 		if selected = cfg.shard.Cases(selected); len(selected) == 0 {

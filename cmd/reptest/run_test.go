@@ -27,7 +27,7 @@ func writeCorpus(t *testing.T, files map[string]string) string {
 }
 
 // readDoc reads a results document the command wrote.
-func readDoc(t *testing.T, path string) *report.Document {
+func readDoc(t *testing.T, path string) *result.Document {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
