@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/reptest/reptest/report"
@@ -170,8 +171,8 @@ func (o *outputFlags) write(cmd string, doc *result.Document, stdout, stderr io.
 		writeOutput(cmd, stdout, stderr, o.junit, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
 		writeOutput(cmd, stdout, stderr, o.html, func(w io.Writer) error {
 			title := o.title
-			if title == "" && doc.Summary != nil && !doc.Summary.FindingsOnly && len(doc.Results) == 0 {
-				title = diffTitle
+			if title == "" {
+				title = pageTitle(doc)
 			}
 			return report.WriteHTML(w, doc, report.HTMLOptions{Title: title})
 		}) &&
@@ -199,4 +200,25 @@ func writeJSONOr(w io.Writer, asJSON bool, v any, text func(io.Writer) error) er
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// pageTitle names the page of a document rendered without a title of its
+// own (reptest report): a differential run's, a crawl's by its crawlers,
+// an audit's; "" leaves report's default.
+func pageTitle(doc *result.Document) string {
+	switch {
+	case doc.Summary != nil && !doc.Summary.FindingsOnly && len(doc.Results) == 0:
+		return diffTitle
+	case len(doc.Crawls) > 0:
+		var names []string
+		for _, c := range doc.Crawls {
+			if !slices.Contains(names, c.Crawler) {
+				names = append(names, c.Crawler)
+			}
+		}
+		return "reptest crawl: " + strings.Join(names, ", ")
+	case len(doc.Audit) > 0:
+		return "reptest audit"
+	}
+	return ""
 }

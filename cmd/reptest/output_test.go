@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/result"
 )
 
 // TestOutputFlags checks that each command that judges a results
@@ -186,6 +187,26 @@ func TestBadgeNotStdout(t *testing.T) {
 		}
 		if _, err := os.Stat("-"); err == nil {
 			t.Errorf("%v: made a folder named -", args)
+		}
+	}
+}
+
+// A page rendered again by reptest report keeps the title of the command
+// that wrote its document.
+func TestPageTitle(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		doc  *result.Document
+		want string
+	}{
+		{"run", &result.Document{Results: []result.Result{{Case: "c", Parser: "p"}}}, ""},
+		{"diff", &result.Document{Summary: &result.DiffSummary{}}, diffTitle},
+		{"findings with a run", &result.Document{Summary: &result.DiffSummary{FindingsOnly: true}, Results: []result.Result{{Case: "c", Parser: "p"}}}, ""},
+		{"crawl", &result.Document{Crawls: []result.CrawlRun{{Crawler: "wget"}, {Crawler: "wget"}, {Crawler: "scrapy"}}}, "reptest crawl: wget, scrapy"},
+		{"audit", &result.Document{Audit: []byte(`{"lines": 1}`)}, "reptest audit"},
+	} {
+		if got := pageTitle(tc.doc); got != tc.want {
+			t.Errorf("%s: pageTitle = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
