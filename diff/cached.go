@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
+	"hash"
 	"io"
 	"slices"
 	"strconv"
@@ -16,13 +17,27 @@ import (
 // digest returns the SHA-256 digest of the parts, each preceded by its
 // length so that no two lists of parts share one.
 func digest(parts ...string) [sha256.Size]byte {
-	h := sha256.New()
+	d := newDigester()
 	for _, s := range parts {
-		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
-		io.WriteString(h, s)
+		d.add(s)
 	}
+	return d.sum()
+}
+
+// digester hashes a list of parts as digest does, one part at a time.
+type digester struct{ h hash.Hash }
+
+func newDigester() digester { return digester{sha256.New()} }
+
+// add hashes one part, preceded by its length.
+func (d digester) add(s string) {
+	d.h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
+	io.WriteString(d.h, s)
+}
+
+func (d digester) sum() [sha256.Size]byte {
 	var k [sha256.Size]byte
-	h.Sum(k[:0])
+	d.h.Sum(k[:0])
 	return k
 }
 

@@ -3,7 +3,6 @@ package diff
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"io"
 	"os"
@@ -89,28 +88,22 @@ func columns(ev *diagnose.Evidence, cols []int) *diagnose.Evidence {
 // besides its verdicts: the bodies (with status, profile and source) and
 // the questions, in order.
 func evidenceDigest(ev *diagnose.Evidence) [sha256.Size]byte {
-	h := sha256.New()
-	field := func(s string) {
-		h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
-		io.WriteString(h, s)
-	}
-	field(fitterIdentity())
+	d := newDigester()
+	d.add(fitterIdentity())
 	for _, b := range ev.Bodies {
 		sum := sha256.Sum256(b.Robots)
-		field(string(sum[:]))
-		field(strconv.Itoa(b.Status))
-		field(b.Profile)
-		field(b.Source)
+		d.add(string(sum[:]))
+		d.add(strconv.Itoa(b.Status))
+		d.add(b.Profile)
+		d.add(b.Source)
 	}
 	for _, q := range ev.Questions {
-		field(strconv.Itoa(q.Body))
-		field(q.Agent)
-		field(q.URL)
-		field(q.Key)
+		d.add(strconv.Itoa(q.Body))
+		d.add(q.Agent)
+		d.add(q.URL)
+		d.add(q.Key)
 	}
-	var k [sha256.Size]byte
-	h.Sum(k[:0])
-	return k
+	return d.sum()
 }
 
 // columnKey is the cache key of parser i's diagnosis on the evidence
