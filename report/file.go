@@ -36,11 +36,10 @@ func WriteFile(path string, render func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	bw := bufio.NewWriterSize(tmp, 64<<10)
-	if err := render(bw); err != nil {
+	if err := renderTo(tmp, render); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := errors.Join(bw.Flush(), tmp.Chmod(0o644), tmp.Close()); err != nil {
+	if err := errors.Join(tmp.Chmod(0o644), tmp.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
@@ -56,13 +55,17 @@ func writeInPlace(path string, render func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	bw := bufio.NewWriterSize(f, 64<<10)
-	err = render(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err := errors.Join(err, f.Close()); err != nil {
+	if err := errors.Join(renderTo(f, render), f.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// renderTo writes render's output to f through a buffer.
+func renderTo(f *os.File, render func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(f, 64<<10)
+	if err := render(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
