@@ -13,6 +13,16 @@ import (
 // the misreadings chosen before it, to be claimed.
 const MinExplains = 3
 
+// MinBodies is the fewest robots.txt bodies the departures a misreading
+// explains, beyond the misreadings chosen before it, must come from for
+// it to be claimed. The departures of one body often share one cause, a
+// line read otherwise, which several misreadings can explain: temoto's
+// nine departures on one real-world file that opens with "UserAgent: *"
+// are explained by orphan-rules-apply as well as by the misspelling it
+// accepts. They are one observation, whatever their number; a second body
+// that departs the same way is what tells the readings apart.
+const MinBodies = 2
+
 // ContradictShare bounds the contradictions a claimed misreading may
 // add: at most one per ContradictShare departures it explains (so none
 // for fewer than ContradictShare). Real parsers misread in ways the
@@ -31,8 +41,8 @@ const (
 // misreadings whose combined variant explains its departures from the
 // reference (see result.Diagnosis). It chooses them greedily, the one that
 // explains most departures first, claims one only when it explains at
-// least MinExplains more and adds at most one contradiction per
-// ContradictShare it explains, then drops any that the others make
+// least MinExplains more, on at least MinBodies bodies, and adds at most
+// one contradiction per ContradictShare it explains, then drops any that the others make
 // unnecessary. When no single misreading qualifies, it tries two or
 // three together, a bounded number: misreadings that explain departures
 // only jointly (one alone contradicts what the other then corrects).
@@ -168,6 +178,7 @@ type trial struct {
 	gained, lost   []int32 // departures explained, and no longer explained
 	contradicts    int     // contradictions added (fewer when negative)
 	contradictions []int32 // the contradictions of the combined variant
+	bodies         int     // the bodies of gained
 	tied           []string
 }
 
@@ -175,9 +186,9 @@ type trial struct {
 func (t *trial) gain() int { return len(t.gained) - len(t.lost) }
 
 // qualifies reports whether the trial may be claimed: it explains enough
-// more departures and adds few enough contradictions.
+// more departures, on enough bodies, and adds few enough contradictions.
 func (t *trial) qualifies() bool {
-	return t.gain() >= MinExplains && t.contradicts*ContradictShare <= t.gain()
+	return t.gain() >= MinExplains && t.bodies >= MinBodies && t.contradicts*ContradictShare <= t.gain()
 }
 
 // better reports whether t is to be preferred to u (nil for none): more
@@ -232,6 +243,11 @@ func (f *parserFit) try(chosen, add []string) *trial {
 		if knownCode(now[k]) && now[k] != f.e.ref[p] {
 			t.contradicts++
 			t.contradictions = append(t.contradictions, p)
+		}
+	}
+	for k, p := range t.gained {
+		if k == 0 || f.e.bodyAt[p] != f.e.bodyAt[t.gained[k-1]] {
+			t.bodies++
 		}
 	}
 	return t
@@ -317,7 +333,8 @@ func (f *parserFit) single(chosen []string) (best *trial, blocked []*trial) {
 		}
 		t := f.try(chosen, []string{c.id})
 		switch {
-		case t.gain() < MinExplains:
+		case t.gain() < MinExplains || t.bodies < MinBodies:
+			// Too little evidence to claim it, or to try it jointly.
 		case !t.qualifies():
 			blocked = append(blocked, t)
 		case best != nil && best.sameAs(t):
@@ -442,7 +459,7 @@ func (f *parserFit) rescuers(chosen []string, contradictions []int32) []string {
 func (f *parserFit) prune(chosen []string, alts [][]string) ([]string, [][]string) {
 	for i := len(chosen) - 1; i >= 0 && len(chosen) > 1; i-- {
 		without := slices.Delete(slices.Clone(chosen), i, i+1)
-		if t := f.try(without, chosen[i:i+1]); t.gain() < MinExplains && t.contradicts >= 0 {
+		if t := f.try(without, chosen[i:i+1]); (t.gain() < MinExplains || t.bodies < MinBodies) && t.contradicts >= 0 {
 			chosen, alts = without, slices.Delete(alts, i, i+1)
 		}
 	}

@@ -147,10 +147,10 @@ func batchQuestions(n int) []cases.Question {
 }
 
 // TestExecBatch checks that a program with the batch capability gets one
-// request per MaxBatch questions, a program without it one per question,
+// request per BatchPart questions, a program without it one per question,
 // and that both give the verdicts Check gives.
 func TestExecBatch(t *testing.T) {
-	qs := batchQuestions(MaxBatch + 7)
+	qs := batchQuestions(3*BatchPart + 7)
 	req := cases.Request{Robots: []byte(helperBody), Profile: "rfc9309"}
 	var want []cases.Verdict
 	single := newHelperExec(t, "good", 2*time.Second)
@@ -166,7 +166,7 @@ func TestExecBatch(t *testing.T) {
 	for _, tt := range []struct {
 		mode     string
 		requests uint64
-	}{{"batch", 2}, {"good", uint64(len(qs))}} {
+	}{{"batch", 4}, {"good", uint64(len(qs))}} {
 		e := newHelperExec(t, tt.mode, 2*time.Second)
 		before := e.nextID.Load()
 		vs, errs := e.CheckBatch(context.Background(), req, qs)
@@ -306,5 +306,48 @@ func slowButInTime(t *testing.T, mode string, stall int, timeout time.Duration, 
 		case i != stall && err != nil:
 			t.Errorf("question %d: %v", i, err)
 		}
+	}
+}
+
+// TestExecBodyStalled checks the bound on a body a program grinds on: the
+// questions after the batch request (or the MaxBodyStalls questions) that
+// stalled are not asked, each an error wrapping ErrBodyStalled, so the
+// body costs a few check timeouts, not one per question; the next body is
+// asked again.
+func TestExecBodyStalled(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	req := cases.Request{Robots: []byte(helperBody), Profile: "rfc9309"}
+	for _, tt := range []struct {
+		mode     string
+		answered int // questions answered before the first stall
+		notAsked int // the first question not asked
+		stalled  int // questions that stalled, each with its own timeout
+	}{{"batch", BatchPart, 2 * BatchPart, BatchPart}, {"good", 2, 2 + 3*(MaxBodyStalls-1) + 1, MaxBodyStalls}} {
+		t.Run(tt.mode, func(t *testing.T) {
+			e := newHelperExec(t, tt.mode, timeout)
+			qs := batchQuestions(10 * BatchPart)
+			for i := tt.answered; i < len(qs); i += 3 {
+				qs[i].URL = "https://example.com/stall"
+			}
+			start := time.Now()
+			vs, errs := e.CheckBatch(context.Background(), req, qs)
+			took := time.Since(start)
+			for i := range qs {
+				switch {
+				case i < tt.answered && (errs[i] != nil || vs[i] == ""):
+					t.Errorf("question %d: %q, %v; want a verdict", i, vs[i], errs[i])
+				case i >= tt.notAsked && !errors.Is(errs[i], ErrBodyStalled):
+					t.Errorf("question %d: %q, %v; want ErrBodyStalled", i, vs[i], errs[i])
+				}
+			}
+			// Each stalled request costs its questions' timeouts and a
+			// restart; asking every question would take 54 stalls.
+			if limit := time.Duration(tt.stalled+20) * timeout; took > limit {
+				t.Errorf("the body took %s, more than %s", took, limit)
+			}
+			if v, err := e.Check(context.Background(), cases.Request{Robots: req.Robots, Agent: "FooBot", URL: "https://example.com/a"}); err != nil || v != cases.Allow {
+				t.Errorf("the next check: %q, %v; want allow", v, err)
+			}
+		})
 	}
 }

@@ -212,6 +212,8 @@ func helperBatch(req map[string]any, qs []any, say func(any)) {
 	for _, q := range qs {
 		url, _ := q.(map[string]any)["url"].(string)
 		switch {
+		case strings.HasSuffix(url, "/stall"):
+			time.Sleep(5 * time.Minute)
 		case strings.HasSuffix(url, "/error"):
 			answers = append(answers, map[string]string{"error": "cannot do that"})
 		case helperDecide(body, url):

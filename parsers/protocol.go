@@ -21,10 +21,6 @@ const ProtocolHello = "reptest/1"
 // cases.Info.
 const CapBatch = "batch"
 
-// MaxBatch is the most questions Exec puts in one batch request; a longer
-// batch is sent as several.
-const MaxBatch = 1024
-
 // request is one protocol request line: a check, or with Questions set a
 // batch (Agent and URL then empty). encodeRequest writes RobotsB64 itself
 // (see withBody); Serve reads it.

@@ -131,7 +131,9 @@ func Conflict(a, b string) bool {
 
 // conflicts holds sets of misreadings of which no two can be combined.
 var conflicts = [][]string{
-	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all"},
+	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all", "longest-agent-within"},
+	{"key-typos-accepted", "useragent-accepted"},
+	{"agents-not-grouped", "records-split-agents"},
 	{"no-group-merge-first", "no-group-merge-last"},
 	{"star-group-for-all", "star-merged-into-named", "empty-group-ignored"},
 	{"first-match", "tie-disallow", "allow-ignored"},
@@ -193,6 +195,8 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.AgentCompare = AgentSubstring }},
 	{"prefix-agent", "A user-agent line names every crawler whose token starts with it", "2.2.1", []string{"UA-2"}, KindGroups,
 		func(o *Options) { o.AgentCompare = AgentPrefix }},
+	{"longest-agent-within", "A user-agent line names every crawler whose token contains it, and only the longest such line counts", "2.2.1", []string{"UA-2", "UA-3"}, KindGroups,
+		func(o *Options) { o.AgentCompare = AgentLongestWithin }},
 	{"unicode-case-fold", "User-agent names are compared with Unicode case folding: the Kelvin sign is 'k'", "2.2.1", []string{"UA-2"}, KindGroups,
 		func(o *Options) { o.AgentCompare = AgentUnicodeFold }},
 	{"empty-group-ignored", "A group without rules is ignored: its crawler falls back to the '*' group", "2.1", []string{"SYN-7", "UA-6"}, KindGroups,
@@ -203,6 +207,8 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.BlankLineEndsGroup = true }},
 	{"agents-not-grouped", "Each user-agent line starts a group of its own: of consecutive ones only the last gets the rules", "2.1", []string{"SYN-6"}, KindGroups,
 		func(o *Options) { o.AgentLinesApart = true }},
+	{"records-split-agents", "A Sitemap, Crawl-delay or any other record between user-agent lines starts a new group", "2.2.4", []string{"OTH-3", "SYN-6"}, KindGroups,
+		func(o *Options) { o.RecordsSplitAgents = true }},
 	{"orphan-rules-apply", "Rules before the first user-agent line apply to every crawler", "2.1", []string{"SYN-8"}, KindGroups,
 		func(o *Options) { o.OrphanRulesApply = true }},
 }
@@ -214,6 +220,8 @@ var syntaxMisreadings = []Misreading{
 		func(o *Options) { o.GoogleSpace, o.UnicodeSpace = true, true }},
 	{"key-typos-accepted", "Misspelt keys are read as user-agent, allow or disallow: 'useragent', 'disalow', 'Disallowed'", "2.2.4", []string{"OTH-2", "G-TYPO"}, KindSyntax,
 		func(o *Options) { o.GoogleKeys = true }},
+	{"useragent-accepted", "'useragent', without the hyphen, is read as user-agent; no other misspelling is", "2.2.4", []string{"OTH-2"}, KindSyntax,
+		func(o *Options) { o.UserAgentTypo = true }},
 	{"cr-line-endings-ignored", "A CR alone does not end a line: only LF and CRLF do", "2.2", []string{"SYN-3"}, KindSyntax,
 		func(o *Options) { o.LFOnly = true }},
 	{"no-size-limit", "The whole file is parsed, however large", "2.5", []string{"LIM-2"}, KindSyntax,

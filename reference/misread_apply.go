@@ -126,6 +126,9 @@ func (c GroupChoice) pick(gs []int32) []int32 {
 // groupsCompared returns, in file order, the groups whose user-agent lines
 // name agent under Options.AgentCompare.
 func (r *Robots) groupsCompared(agent string) []int32 {
+	if r.opts.AgentCompare == AgentLongestWithin {
+		return r.groupsLongestWithin(agent)
+	}
 	var header string
 	if r.opts.AgentCompare == AgentFullHeader {
 		header = UserAgentHeader(agent)
@@ -152,6 +155,28 @@ func (r *Robots) groupsCompared(agent string) []int32 {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// groupsLongestWithin returns, in file order, the groups of the longest
+// token within agent (AgentLongestWithin); of equally long ones, the
+// token of the earliest group.
+func (r *Robots) groupsLongestWithin(agent string) []int32 {
+	var best *name
+	for i := range r.names {
+		n := &r.names[i]
+		t := r.str(n.token)
+		if t == "" || !containsFold(agent, t) {
+			continue
+		}
+		if best == nil || len(t) > len(r.str(best.token)) ||
+			len(t) == len(r.str(best.token)) && r.nameGroups[n.groups[0]] < r.nameGroups[best.groups[0]] {
+			best = n
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return slices.Clone(r.nameGroups[best.groups[0]:best.groups[1]])
 }
 
 // containsFold reports whether sub is within s, ASCII letters compared
@@ -190,6 +215,8 @@ func MayShow(id string, base Options, body []byte, status int, urls []string) bo
 		return parsed && bytes.IndexByte(body, '$') >= 0
 	case "wildcard-unanchored":
 		return parsed && bytes.IndexAny(body, "*$") >= 0
+	case "useragent-accepted":
+		return parsed && bytes.Contains(bytes.ToLower(body), []byte("useragent"))
 	case "cr-line-endings-ignored":
 		return parsed && bytes.IndexByte(body, '\r') >= 0
 	case "bom-not-skipped":

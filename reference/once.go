@@ -13,7 +13,7 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	if !o.validAgent(agent) {
 		return false, ErrInvalidToken
 	}
-	if o.BlankLineEndsGroup || o.AgentLinesApart || o.groupsMisread() {
+	if o.BlankLineEndsGroup || o.AgentLinesApart || o.RecordsSplitAgents || o.groupsMisread() {
 		// Misreadings of groups are implemented on a parsed file only.
 		return ParseString(body, opts).Allowed(agent, url)
 	}

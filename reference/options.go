@@ -43,6 +43,12 @@ const (
 	// (strings.EqualFold): the Kelvin sign folds to "k", which the
 	// ABNF's case-insensitivity, ASCII only, does not allow (UA-2).
 	AgentUnicodeFold
+	// AgentLongestWithin: the line's token is within the crawler's token,
+	// ASCII case aside, and of several such tokens only the longest
+	// names it (the first in file order of equally long ones): with
+	// "User-agent: bot" and "User-agent: foo", "foobot" reads the
+	// "foo" group alone.
+	AgentLongestWithin
 )
 
 // GroupChoice says which of several groups that name the same agent apply.
@@ -95,6 +101,11 @@ type Options struct {
 	// prefix ("disallowed:" is a disallow line) and with its list of
 	// frequent misspellings (OTH-2, G-TYPO).
 	GoogleKeys bool
+	// UserAgentTypo reads the record name "useragent" (any letter case,
+	// no hyphen) as user-agent, and no other misspelling (OTH-2). It is
+	// the one misspelling some parsers accept: GoogleKeys accepts it and
+	// many more.
+	UserAgentTypo bool
 	// MissingColon accepts "Disallow /x", white space in place of the
 	// colon, when the line has exactly two words (G-TYPO).
 	MissingColon bool
@@ -273,6 +284,11 @@ type Misread struct {
 	// own, so that of consecutive user-agent lines only the last gets the
 	// rules after them; the others name groups without rules (SYN-6).
 	AgentLinesApart bool
+	// RecordsSplitAgents ends a run of user-agent lines at any other
+	// record (Sitemap, Crawl-delay, an unknown name): a user-agent line
+	// after it starts a new group, though the RFC keeps such records out
+	// of groups (OTH-3).
+	RecordsSplitAgents bool
 
 	// LFOnly ends lines at LF only: a CR alone ends none, and a CR before
 	// LF is dropped (SYN-3).

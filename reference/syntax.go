@@ -299,7 +299,8 @@ func (o *Options) keyKind(key string) LineKind {
 	if !o.GoogleKeys {
 		switch lowerASCII(key[0]) {
 		case 'u':
-			if len(key) == len("user-agent") && isKeyword(key, "user-agent") {
+			if len(key) == len("user-agent") && isKeyword(key, "user-agent") ||
+				o.UserAgentTypo && len(key) == len("useragent") && isKeyword(key, "useragent") {
 				return UserAgent
 			}
 		case 'a':
