@@ -131,7 +131,7 @@ func Conflict(a, b string) bool {
 
 // conflicts holds sets of misreadings of which no two can be combined.
 var conflicts = [][]string{
-	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all", "longest-agent-within"},
+	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all", "longest-agent-within", "agent-within"},
 	{"key-typos-accepted", "useragent-accepted"},
 	{"agents-not-grouped", "records-split-agents"},
 	{"no-group-merge-first", "no-group-merge-last"},
@@ -195,6 +195,8 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.AgentCompare = AgentSubstring }},
 	{"prefix-agent", "A user-agent line names every crawler whose token starts with it", "2.2.1", []string{"UA-2"}, KindGroups,
 		func(o *Options) { o.AgentCompare = AgentPrefix }},
+	{"agent-within", "A user-agent line names every crawler whose token contains it", "2.2.1", []string{"UA-2"}, KindGroups,
+		func(o *Options) { o.AgentCompare = AgentWithin }},
 	{"longest-agent-within", "A user-agent line names every crawler whose token contains it, and only the longest such line counts", "2.2.1", []string{"UA-2", "UA-3"}, KindGroups,
 		func(o *Options) { o.AgentCompare = AgentLongestWithin }},
 	{"unicode-case-fold", "User-agent names are compared with Unicode case folding: the Kelvin sign is 'k'", "2.2.1", []string{"UA-2"}, KindGroups,
@@ -222,6 +224,8 @@ var syntaxMisreadings = []Misreading{
 		func(o *Options) { o.GoogleKeys = true }},
 	{"useragent-accepted", "'useragent', without the hyphen, is read as user-agent; no other misspelling is", "2.2.4", []string{"OTH-2"}, KindSyntax,
 		func(o *Options) { o.UserAgentTypo = true }},
+	{"missing-colon-accepted", "A line without a colon is read as a record when white space parts name and value: 'Disallow /x'", "2.2", []string{"SYN-9", "G-TYPO"}, KindSyntax,
+		func(o *Options) { o.MissingColon = true }},
 	{"cr-line-endings-ignored", "A CR alone does not end a line: only LF and CRLF do", "2.2", []string{"SYN-3"}, KindSyntax,
 		func(o *Options) { o.LFOnly = true }},
 	{"no-size-limit", "The whole file is parsed, however large", "2.5", []string{"LIM-2"}, KindSyntax,

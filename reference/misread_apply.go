@@ -148,6 +148,8 @@ func (r *Robots) groupsCompared(agent string) []int32 {
 			ok = equalFold(t, header)
 		case AgentUnicodeFold:
 			ok = t != "" && strings.EqualFold(t, agent)
+		case AgentWithin:
+			ok = t != "" && containsFold(agent, t)
 		}
 		if ok {
 			out = append(out, r.nameGroups[n.groups[0]:n.groups[1]]...)

@@ -43,6 +43,9 @@ const (
 	// (strings.EqualFold): the Kelvin sign folds to "k", which the
 	// ABNF's case-insensitivity, ASCII only, does not allow (UA-2).
 	AgentUnicodeFold
+	// AgentWithin: the line's token is within the crawler's token, ASCII
+	// case aside ("User-agent: bot" names "Googlebot").
+	AgentWithin
 	// AgentLongestWithin: the line's token is within the crawler's token,
 	// ASCII case aside, and of several such tokens only the longest
 	// names it (the first in file order of equally long ones): with
