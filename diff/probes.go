@@ -243,11 +243,11 @@ func (d *deriver) cross() {
 // intervals.
 func keepTiers(tiers [4][]Probe, max int) []Probe {
 	var out []Probe
-	dup := make(map[string]bool)
+	dup := make(map[[2]string]bool)
 	for _, tier := range tiers {
 		var fresh []Probe
 		for _, p := range tier {
-			k := p.Agent + "\x00" + p.URL
+			k := [2]string{p.Agent, p.URL}
 			if !dup[k] {
 				dup[k] = true
 				fresh = append(fresh, p)
@@ -463,7 +463,6 @@ const maxTiePairs = 400
 func tieProbes(groups []reference.Group) []tieProbe {
 	var out []tieProbe
 	pairs := 0
-	opts := reference.RFC()
 	for gi, g := range groups {
 		allows := make(map[int][]reference.RuleRef) // by length as written
 		for _, r := range g.Rules {
@@ -484,10 +483,10 @@ func tieProbes(groups []reference.Group) []tieProbe {
 					literalPath(d.Pattern) + tailOf(a.Pattern), literalPath(a.Pattern) + tailOf(d.Pattern),
 				}
 				for _, c := range cands {
-					if ok, _ := ruleMatches(opts, "x", false, d.Pattern, ProbeHost+c); !ok {
+					if !matchesAlone(d.Pattern, ProbeHost+c) {
 						continue
 					}
-					if ok, _ := ruleMatches(opts, "x", true, a.Pattern, ProbeHost+c); ok {
+					if matchesAlone(a.Pattern, ProbeHost+c) {
 						out = append(out, tieProbe{group: gi, line: d.Line, path: c})
 						break
 					}
@@ -496,6 +495,16 @@ func tieProbes(groups []reference.Group) []tieProbe {
 		}
 	}
 	return out
+}
+
+// matchesAlone reports whether a rule of pattern alone in a file decides
+// url under the RFC options, as ruleMatches does, at the cost of one
+// AllowedOnce: under those options a rule's kind changes its verdict,
+// never whether it matches, so a disallow rule stands for both kinds, and
+// the verdict is disallow exactly when it matched.
+func matchesAlone(pattern, url string) bool {
+	allowed, err := reference.AllowedOnce("User-agent: x\nDisallow: "+pattern+"\n", reference.RFC(), "x", url)
+	return err == nil && !allowed
 }
 
 // expandStars is the pattern with every "*" matching nothing, as a path.
