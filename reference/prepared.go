@@ -27,6 +27,30 @@ type preparation struct {
 // orphan rules (the last), each compiled on first use.
 type ruleIndex struct {
 	groups []atomic.Pointer[compiledGroup]
+	// chosen is the last agent's groups as the group misreadings choose
+	// them (misreadGroupsOf): a variant's questions come agent by agent.
+	chosen atomic.Pointer[agentGroups]
+}
+
+// agentGroups is what misreadGroups returned for agent.
+type agentGroups struct {
+	agent          string
+	groups, global []int32
+}
+
+// misreadGroupsOf is misreadGroups, from the file's index when the last
+// agent it chose groups for was agent.
+func (r *Robots) misreadGroupsOf(agent string, named []int32) (groups, global []int32) {
+	ix := r.prep.index.Load()
+	if ix == nil {
+		return r.misreadGroups(agent, named)
+	}
+	if c := ix.chosen.Load(); c != nil && c.agent == agent {
+		return c.groups, c.global
+	}
+	groups, global = r.misreadGroups(agent, named)
+	ix.chosen.Store(&agentGroups{agent, groups, global})
+	return groups, global
 }
 
 // compiledGroup is the rules of one group (and the rules Google derives
