@@ -201,6 +201,13 @@ func (d *deriver) add(tier int, agent, path string, line int, kind string) {
 func (d *deriver) own(agent string, rules []reference.RuleRef, full bool) {
 	d.add(0, agent, "/", 0, "root")
 	for k, r := range rules {
+		if d.maxTier == 0 {
+			// The first tier's one variant, without deriving the others.
+			if r.Pattern != "" && (full || k < 2) {
+				d.add(0, agent, literalPath(r.Pattern), r.Line, "prefix")
+			}
+			continue
+		}
 		for _, v := range pathVariants(r.Pattern) {
 			if full || k < 2 && v.tier == 0 {
 				d.add(v.tier, agent, v.path, r.Line, v.kind)
@@ -295,7 +302,8 @@ type variant struct {
 	path string
 }
 
-// pathVariants returns the paths derived from one rule's pattern.
+// pathVariants returns the paths derived from one rule's pattern. The
+// prefix is its one first-tier path (own derives it alone for tier 0).
 func pathVariants(pattern string) []variant {
 	if pattern == "" {
 		return nil
