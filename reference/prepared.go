@@ -242,11 +242,21 @@ func (r *Robots) compileGroup(rs []rule) *compiledGroup {
 		}
 		return int(i - j)
 	})
-	sorted := make([]compiledCandidate, len(cg))
-	for k, i := range order {
-		sorted[k] = cg[i]
+	// Position k takes the rule at order[k], moved in place cycle by
+	// cycle (a moved position is marked by order[k] == k).
+	for i := range order {
+		if order[i] == int32(i) {
+			continue
+		}
+		c, k := cg[i], int32(i)
+		for order[k] != int32(i) {
+			next := order[k]
+			cg[k], order[k] = cg[next], k
+			k = next
+		}
+		cg[k], order[k] = c, k
 	}
-	return newCompiledGroup(sorted)
+	return newCompiledGroup(cg)
 }
 
 // newCompiledGroup returns the group of the sorted rules, indexed when
