@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -24,11 +25,21 @@ type evaluator struct {
 	on    map[string][]int32
 	cands []misreading // the misreadings a variant models
 	rank  map[string]int
-	// memo keeps each variant's verdict codes by body and the body's
-	// positions, as far as asked: variants recur across parsers and
-	// steps, and a verdict once read is not read again.
+	// memo keeps each variant's verdict codes by its options (variantOf),
+	// then by body and the body's positions, as far as asked: variants
+	// recur across parsers and steps, and a verdict once read is not read
+	// again. Variants whose options are alike on a profile (a misreading
+	// that is the profile's own reading) share their codes.
 	memo map[string][][]uint8
-	opts map[string]reference.Options // by variant key and profile
+	vars map[string]*variantOpts // by variant key and profile
+}
+
+// variantOpts is a variant's options on one profile, with the key its
+// codes are kept under: the options without their name, which only
+// traces read.
+type variantOpts struct {
+	opts reference.Options
+	key  string
 }
 
 // The verdict codes.
@@ -68,7 +79,7 @@ func knownCode(c uint8) bool { return c == codeAllow || c == codeDisallow }
 // reach.
 func newEvaluator(ev *Evidence) *evaluator {
 	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, on: map[string][]int32{},
-		rank: map[string]int{}, memo: map[string][][]uint8{}, opts: map[string]reference.Options{}}
+		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}}
 	for i := range e.order {
 		e.order[i] = i
 	}
@@ -85,6 +96,7 @@ func newEvaluator(ev *Evidence) *evaluator {
 	for i := range all {
 		all[i] = int32(i)
 	}
+	e.knownReference()
 	e.ref = e.codes(nil, all)
 	urls := make([][]string, len(ev.Bodies))
 	for p, q := range e.order {
@@ -149,16 +161,60 @@ func (e *evaluator) canonical(ids []string) []string {
 	return ids
 }
 
+// knownReference records as the reference's codes the verdicts that
+// Evidence.ReferenceColumns says are the reference's own.
+func (e *evaluator) knownReference() {
+	for profile, col := range e.ev.ReferenceColumns {
+		if col < 0 || col >= len(e.ev.Parsers) {
+			continue
+		}
+		m := e.memoOf(e.variantOf("", nil, profile))
+		for b := range e.ev.Bodies {
+			if e.ev.Bodies[b].profileOf() != profile || e.first[b] == e.first[b+1] {
+				continue
+			}
+			if m[b] == nil {
+				m[b] = make([]uint8, e.first[b+1]-e.first[b])
+			}
+			for p := e.first[b]; p < e.first[b+1]; p++ {
+				if vs := e.question(p).Verdicts; col < len(vs) && known(vs[col]) {
+					m[b][p-e.first[b]] = code(vs[col])
+				}
+			}
+		}
+	}
+}
+
+// variantOf returns the options of the variant ids (key: their canonical
+// join) on a profile, made once.
+func (e *evaluator) variantOf(key string, ids []string, profile string) *variantOpts {
+	vkey := key + "\x00" + profile
+	v := e.vars[vkey]
+	if v == nil {
+		v = &variantOpts{opts: variant(profile, ids)}
+		unnamed := v.opts
+		unnamed.Name = ""
+		v.key = fmt.Sprintf("%#v", unnamed)
+		e.vars[vkey] = v
+	}
+	return v
+}
+
+// memoOf returns the codes kept for a variant's options, by body.
+func (e *evaluator) memoOf(v *variantOpts) [][]uint8 {
+	m := e.memo[v.key]
+	if m == nil {
+		m = make([][]uint8, len(e.ev.Bodies))
+		e.memo[v.key] = m
+	}
+	return m
+}
+
 // codes returns the verdict codes of the variant ids on the sorted
 // positions pos, reading only those not read before.
 func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 	ids = e.canonical(ids)
 	key := strings.Join(ids, "+")
-	m := e.memo[key]
-	if m == nil {
-		m = make([][]uint8, len(e.ev.Bodies))
-		e.memo[key] = m
-	}
 	out := make([]uint8, len(pos))
 	var missing []int32
 	for i := 0; i < len(pos); {
@@ -167,6 +223,8 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 		for j < len(pos) && e.bodyAt[pos[j]] == b {
 			j++
 		}
+		v := e.variantOf(key, ids, e.ev.Bodies[b].profileOf())
+		m := e.memoOf(v)
 		if m[b] == nil {
 			m[b] = make([]uint8, e.first[b+1]-e.first[b])
 		}
@@ -177,7 +235,7 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 			}
 		}
 		if len(missing) > 0 {
-			e.read(key, ids, b, missing, m[b])
+			e.read(v.opts, b, missing, m[b])
 		}
 		for k, p := range pos[i:j] {
 			out[i+k] = m[b][p-e.first[b]]
@@ -187,17 +245,10 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 	return out
 }
 
-// read parses body b once under the variant ids and records its codes
-// on the positions pos (all of b) in codes, which holds b's positions.
-func (e *evaluator) read(key string, ids []string, b int32, pos []int32, codes []uint8) {
-	body := &e.ev.Bodies[b]
-	okey := key + "\x00" + body.profileOf()
-	o, ok := e.opts[okey]
-	if !ok {
-		o = variant(body.profileOf(), ids)
-		e.opts[okey] = o
-	}
-	res := fetched(body, o)
+// read parses body b once under o and records its codes on the
+// positions pos (all of b) in codes, which holds b's positions.
+func (e *evaluator) read(o reference.Options, b int32, pos []int32, codes []uint8) {
+	res := fetched(&e.ev.Bodies[b], o)
 	for _, p := range pos {
 		q := e.question(p)
 		codes[p-e.first[b]] = code(verdictOn(res, q.Agent, q.URL))

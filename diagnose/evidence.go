@@ -21,6 +21,12 @@ type Evidence struct {
 	// Requests are crawlers' requests, for the misreadings of kind
 	// KindCrawl; empty for parsers.
 	Requests []Request
+	// ReferenceColumns, when set, names by profile a parser of Parsers
+	// that is the reference itself under that profile's options, as the
+	// fitter would read the bodies of that profile (status 200): the
+	// fitter takes its allow and disallow verdicts as the reference's
+	// instead of deciding them again. Optional; a speed-up only.
+	ReferenceColumns map[string]int
 }
 
 // Body is one robots.txt response.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -63,6 +64,27 @@ func newPanel(parsers []cases.Parser, timeout time.Duration) (*panel, error) {
 		p.names = append(p.names, name)
 	}
 	return p, nil
+}
+
+// referenceColumns returns, by profile, the first of the panel's parsers
+// that is the reference itself under that profile's options: its
+// verdicts are the reference's own, which the fitter then does not decide
+// again (diagnose.Evidence.ReferenceColumns).
+func (p *panel) referenceColumns() map[string]int {
+	cols := make(map[string]int)
+	for i, q := range p.parsers {
+		r, ok := q.(*parsers.Reference)
+		if !ok {
+			continue
+		}
+		for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle} {
+			want, ok := reference.OptionsFor(profile)
+			if _, done := cols[profile]; !done && ok && reflect.DeepEqual(r.Options(profile), want) {
+				cols[profile] = i
+			}
+		}
+	}
+	return cols
 }
 
 // body is a robots.txt body with its digest, the part of a cache key

@@ -171,7 +171,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 				p.disk = opts.Cache
 				p.setIdentities(opts.Identities)
 			}
-			if !c.sameNames(p.names) {
+			if !c.sameNames(p) {
 				return
 			}
 			for j := range feed {
@@ -214,7 +214,11 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if opts.Unoptimised {
 		disk = nil
 	}
-	rep.Diagnosis, err = fitCached(ctx, disk, evidenceOf(c.names, c.results), diagnose.Fit)
+	ev := evidenceOf(c.names, c.results)
+	if !opts.Unoptimised {
+		ev.ReferenceColumns = c.refs
+	}
+	rep.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.Fit)
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}
@@ -310,6 +314,7 @@ type collector struct {
 	results  []*fileResult
 	dups     map[int]*duplicates // by the compared input's job index
 	names    []string
+	refs     map[string]int // panel.referenceColumns
 	firstErr error
 	done     int
 	disagree int
@@ -325,13 +330,15 @@ func (c *collector) fail(err error) {
 	c.cancel()
 }
 
-// sameNames records the first worker's parser names and reports whether
-// a later worker's are the same; when they are not, it fails the run.
-func (c *collector) sameNames(names []string) bool {
+// sameNames records the first worker's parser names (and which are the
+// reference) and reports whether a later worker's are the same; when
+// they are not, it fails the run.
+func (c *collector) sameNames(p *panel) bool {
+	names := p.names
 	c.mu.Lock()
 	first := c.names
 	if first == nil {
-		c.names = names
+		c.names, c.refs = names, p.referenceColumns()
 	}
 	c.mu.Unlock()
 	if first != nil && !slices.Equal(first, names) {

@@ -201,6 +201,13 @@ func (d *deriver) add(tier int, agent, path string, line int, kind string) {
 func (d *deriver) own(agent string, rules []reference.RuleRef, full bool) {
 	d.add(0, agent, "/", 0, "root")
 	for k, r := range rules {
+		if d.maxTier == 0 {
+			// The first tier's one variant, without deriving the others.
+			if r.Pattern != "" && (full || k < 2) {
+				d.add(0, agent, literalPath(r.Pattern), r.Line, "prefix")
+			}
+			continue
+		}
 		for _, v := range pathVariants(r.Pattern) {
 			if full || k < 2 && v.tier == 0 {
 				d.add(v.tier, agent, v.path, r.Line, v.kind)
@@ -243,11 +250,11 @@ func (d *deriver) cross() {
 // intervals.
 func keepTiers(tiers [4][]Probe, max int) []Probe {
 	var out []Probe
-	dup := make(map[string]bool)
+	dup := make(map[[2]string]bool)
 	for _, tier := range tiers {
 		var fresh []Probe
 		for _, p := range tier {
-			k := p.Agent + "\x00" + p.URL
+			k := [2]string{p.Agent, p.URL}
 			if !dup[k] {
 				dup[k] = true
 				fresh = append(fresh, p)
@@ -295,7 +302,8 @@ type variant struct {
 	path string
 }
 
-// pathVariants returns the paths derived from one rule's pattern.
+// pathVariants returns the paths derived from one rule's pattern. The
+// prefix is its one first-tier path (own derives it alone for tier 0).
 func pathVariants(pattern string) []variant {
 	if pattern == "" {
 		return nil
@@ -463,7 +471,6 @@ const maxTiePairs = 400
 func tieProbes(groups []reference.Group) []tieProbe {
 	var out []tieProbe
 	pairs := 0
-	opts := reference.RFC()
 	for gi, g := range groups {
 		allows := make(map[int][]reference.RuleRef) // by length as written
 		for _, r := range g.Rules {
@@ -484,10 +491,10 @@ func tieProbes(groups []reference.Group) []tieProbe {
 					literalPath(d.Pattern) + tailOf(a.Pattern), literalPath(a.Pattern) + tailOf(d.Pattern),
 				}
 				for _, c := range cands {
-					if ok, _ := ruleMatches(opts, "x", false, d.Pattern, ProbeHost+c); !ok {
+					if !matchesAlone(d.Pattern, ProbeHost+c) {
 						continue
 					}
-					if ok, _ := ruleMatches(opts, "x", true, a.Pattern, ProbeHost+c); ok {
+					if matchesAlone(a.Pattern, ProbeHost+c) {
 						out = append(out, tieProbe{group: gi, line: d.Line, path: c})
 						break
 					}
@@ -496,6 +503,16 @@ func tieProbes(groups []reference.Group) []tieProbe {
 		}
 	}
 	return out
+}
+
+// matchesAlone reports whether a rule of pattern alone in a file decides
+// url under the RFC options, as ruleMatches does, at the cost of one
+// AllowedOnce: under those options a rule's kind changes its verdict,
+// never whether it matches, so a disallow rule stands for both kinds, and
+// the verdict is disallow exactly when it matched.
+func matchesAlone(pattern, url string) bool {
+	allowed, err := reference.AllowedOnce("User-agent: x\nDisallow: "+pattern+"\n", reference.RFC(), "x", url)
+	return err == nil && !allowed
 }
 
 // expandStars is the pattern with every "*" matching nothing, as a path.

@@ -200,7 +200,7 @@ func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
 	var b best
 	groups, global := r.groupsOf(agent), r.global
 	if r.groupMisread {
-		groups, global = r.misreadGroups(agent, groups)
+		groups, global = r.misreadGroupsOf(agent, groups)
 	}
 	sel := selNamed
 	switch {

@@ -361,11 +361,13 @@ func indexOrLen(s string, c byte) int {
 // matchText reports whether the pattern, whose text is t, a string (the
 // path as written) or a buffer (a path normalisation changed), matches
 // path (§2.2.2): a prefix of path when the pattern is not anchored, all of
-// it when it is. "*" matches any run of octets, with
-// backtracking (SPC-1). The loop keeps one backtracking point, the last
-// "*" seen, which suffices for patterns whose only wildcard is "*": the
-// time is O(len(path)·len(pattern)) in the worst case and nothing is
-// allocated.
+// it when it is. "*" matches any run of octets (SPC-1). As "*" is the only
+// wildcard, the literal segments between stars can be placed one after
+// the other, each at its first place after the one before: a later place
+// leaves less of the path for the rest, so never helps. Only an anchored
+// pattern's last segment has one place, the path's end. Places are found
+// by their first octet (bytes.IndexByte). The time is
+// O(len(path)·len(pattern)) in the worst case and nothing is allocated.
 func matchText[T string | []byte](p *pattern, t T, path []byte) bool {
 	lit := int(p.lit)
 	if len(path) < lit || string(path[:lit]) != string(t[:lit]) {
@@ -374,28 +376,40 @@ func matchText[T string | []byte](p *pattern, t T, path []byte) bool {
 	if lit == len(t) {
 		return !p.anchored || len(path) == lit
 	}
-	pi, si := lit, lit
-	star, mark := -1, 0
+	pi, si := lit, lit // t[pi] is a "*"
+segments:
 	for {
+		for pi < len(t) && t[pi] == '*' {
+			pi++
+		}
 		if pi == len(t) {
-			if !p.anchored || si == len(path) {
-				return true
+			return true // a last "*" matches the rest of the path
+		}
+		for {
+			j := bytes.IndexByte(path[si:], t[pi])
+			if j < 0 {
+				return false
 			}
-		} else if t[pi] == '*' {
-			star, mark = pi, si
-			pi++
-			continue
-		} else if si < len(path) && t[pi] == path[si] {
-			pi++
-			si++
-			continue
+			x := si + j
+			q, y := pi, x
+			for q < len(t) && t[q] != '*' && y < len(path) && t[q] == path[y] {
+				q++
+				y++
+			}
+			switch {
+			case q < len(t) && t[q] == '*':
+				pi, si = q, y
+				continue segments
+			case q == len(t) && (!p.anchored || y == len(path)):
+				return true
+			case q == len(t):
+				// The anchored last segment, not at the end: its one
+				// place is the end of the path.
+				n := q - pi
+				return len(path)-si >= n && string(path[len(path)-n:]) == string(t[pi:q])
+			}
+			si = x + 1
 		}
-		// A mismatch: let the last "*" swallow one more octet.
-		if star < 0 || mark >= len(path) {
-			return false
-		}
-		mark++
-		si, pi = mark, star+1
 	}
 }
 

@@ -1,0 +1,71 @@
+package diff
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/reference"
+)
+
+// TestReferenceColumns checks which parsers of a panel the fitter may
+// take as the reference itself, by profile: the reference under each
+// profile, reference-google under Google's only, never a variant or
+// another parser, and the first when two qualify.
+func TestReferenceColumns(t *testing.T) {
+	ref := func() cases.Parser { return parsers.NewReference() }
+	refGoogle := func() cases.Parser { return parsers.NewReferenceWith("reference-google", reference.Google()) }
+	variant, err := parsers.NewVariant("reference", "first-match")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		parsers []cases.Parser
+		want    map[string]int
+	}{
+		{"reference", []cases.Parser{parsers.NewTemoto(), ref()}, map[string]int{cases.ProfileRFC: 1, cases.ProfileGoogle: 1}},
+		{"reference-google first", []cases.Parser{refGoogle(), ref()}, map[string]int{cases.ProfileRFC: 1, cases.ProfileGoogle: 0}},
+		{"a variant", []cases.Parser{variant, refGoogle()}, map[string]int{cases.ProfileGoogle: 1}},
+		{"none", []cases.Parser{parsers.NewTemoto(), variant}, map[string]int{}},
+	}
+	for _, tt := range tests {
+		p, err := newPanel(tt.parsers, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, p.referenceColumns()); diff != "" {
+			t.Errorf("%s: reference columns (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+// TestRunReferenceColumnsSameDiagnosis checks that a run whose fitter
+// takes the reference's verdicts from its columns diagnoses as a run that
+// decides them again (an unoptimised one), on files of both profiles.
+func TestRunReferenceColumnsSameDiagnosis(t *testing.T) {
+	files := Generate(3, 30)
+	for i := range files[:10] {
+		files[i].Profile = cases.ProfileGoogle
+	}
+	mk := func(context.Context) ([]cases.Parser, error) {
+		return []cases.Parser{parsers.NewTemoto(), parsers.NewReferenceWith("reference-google", reference.Google()), parsers.NewReference()}, nil
+	}
+	run := func(unoptimised bool) *Report {
+		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, NoMinimize: true, Unoptimised: unoptimised})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	want, got := run(true), run(false)
+	if diff := cmp.Diff(want.Diagnosis, got.Diagnosis); diff != "" {
+		t.Fatalf("diagnosis with the reference's columns differs (-decided +columns):\n%s", diff)
+	}
+	if want.Diagnosis[0].Departures == 0 {
+		t.Fatal("temoto departs nowhere: nothing was compared")
+	}
+}
