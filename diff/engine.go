@@ -74,6 +74,11 @@ type Options struct {
 	Progress func(done, total, disagreements int)
 	// Fitted, when set, is told how long fitting the diagnosis took.
 	Fitted func(time.Duration)
+	// EvidenceBytes bounds the evidence kept for the diagnosis
+	// (DefaultEvidenceBytes when 0, no bound when negative): past it,
+	// the diagnosis is fitted on the files whose body digests are
+	// smallest, as many as fit (see evidenceSample).
+	EvidenceBytes int
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -153,7 +158,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &collector{total: total, progress: opts.Progress, cancel: cancel}
+	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes}}
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
@@ -295,6 +300,9 @@ func withDefaults(opts Options, total int) Options {
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
 	}
+	if opts.EvidenceBytes == 0 {
+		opts.EvidenceBytes = DefaultEvidenceBytes
+	}
 	return opts
 }
 
@@ -308,6 +316,7 @@ type collector struct {
 
 	mu       sync.Mutex
 	results  []*fileResult
+	sample   evidenceSample      // bounds the evidence results keep
 	dups     map[int]*duplicates // by the compared input's job index
 	names    []string
 	firstErr error
@@ -349,6 +358,7 @@ func (c *collector) add(idx int, r *fileResult) {
 		c.results = append(c.results, nil)
 	}
 	c.results[idx] = r
+	c.sample.add(r)
 	c.done++
 	c.disagree += r.disagreements
 	if c.progress != nil {
