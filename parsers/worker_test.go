@@ -39,7 +39,7 @@ func TestIsolatedTimeout(t *testing.T) {
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("pathological check took %s with a 1s timeout", d)
 	}
-	large := []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 10000))
+	large := []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", fastBody/10+1))
 	for _, req := range []cases.Request{
 		{Robots: []byte(shopRobots), Agent: "BarBot", URL: "https://example.com/cart/1"},
 		{Robots: large, Agent: "FooBot", URL: "https://example.com/private/x"},
@@ -62,7 +62,7 @@ func TestIsolatedMemory(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "memory limit exceeded") {
 		t.Errorf("check past the memory limit: error %v", err)
 	}
-	large := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 10000)), Agent: "FooBot", URL: "https://example.com/open"}
+	large := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", fastBody/10+1)), Agent: "FooBot", URL: "https://example.com/open"}
 	if v, err := p.Check(context.Background(), large); err != nil || v != cases.Allow {
 		t.Errorf("check after the memory failure: %q, %v; want allow", v, err)
 	}
