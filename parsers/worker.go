@@ -194,7 +194,7 @@ type splitter interface {
 // file (parseEvents.wildcardWeight), plus prefix tests; so a body up to
 // grobotBody is read in process, and a question whose matching bound
 // passes grobotSteps goes to the worker.
-// BenchmarkFastPathBound measures the worst shapes at these bounds.
+// BenchmarkGrobotstxtBound measures the worst shapes at these bounds.
 const (
 	grobotBody  = 1 << 20
 	grobotSteps = 1 << 25
@@ -202,17 +202,18 @@ const (
 
 // checkWithin implements splitter.
 func (g *Grobotstxt) checkWithin(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error, []int) {
-	all := func() []int {
+	if req.Kind() != cases.CapParse {
+		vs, errs := eachCheck(ctx, g, req, qs) // the capability's error
+		return vs, errs, nil
+	}
+	vs := make([]cases.Verdict, len(qs))
+	errs := make([]error, len(qs))
+	if len(req.Robots) > grobotBody {
 		rest := make([]int, len(qs))
 		for n := range rest {
 			rest[n] = n
 		}
-		return rest
-	}
-	vs := make([]cases.Verdict, len(qs))
-	errs := make([]error, len(qs))
-	if req.Kind() != cases.CapParse || len(req.Robots) > grobotBody {
-		return vs, errs, all()
+		return vs, errs, rest
 	}
 	events, err := recordParse(string(req.Robots))
 	if err != nil {

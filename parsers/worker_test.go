@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,18 @@ func TestIsolatedSameVerdicts(t *testing.T) {
 		if iso.worker == nil {
 			t.Errorf("%s: the long URL did not go to the worker", name)
 		}
+	}
+}
+
+// TestIsolatedGrobotstxtCapability checks that a request grobotstxt cannot
+// take gets its error in process, without starting a worker.
+func TestIsolatedGrobotstxtCapability(t *testing.T) {
+	iso := newIsolatedFor(t, "grobotstxt", Options{Timeout: 5 * time.Second})
+	_, err := iso.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
+	if !errors.Is(err, errCapability) {
+		t.Errorf("status request: error %v, want errCapability", err)
+	}
+	if iso.worker != nil {
+		t.Error("a worker was started for a request the library cannot take")
 	}
 }
