@@ -92,7 +92,8 @@ type Report struct {
 	Summary  result.DiffSummary `json:"summary"`
 	// Diagnosis names, per parser, the misreadings of the reference that
 	// explain its departures from it (package diagnose), fitted once on
-	// every probe of the run.
+	// every probe of the run (on a sample of its files past
+	// Options.EvidenceBytes).
 	Diagnosis []result.Diagnosis `json:"diagnosis"`
 }
 
