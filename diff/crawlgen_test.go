@@ -68,8 +68,9 @@ func TestWriteCrawlShares(t *testing.T) {
 // temoto) on Common Crawl-like WARC.gz sets (WriteCrawl) of the sizes
 // $REPTEST_CRAWL lists (default 1000,10000; the README's figures are for
 // 10000,100000), minimising as the command does, without the disk cache,
-// and reports responses per CPU-second (user+sys of the process) and the
-// peak of the heap in use:
+// and reports responses per CPU-second (user+sys of the process), the
+// peak of the heap in use and the process's peak RSS (which covers the
+// sizes run before, so give one size per run to compare them):
 //
 //	REPTEST_CRAWL=10000,100000 go test ./diff -run '^$' -bench Crawl -benchtime 1x
 func BenchmarkCrawl(b *testing.B) {
@@ -111,6 +112,9 @@ func benchCrawl(b *testing.B, n int) {
 	stop()
 	b.ReportMetric(float64(in.Stats.Responses*b.N)/used.Seconds(), "responses/CPU-s")
 	b.ReportMetric(float64(*peak)/(1<<20), "peak-heap-MB")
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	b.ReportMetric(float64(ru.Maxrss)/(1<<10), "peak-RSS-MB") // of the process so far: run one size at a time
 	b.ReportMetric(float64(rep.Summary.Files), "bodies")
 	b.ReportMetric(float64(len(rep.Findings)), "findings")
 }

@@ -74,6 +74,11 @@ type Options struct {
 	Progress func(done, total, disagreements int)
 	// Fitted, when set, is told how long fitting the diagnosis took.
 	Fitted func(time.Duration)
+	// EvidenceBytes bounds the evidence kept for the diagnosis
+	// (DefaultEvidenceBytes when 0, no bound when negative): past it,
+	// the diagnosis is fitted on the files whose body digests are
+	// smallest, as many as fit (see evidenceSample).
+	EvidenceBytes int
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -87,7 +92,8 @@ type Report struct {
 	Summary  result.DiffSummary `json:"summary"`
 	// Diagnosis names, per parser, the misreadings of the reference that
 	// explain its departures from it (package diagnose), fitted once on
-	// every probe of the run.
+	// every probe of the run (on a sample of its files past
+	// Options.EvidenceBytes).
 	Diagnosis []result.Diagnosis `json:"diagnosis"`
 }
 
@@ -153,7 +159,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &collector{total: total, progress: opts.Progress, cancel: cancel}
+	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes}}
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
@@ -299,6 +305,9 @@ func withDefaults(opts Options, total int) Options {
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
 	}
+	if opts.EvidenceBytes == 0 {
+		opts.EvidenceBytes = DefaultEvidenceBytes
+	}
 	return opts
 }
 
@@ -312,6 +321,7 @@ type collector struct {
 
 	mu       sync.Mutex
 	results  []*fileResult
+	sample   evidenceSample      // bounds the evidence results keep
 	dups     map[int]*duplicates // by the compared input's job index
 	names    []string
 	refs     map[string]int // panel.referenceColumns
@@ -356,6 +366,7 @@ func (c *collector) add(idx int, r *fileResult) {
 		c.results = append(c.results, nil)
 	}
 	c.results[idx] = r
+	c.sample.add(r)
 	c.done++
 	c.disagree += r.disagreements
 	if c.progress != nil {

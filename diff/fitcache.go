@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"bytes"
+	"container/heap"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
@@ -145,3 +148,87 @@ var fitterIdentity = sync.OnceValue(func() string {
 	}
 	return "exe:" + string(h.Sum(nil))
 })
+
+// DefaultEvidenceBytes bounds the evidence a run keeps for its diagnosis
+// (Options.EvidenceBytes): the bodies, probes and verdicts of the files
+// it is fitted on. About 4,000 Common Crawl-like responses fit in it; a
+// larger run's diagnosis is fitted on a sample of its distinct bodies.
+const DefaultEvidenceBytes = 64 << 20
+
+// evidenceSample keeps the evidence of the files whose body digests are
+// smallest, as many as fit in limit bytes, and drops the others': a
+// uniform sample of the distinct bodies that depends neither on the
+// order files finish in nor on the number of workers, so that the
+// diagnosis of a run is the same from run to run. The evidence of the
+// files it drops is let go as soon as they are collected (or when a
+// smaller digest pushes them out), which keeps a run's memory flat
+// however many inputs it reads.
+type evidenceSample struct {
+	limit, size int
+	kept        sampleHeap
+	cut         *[sha256.Size]byte // the smallest digest dropped, once one is
+	dropped     int                // files whose evidence was dropped
+}
+
+type sampled struct {
+	digest [sha256.Size]byte
+	size   int
+	r      *fileResult
+}
+
+// sampleHeap is a max-heap by digest.
+type sampleHeap []sampled
+
+func (h sampleHeap) Len() int           { return len(h) }
+func (h sampleHeap) Less(i, j int) bool { return bytes.Compare(h[i].digest[:], h[j].digest[:]) > 0 }
+func (h sampleHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *sampleHeap) Push(x any)        { *h = append(*h, x.(sampled)) }
+func (h *sampleHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// add keeps r's evidence if it falls in the sample, and drops what the
+// sample no longer holds.
+func (s *evidenceSample) add(r *fileResult) {
+	if r.answers == nil || s.limit < 0 {
+		return
+	}
+	x := sampled{digest: digest("evidence", r.body.Name, string(r.body.Robots)), size: evidenceSize(r), r: r}
+	if s.cut != nil && bytes.Compare(x.digest[:], s.cut[:]) >= 0 {
+		dropEvidence(r)
+		s.dropped++
+		return
+	}
+	heap.Push(&s.kept, x)
+	s.size += x.size
+	for s.size > s.limit && len(s.kept) > 0 {
+		out := heap.Pop(&s.kept).(sampled)
+		s.size -= out.size
+		cut := out.digest
+		s.cut = &cut
+		dropEvidence(out.r)
+		s.dropped++
+	}
+}
+
+// evidenceSize is about the memory r's evidence holds: its body, and
+// per probe the Probe, its agent and URL, and the verdicts with their
+// slice's header (a heap profile of a 10,000-response run found these
+// the evidence's live memory).
+func evidenceSize(r *fileResult) int {
+	n := len(r.body.Robots) + len(r.body.Name)
+	for k, pr := range r.asked {
+		n += int(unsafe.Sizeof(pr)) + len(pr.Agent) + len(pr.URL) + int(unsafe.Sizeof([]cases.Verdict{}))
+		if k < len(r.answers) {
+			n += int(unsafe.Sizeof(cases.Verdict(""))) * len(r.answers[k])
+		}
+	}
+	return n
+}
+
+func dropEvidence(r *fileResult) {
+	r.body, r.asked, r.answers = File{}, nil, nil
+}

@@ -1,8 +1,13 @@
 package diff
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"math/rand/v2"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -113,4 +118,70 @@ func departures(ev *diagnose.Evidence, col int) int {
 		}
 	}
 	return n
+}
+
+// TestEvidenceSample checks that the evidence kept for the diagnosis stays
+// within its bound, that the files kept are those whose digests are
+// smallest and fit, and that which they are does not depend on the order
+// the files finish in.
+func TestEvidenceSample(t *testing.T) {
+	mk := func() []*fileResult {
+		var rs []*fileResult
+		for i := range 200 {
+			body := strings.Repeat(fmt.Sprintf("Disallow: /%d\n", i), 1+i%7)
+			rs = append(rs, &fileResult{body: File{Name: fmt.Sprint(i), Robots: []byte(body)},
+				asked: []Probe{{Agent: "FooBot", URL: "https://example.com/x"}}, answers: [][]cases.Verdict{{cases.Allow, cases.Disallow}}})
+		}
+		return rs
+	}
+	kept := func(rs []*fileResult, order []int, limit int) (names []string, size int) {
+		s := evidenceSample{limit: limit}
+		for _, i := range order {
+			s.add(rs[i])
+		}
+		for _, r := range rs {
+			if r.answers != nil {
+				names = append(names, r.body.Name)
+				size += evidenceSize(r)
+			}
+		}
+		if len(names)+s.dropped != len(rs) {
+			t.Errorf("%d kept and %d dropped of %d", len(names), s.dropped, len(rs))
+		}
+		return names, size
+	}
+	forward := make([]int, 200)
+	for i := range forward {
+		forward[i] = i
+	}
+	backward := slices.Clone(forward)
+	slices.Reverse(backward)
+	shuffled := slices.Clone(forward)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	const limit = 4000
+	want, size := kept(mk(), forward, limit)
+	if size > limit || len(want) == 0 || len(want) == 200 {
+		t.Fatalf("kept %d files, %d bytes, with a bound of %d", len(want), size, limit)
+	}
+	for _, order := range [][]int{backward, shuffled} {
+		if got, _ := kept(mk(), order, limit); !slices.Equal(got, want) {
+			t.Errorf("kept %v in another order, %v in file order", got, want)
+		}
+	}
+	// The kept files are the smallest digests: the next one would not fit.
+	rs := mk()
+	slices.SortFunc(rs, func(a, b *fileResult) int {
+		da, db := digest("evidence", a.body.Name, string(a.body.Robots)), digest("evidence", b.body.Name, string(b.body.Robots))
+		return bytes.Compare(da[:], db[:])
+	})
+	n := 0
+	for _, r := range rs[:len(want)] {
+		n += evidenceSize(r)
+	}
+	if !slices.Contains(want, rs[len(want)-1].body.Name) || n != size || n+evidenceSize(rs[len(want)]) <= limit {
+		t.Errorf("the sample is not the longest run of smallest digests within the bound")
+	}
+	if all, _ := kept(mk(), forward, -1); len(all) != 200 {
+		t.Errorf("no bound kept %d of 200", len(all))
+	}
 }

@@ -76,6 +76,35 @@ func BenchmarkFastPathBound(b *testing.B) {
 	}
 }
 
+// BenchmarkGrobotstxtBound runs grobotstxt in process, as Isolated does,
+// on the worst shapes found within its bounds (grobotBody, grobotSteps):
+// a body of literal rules at the size bound, and a body whose wildcard
+// weight is just within the bound for a 2 KiB URL whose path every rule's
+// text before its "*" matches. The time and memory per check are what a
+// grobotstxt question can cost in process at most.
+func BenchmarkGrobotstxtBound(b *testing.B) {
+	url := "https://example.com/" + strings.Repeat("a", 2<<10)
+	rule := "Disallow: /a*a\n"
+	weight := len("/a*a") + 1
+	shapes := map[string]string{
+		"literal": "User-agent: *\n" + strings.Repeat("Disallow: /aaaaaaaaaaaa\n", grobotBody/24-1),
+		"stars":   "User-agent: *\n" + strings.Repeat(rule, grobotSteps/(3*len(url)+1)/weight),
+	}
+	for name, body := range shapes {
+		req := cases.Request{Robots: []byte(body)}
+		qs := []cases.Question{{Agent: "FooBot", URL: url}}
+		_, _, rest := NewGrobotstxt().checkWithin(context.Background(), req, qs)
+		if len(body) > grobotBody || len(rest) != 0 {
+			b.Fatalf("%s: outside the bounds", name)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				NewGrobotstxt().checkWithin(context.Background(), req, qs)
+			}
+		})
+	}
+}
+
 // BenchmarkBatch puts the same questions about one body to parsers one
 // check at a time (check) and in one batch (batch). Read the checks/s
 // metric of the two rows of each parser.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/jimsmart/grobotstxt"
 	"github.com/temoto/robotstxt"
@@ -193,6 +194,7 @@ func (e *parseEvents) HandleUnknownAction(line int, action, v string) {
 func (e parseEvents) decide(agent, url string) (v cases.Verdict, err error) {
 	defer recoverPanic("grobotstxt", &err)
 	m := grobotstxt.NewRobotsMatcher()
+	m.MatchStrategy = quickMatch{}
 	if !m.AgentAllowed("", agent, url) {
 		return cases.Disallow, nil // the URL does not parse
 	}
@@ -216,6 +218,55 @@ func (e parseEvents) decide(agent, url string) (v cases.Verdict, err error) {
 		return cases.Disallow, nil
 	}
 	return cases.Allow, nil
+}
+
+// quickMatch is the library's longest-match strategy (a matching rule's
+// priority is its length, a rule that does not match has -1) with the
+// same answers, found sooner: a rule without "*" matches when it is a
+// prefix of the path ("$" is special only at the end, where it asks for
+// the whole path), and a rule whose text before its first "*" is not a
+// prefix of the path cannot match. Only the rest go to the library's
+// grobotstxt.Matches, which allocates a position per octet of the path for
+// every rule it is given (most of a large file's cost per question).
+type quickMatch struct{}
+
+func (quickMatch) MatchAllow(path, pattern string) int    { return matchLength(path, pattern) }
+func (quickMatch) MatchDisallow(path, pattern string) int { return matchLength(path, pattern) }
+
+func matchLength(path, pattern string) int {
+	star := strings.IndexByte(pattern, '*')
+	switch {
+	case star >= 0:
+		if !strings.HasPrefix(path, pattern[:star]) || !grobotstxt.Matches(path, pattern) {
+			return -1
+		}
+	case strings.HasSuffix(pattern, "$"):
+		if path != pattern[:len(pattern)-1] {
+			return -1
+		}
+	case !strings.HasPrefix(path, pattern):
+		return -1
+	}
+	return len(pattern)
+}
+
+// wildcardWeight is what bounds the library's matching of one question
+// on the recorded file: grobotstxt.Matches steps through at most every
+// octet of the path (plus one) for every octet of a rule with "*"; the
+// rules without are prefix tests, and an Allow rule ending in
+// "/index.htm…" that does not match is tried again as a shorter one, so
+// Allow rules count twice.
+func (e parseEvents) wildcardWeight() int {
+	w := 0
+	for _, ev := range e {
+		if (ev.kind == 'a' || ev.kind == 'd') && strings.IndexByte(ev.value, '*') >= 0 {
+			w += len(ev.value) + 1
+			if ev.kind == 'a' {
+				w += len(ev.value) + 1
+			}
+		}
+	}
+	return w
 }
 
 // CheckBatch implements cases.Batcher: the body is parsed once.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jimsmart/grobotstxt"
+
 	"github.com/reptest/reptest/cases"
 )
 
@@ -157,4 +159,36 @@ func TestReferenceGoogle(t *testing.T) {
 	runVerdicts(t, rfc, []verdictTest{
 		{"rfc agent reading", body, 0, "FooBot", "https://example.com/x", cases.Allow},
 	})
+}
+
+// TestQuickMatchSameAsLibrary checks the grobotstxt adapter's match
+// strategy against the library's on every pattern and path made of a few
+// octets that matter ("*", "$", "/", letters), all lengths up to four and
+// some longer ones.
+func TestQuickMatchSameAsLibrary(t *testing.T) {
+	var words []string
+	var grow func(prefix string, n int)
+	grow = func(prefix string, n int) {
+		words = append(words, prefix)
+		if n == 0 {
+			return
+		}
+		for _, c := range []string{"*", "$", "/", "a", "b"} {
+			grow(prefix+c, n-1)
+		}
+	}
+	grow("", 4)
+	words = append(words, "/a*b*a$", "/aaaa*$", "/ab/index.html", "/*ab$", "/a$b", strings.Repeat("/ab", 20), strings.Repeat("*a", 10)+"$")
+	lib := grobotstxt.LongestMatchStrategy{}
+	for _, pattern := range words {
+		for _, path := range words {
+			path = "/" + path
+			if got, want := (quickMatch{}).MatchAllow(path, pattern), lib.MatchAllow(path, pattern); got != want {
+				t.Errorf("MatchAllow(%q, %q) = %d, the library's %d", path, pattern, got, want)
+			}
+			if got, want := (quickMatch{}).MatchDisallow(path, pattern), lib.MatchDisallow(path, pattern); got != want {
+				t.Errorf("MatchDisallow(%q, %q) = %d, the library's %d", path, pattern, got, want)
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestIsolatedTimeout(t *testing.T) {
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("pathological check took %s with a 1s timeout", d)
 	}
-	large := []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 10000))
+	large := []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", fastBody/10+1))
 	for _, req := range []cases.Request{
 		{Robots: []byte(shopRobots), Agent: "BarBot", URL: "https://example.com/cart/1"},
 		{Robots: large, Agent: "FooBot", URL: "https://example.com/private/x"},
@@ -62,16 +63,18 @@ func TestIsolatedMemory(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "memory limit exceeded") {
 		t.Errorf("check past the memory limit: error %v", err)
 	}
-	large := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", 10000)), Agent: "FooBot", URL: "https://example.com/open"}
+	large := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", fastBody/10+1)), Agent: "FooBot", URL: "https://example.com/open"}
 	if v, err := p.Check(context.Background(), large); err != nil || v != cases.Allow {
 		t.Errorf("check after the memory failure: %q, %v; want allow", v, err)
 	}
 }
 
 // TestIsolatedSameVerdicts checks that a library answers the same in
-// process, in its worker, one by one and in batches.
+// process, in its worker, one by one and in batches. The last body's
+// wildcards and the long URL pass the bounds of both libraries' fast
+// paths.
 func TestIsolatedSameVerdicts(t *testing.T) {
-	bodies := []string{shopRobots, "Disallow: /x\nUser-agent: *\nDisallow: /y\n", "User-agent: *\nDisallow: /*?session=\n" + strings.Repeat("Allow: /ok*\n", 100)}
+	bodies := []string{shopRobots, "Disallow: /x\nUser-agent: *\nDisallow: /y\n", "User-agent: *\nDisallow: /*?session=\n" + strings.Repeat("Allow: /ok*\n", 1000)}
 	qs := []cases.Question{
 		{Agent: "FooBot", URL: "https://example.com/search?q=1"}, {Agent: "BarBot", URL: "https://example.com/cart"},
 		{Agent: "BarBot", URL: "https://example.com/shoes?session=1"}, {Agent: "BarBot", URL: "https://example.com/ok/y"},
@@ -100,5 +103,18 @@ func TestIsolatedSameVerdicts(t *testing.T) {
 		if iso.worker == nil {
 			t.Errorf("%s: the long URL did not go to the worker", name)
 		}
+	}
+}
+
+// TestIsolatedGrobotstxtCapability checks that a request grobotstxt cannot
+// take gets its error in process, without starting a worker.
+func TestIsolatedGrobotstxtCapability(t *testing.T) {
+	iso := newIsolatedFor(t, "grobotstxt", Options{Timeout: 5 * time.Second})
+	_, err := iso.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
+	if !errors.Is(err, errCapability) {
+		t.Errorf("status request: error %v, want errCapability", err)
+	}
+	if iso.worker != nil {
+		t.Error("a worker was started for a request the library cannot take")
 	}
 }
