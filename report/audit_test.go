@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func auditFixture() *result.Document {
 		Parsers: []cases.Summary{{Name: "googlebot", Checks: 1, Pass: 1, Conforms: true}},
 		Results: []cases.Result{{Case: "audit/access-log", Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
 			Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-2"}}},
-		Audit: []byte(`{
+		Audit: auditOf(`{
 	  "version_marks": [{"label": "old.txt"}, {"label": "new.txt@2026-10-06T12:00:00Z", "from": "2026-10-06T12:00:00Z"}],
 	  "agents": [{"agent": "googlebot", "requests": 12, "violations": 2,
 	    "by_verification": {"verified": {"requests": 9, "violations": 0}, "claimed": {"requests": 3, "violations": 2}}, "timeline": {"bin_seconds": 3600,
@@ -93,7 +94,7 @@ func verificationDoc(audit string) *result.Document {
 			{Case: "audit/access-log", Check: 1, Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
 				Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-7"}},
 		},
-		Audit: []byte(audit)}
+		Audit: auditOf(audit)}
 }
 
 // JUnit and the page's overview show each agent's verified and claimed
@@ -174,4 +175,13 @@ func TestAuditVerificationReports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// auditOf reads an audit object.
+func auditOf(s string) *result.Audit {
+	var a result.Audit
+	if err := json.Unmarshal([]byte(s), &a); err != nil {
+		panic(err)
+	}
+	return &a
 }

@@ -461,9 +461,8 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 
 	v.Behaviours = buildBehaviours(d.Diagnosis, behaviourUnit(d), &fk)
 	v.Crawls = crawlViews(d)
-	ad := decodeAudit(d) // once: the audit object may list 100,000 requests
-	v.Audits = auditViews(ad)
-	v.AuditNote, v.AuditSplit = auditOverview(ad, v.Parsers)
+	v.Audits = auditViews(d.Audit)
+	v.AuditNote, v.AuditSplit = auditOverview(d.Audit, v.Parsers)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n

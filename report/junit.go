@@ -125,7 +125,7 @@ func junitRoot(d *result.Document) junitSuites {
 		root.Suites[idx[p.Name]].add(junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
 			Error: &junitProblem{Message: visible("not run: "+p.NotRun, 1000), Type: "not-run"}})
 	}
-	auditSuites(&root, idx, decodeAudit(d))
+	auditSuites(&root, idx, d.Audit)
 	for _, s := range root.Suites {
 		root.Tests += s.Tests
 		root.Failures += s.Failures

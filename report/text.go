@@ -72,7 +72,12 @@ func (p palette) outcome(o cases.Outcome) string {
 // of each outcome and whether it conforms; with Verbose, every failing
 // check. Text from cases and parsers is shown with control and
 // bidirectional characters escaped, so it cannot drive the terminal.
+//
+// An audit's document is written as reptest audit prints it (AuditText).
 func Text(w io.Writer, d *result.Document, o TextOptions) error {
+	if d.Audit != nil {
+		return AuditText(w, d.Audit)
+	}
 	if d.Summary != nil && !d.Summary.FindingsOnly && len(d.Results) == 0 {
 		return diffText(w, d, o.Top)
 	}

@@ -51,9 +51,9 @@ type Document struct {
 	Findings []Finding `json:"findings,omitempty"`
 	// Crawls are the request timelines of reptest crawl's runs.
 	Crawls []CrawlRun `json:"crawls,omitempty"`
-	// Audit is reptest audit's own account (accesslog.Section: counts per
-	// agent, and every judged request; docs/FORMAT.md §7), kept verbatim.
-	Audit json.RawMessage `json:"audit,omitempty"`
+	// Audit is reptest audit's own account (counts per agent as the
+	// auditor recorded them, and every judged request; docs/FORMAT.md §7).
+	Audit *Audit `json:"audit,omitempty"`
 	// CrawlLayout is how reptest crawl served the scenarios' origins:
 	// "addresses" (each host its own address of 127.0.0.0/8, each origin
 	// the case's own port) or "ports" (each origin a port of 127.0.0.1);
@@ -281,6 +281,9 @@ func (d *Document) upgrade() {
 		if d.Run != nil && d.Profile == "" {
 			d.Profile = d.Run.Profile
 		}
+	}
+	if d.Audit != nil {
+		d.Audit.quoteJudged()
 	}
 	if d.Summary != nil && d.Reference == "" {
 		d.Reference = ReferenceOf(d.Summary.Parsers, d.findingsProfile())
