@@ -95,4 +95,3 @@ func (ag *agent) uncertainEvidence(req string) string {
 	}
 	return b.String()
 }
-

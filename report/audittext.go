@@ -85,4 +85,3 @@ func auditAgentText(p func(string, ...any), ag *result.AuditAgent, verified bool
 		p("  warning: %s\n", wn)
 	}
 }
-
