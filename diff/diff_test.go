@@ -324,7 +324,7 @@ func TestGenerateCoverage(t *testing.T) {
 }
 
 // run compares files with a panel of test parsers on some workers.
-func run(t *testing.T, files []File, workers int, mk func() []cases.Parser) *Report {
+func run(t *testing.T, files []File, workers int, mk func() []cases.Parser) *result.Document {
 	t.Helper()
 	rep, err := Run(context.Background(), files, func(context.Context) ([]cases.Parser, error) { return mk(), nil },
 		Options{Workers: workers, MaxProbes: 60})

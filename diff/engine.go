@@ -74,22 +74,13 @@ type Options struct {
 	Progress func(done, total, disagreements int)
 	// Fitted, when set, is told how long fitting the diagnosis took.
 	Fitted func(time.Duration)
+	// Run, when set, describes the run in its document (the caller
+	// records the command, the inputs, the parsers and the date).
+	Run *result.RunInfo
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
 const MinProbes = 40
-
-// Report is the outcome of Run: the findings, minimised and without
-// duplicates, in the order of the files they were first found in, and the
-// summary.
-type Report struct {
-	Findings []result.Finding   `json:"findings"`
-	Summary  result.DiffSummary `json:"summary"`
-	// Diagnosis names, per parser, the misreadings of the reference that
-	// explain its departures from it (package diagnose), fitted once on
-	// every probe of the run.
-	Diagnosis []result.Diagnosis `json:"diagnosis"`
-}
 
 // fileResult is what one worker found in one file.
 type fileResult struct {
@@ -106,14 +97,17 @@ type fileResult struct {
 }
 
 // Run compares the parsers factory makes on every probe of every file and
-// returns the disagreements, minimised (unless opts.NoMinimize), tagged and
-// grouped. Files are compared in parallel; the result does not depend on
+// returns the run's results document: the disagreements as findings,
+// minimised (unless opts.NoMinimize), tagged and without duplicates, in
+// the order of the files they were first found in; their summary, with
+// the findings grouped; the diagnosis of every parser, fitted once on
+// every probe of the run; and opts.Run. Files are compared in parallel; the result does not depend on
 // the number of workers. Disagreements within one file that have the same
 // verdicts, come from the same kind of probe and that the reference decides
 // alike (the same reason, kind of group, and shape of deciding rule: allow
 // or disallow, with "*", "$" or "%" or not) are minimised once and counted
 // in the finding's Probes; minimised findings that are equal are merged.
-func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Report, error) {
+func Run(ctx context.Context, files []File, factory Factory, opts Options) (*result.Document, error) {
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
 	for i := range order {
@@ -143,7 +137,7 @@ type jobSeq func(yield func(job) bool) error
 
 // runJobs compares the files jobs yields, total of them (0 when not known
 // beforehand), and collects the results by job index.
-func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*Report, error) {
+func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*result.Document, error) {
 	opts = withDefaults(opts, total)
 	var cache *verdictCache
 	var slots chan struct{}
@@ -208,20 +202,21 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	rep := collect(c.names, c.results, c.dups)
+	doc := collect(c.names, c.results, c.dups, opts.Profile)
+	doc.Run = opts.Run
 	start := time.Now()
 	disk := opts.Cache
 	if opts.Unoptimised {
 		disk = nil
 	}
-	rep.Diagnosis, err = fitCached(ctx, disk, evidenceOf(c.names, c.results), diagnose.Fit)
+	doc.Diagnosis, err = fitCached(ctx, disk, evidenceOf(c.names, c.results), diagnose.Fit)
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return rep, nil
+	return doc, nil
 }
 
 // evidenceOf gathers the probes of every file and the parsers' verdicts
@@ -624,11 +619,14 @@ func traceOf(in result.Input) (string, int) {
 	return d.String(), 0
 }
 
-// collect merges the files' results in file order; dups holds the
-// duplicates of each compared input by its index.
-func collect(names []string, results []*fileResult, dups map[int]*duplicates) *Report {
-	rep := &Report{}
-	s := &rep.Summary
+// collect merges the files' results, of the given profile, in file
+// order into a results document; dups holds the duplicates of each
+// compared input by its index.
+func collect(names []string, results []*fileResult, dups map[int]*duplicates, profile string) *result.Document {
+	rep := &result.Document{Tool: result.Tool, Version: reference.Version, Profile: profile,
+		Parsers: []result.Summary{}, Results: []result.Result{}, Summary: &result.DiffSummary{},
+		Reference: result.ReferenceOf(names, profile)}
+	s := rep.Summary
 	s.Parsers = names
 	n := len(names)
 	for i := 0; i < n; i++ {
@@ -661,7 +659,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 				s.Pairs[k].FileDisagreements++
 			}
 		}
-		rep.addFindings(index, r, d)
+		addFindings(rep, index, r, d)
 	}
 	for k := range s.Pairs {
 		s.Pairs[k].Share()
@@ -675,7 +673,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 // addFindings adds the findings of one compared file, and of its
 // duplicates d, to rep: a finding already there (index holds them by
 // input) gets the file as one more source.
-func (rep *Report) addFindings(index map[string]int, r *fileResult, d *duplicates) {
+func addFindings(rep *result.Document, index map[string]int, r *fileResult, d *duplicates) {
 	listed := make(map[string]bool) // findings this file is a source of
 	for _, f := range r.findings {
 		id := f.Input.ID()

@@ -47,7 +47,7 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	}
 	files = append(files, File{Name: "hand", Robots: []byte("User-agent: *\nDisallow: /a\nREJECT\n")})
 	type counts struct{ checks, batches, questions atomic.Int64 }
-	runWith := func(unoptimised bool, cacheEntries int, c *counts) *Report {
+	runWith := func(unoptimised bool, cacheEntries int, c *counts) *result.Document {
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{
 				ref(), refGoogle(),
@@ -218,7 +218,7 @@ func TestDuplicatesComparedOnce(t *testing.T) {
 			withDups = append(withDups, File{Name: fmt.Sprintf("copy-%d-%d", i, k), Robots: slices.Clone(f.Robots)})
 		}
 	}
-	run := func(fs []File, noMinimize bool) (*Report, int64) {
+	run := func(fs []File, noMinimize bool) (*result.Document, int64) {
 		var calls atomic.Int64
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{ref(), refGoogle(), &naive{name: "naive", calls: &calls}}, nil

@@ -47,7 +47,7 @@ func TestFromResultsCounts(t *testing.T) {
 func TestStrictJudgesDeviations(t *testing.T) {
 	cs := fixtureCases()
 	rs := fixtureResults(cs)
-	d := FromResults(Meta{Version: "x", Profile: "rfc9309", Strict: true}, nil, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "x", Profile: "rfc9309", Strict: true}, nil, rs, nil)
 	for _, s := range d.Parsers {
 		if s.Name == "reference" && !s.Conforms {
 			t.Errorf("reference does not conform in a strict run")
@@ -77,7 +77,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Errorf("JSON lacks %s", key)
 		}
 	}
-	back, err := ReadJSON(&buf)
+	back, err := result.ReadJSON(&buf)
 	if err != nil {
 		t.Fatalf("ReadJSON: %v", err)
 	}
@@ -96,12 +96,12 @@ func TestRenderFromSavedJSON(t *testing.T) {
 		rs[i].Detail = "stderr: \xff\xc3("
 		rs[i].URL += "\xff"
 	}
-	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, nil, rs, cs)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, nil, rs, cs)
 	var js bytes.Buffer
 	if err := d.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&js)
+	back, err := result.ReadJSON(&js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestReadJSONRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadJSON(strings.NewReader(tc.in))
+			_, err := result.ReadJSON(strings.NewReader(tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ReadJSON error = %v, want one containing %q", err, tc.want)
 			}
@@ -142,7 +142,7 @@ func TestReadJSONRejects(t *testing.T) {
 
 func TestCaseDataDecidingLines(t *testing.T) {
 	cs := fixtureCases()
-	data := CaseData(cs, fixtureResults(cs))
+	data := cases.CaseData(cs, fixtureResults(cs))
 	type line struct{ Step, Response, Line int }
 	tests := []struct {
 		id   string
@@ -184,7 +184,7 @@ func TestCaseDataLongBody(t *testing.T) {
 	c := cases.Case{ID: "lim/late-rule", Level: cases.MUST, Req: []string{"LIM-1"}, Robots: []byte(body),
 		Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/late", Expect: cases.Disallow}}}
 	ci := caseData(c)
-	if !ci.Robots.Partial() || ci.Robots.Size != len(body) || len(ci.Robots.Bytes()) > storedHead {
+	if !ci.Robots.Partial() || ci.Robots.Size != len(body) || len(ci.Robots.Bytes()) > result.StoredHead {
 		t.Fatalf("long body stored as %d of %d bytes (partial %v)", len(ci.Robots.Bytes()), ci.Robots.Size, ci.Robots.Partial())
 	}
 	if got := ci.Robots.Bytes(); got[len(got)-1] != '\n' {
@@ -235,7 +235,7 @@ func TestCaseDataHugeGeneratedBody(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	ci := CaseData([]cases.Case{c}, res)[c.ID]
+	ci := cases.CaseData([]cases.Case{c}, res)[c.ID]
 	runtime.ReadMemStats(&after)
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
 		t.Errorf("describing a 1 GiB generated body allocated %d MiB", n>>20)
@@ -247,7 +247,7 @@ func TestCaseDataHugeGeneratedBody(t *testing.T) {
 	if got := ci.Checks[1]; got.Line != 4 || got.LineText != "" {
 		t.Errorf("check 1 = %+v, want line 4 without its text", got)
 	}
-	if s := ci.Fetch[0].Body; s == nil || s.Size != g.Size() || len(s.Text) > storedHead {
+	if s := ci.Fetch[0].Body; s == nil || s.Size != g.Size() || len(s.Text) > result.StoredHead {
 		t.Errorf("stored body %+v", s)
 	}
 }
@@ -259,13 +259,13 @@ func caseData(c cases.Case) *result.CaseInfo {
 	for _, r := range recordedByReference(cs) {
 		res = append(res, r)
 	}
-	return CaseData(cs, res)[c.ID]
+	return cases.CaseData(cs, res)[c.ID]
 }
 
 // A run that judged nothing (an audit of an empty log, an empty
 // selection) writes empty lists, not null.
 func TestFromResultsEmptyLists(t *testing.T) {
-	d := FromResults(Meta{}, nil, nil, nil)
+	d := cases.NewDocument(result.Meta{}, nil, nil, nil)
 	var buf bytes.Buffer
 	if err := d.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
@@ -275,7 +275,7 @@ func TestFromResultsEmptyLists(t *testing.T) {
 			t.Errorf("WriteJSON of an empty run lacks %s:\n%s", want, buf.String())
 		}
 	}
-	back, err := ReadJSON(&buf)
+	back, err := result.ReadJSON(&buf)
 	if err != nil {
 		t.Fatalf("ReadJSON of an empty run: %v", err)
 	}

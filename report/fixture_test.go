@@ -150,7 +150,7 @@ func recordedByReference(cs []cases.Case) map[[2]any]cases.Result {
 func fixtureDoc() *result.Document {
 	cs := fixtureCases()
 	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
-	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
 	vs := map[string]cases.Verdict{"reference": cases.Disallow, "grobotstxt": cases.Disallow, "temoto": cases.Allow}
 	d.Findings = []result.Finding{
 		{Input: result.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf$\n"), Agent: "FooBot", URL: "https://example.com/a.pdf.pdf"},
@@ -160,3 +160,26 @@ func fixtureDoc() *result.Document {
 	}
 	return withDiff(d, nil, nil)
 }
+
+// withDiff gives d the summary and run of a differential run, as its
+// producer records them: s, or the findings' own summary when s is nil
+// (a findings file, reptest report --findings).
+func withDiff(d *result.Document, run *result.RunInfo, s *result.DiffSummary) *result.Document {
+	if s == nil {
+		s = result.SummarizeFindings(d.Findings, run)
+	}
+	d.Summary, d.Run = s, run
+	profile := ""
+	if run != nil {
+		profile = run.Profile
+	}
+	if profile == "" && len(d.Findings) > 0 {
+		profile = d.Findings[0].Profile
+	}
+	d.Reference = result.ReferenceOf(s.Parsers, profile)
+	return d
+}
+
+// builtinTable is the table of a document that carries none: the
+// embedded one.
+func builtinTable() *reqTable { return tableOf(&result.Document{}) }

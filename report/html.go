@@ -401,6 +401,8 @@ type verdictRow struct {
 // filterKeys holds the keys of the values the filters select on.
 type filterKeys struct {
 	parsers, levels, areas, reqs, verdicts keys
+	// table is the requirement table the page is rendered with.
+	table *reqTable
 }
 
 func buildView(d *result.Document, o HTMLOptions) *htmlView {
@@ -419,11 +421,11 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 	if v.Title == "" {
 		v.Title = "reptest report"
 	}
-	var fk filterKeys
+	fk := filterKeys{table: tableOf(d)}
 	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
 		fk.levels.key(string(l))
 	}
-	for _, a := range table().areas {
+	for _, a := range fk.table.areas {
 		fk.areas.key(a.Name)
 	}
 	exp := d.ExpectedIndex()
@@ -444,7 +446,7 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 		pv.Bar = outcomeBar(s)
 		v.Parsers = append(v.Parsers, pv)
 	}
-	v.Chart = buildChart(d, v.Parsers)
+	v.Chart = buildChart(d, v.Parsers, fk.table)
 	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
@@ -472,7 +474,7 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc), Name: string(oc)})
 	}
 	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
-	v.Data.Areas = fk.areas.options(func(s string) string { return visible(area(s).Title, 100) })
+	v.Data.Areas = fk.areas.options(func(s string) string { return visible(fk.table.area(s).Title, 100) })
 	return v
 }
 
@@ -529,7 +531,7 @@ func markerPath(i int) string {
 }
 
 // buildChart computes the pass rate per requirement area per parser.
-func buildChart(d *result.Document, ps []parserView) chartView {
+func buildChart(d *result.Document, ps []parserView, t *reqTable) chartView {
 	type key struct{ area, parser string }
 	pass := map[key]int{}
 	total := map[key]int{}
@@ -538,7 +540,7 @@ func buildChart(d *result.Document, ps []parserView) chartView {
 		if r.Outcome == cases.Skipped {
 			continue
 		}
-		for _, a := range areasOf(r.Req) {
+		for _, a := range t.areasOf(r.Req) {
 			present[a] = true
 			k := key{a, r.Parser}
 			total[k]++
@@ -552,7 +554,7 @@ func buildChart(d *result.Document, ps []parserView) chartView {
 		names = append(names, a)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if c := cases.AreaRank(a) - cases.AreaRank(b); c != 0 {
+		if c := t.areaRank(a) - t.areaRank(b); c != 0 {
 			return c
 		}
 		return strings.Compare(a, b)
@@ -570,7 +572,7 @@ func buildChart(d *result.Document, ps []parserView) chartView {
 	}
 	for i, a := range names {
 		row := chartRow{Y: float64(top + i*rowH + rowH/2), NY: float64(top + i*nRowH + 30),
-			Area: a, Title: area(a).Title, Section: area(a).Section}
+			Area: a, Title: t.area(a).Title, Section: t.area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
 			k := key{a, p.Name}
@@ -609,7 +611,7 @@ func buildReqTable(d *result.Document, fk *filterKeys) reqTableView {
 		if r, ok := rows[id]; ok {
 			return r
 		}
-		r := &reqRow{ID: id, Area: cases.AreaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
+		r := &reqRow{ID: id, Area: fk.table.areaOf(id), URL: fk.table.requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
 			r.Cells[i].Empty, r.Cells[i].Key = true, m.Parsers[i].Key
 		}
@@ -651,7 +653,7 @@ func buildReqTable(d *result.Document, fk *filterKeys) reqTableView {
 			}
 		}
 	}
-	slices.SortFunc(ids, compareReq)
+	slices.SortFunc(ids, fk.table.compareReq)
 	for _, id := range ids {
 		r := rows[id]
 		if r.HasCases && r.Cases > 0 && noResults(r.Cells) {
@@ -760,9 +762,9 @@ func newCheck(d *result.Document, r cases.Result, fk *filterKeys) checkView {
 	}
 	cv := checkView{Index: r.Check, Agent: r.Agent, URL: r.URL, Expect: want, Level: string(r.Level), Step: r.Step, Trace: r.Trace}
 	for _, id := range r.Req {
-		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id)})
+		cv.Req = append(cv.Req, reqLink{ID: id, URL: fk.table.requirementURL(id)})
 	}
-	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
+	cv.AreaKeys = fk.areas.keyList(fk.table.areasOf(r.Req))
 	cv.LevelKey = fk.levels.key(string(r.Level))
 	switch {
 	case r.Rule == nil:

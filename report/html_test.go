@@ -462,7 +462,7 @@ func TestHTMLParserDetail(t *testing.T) {
 	rs := []cases.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
 		Expect: cases.Allow, Verdict: cases.Reject, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"SYN-1"},
 		ParserDetail: "line 1: no colon"}}
-	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
 	got := renderHTML(t, d, HTMLOptions{})
 	if !strings.Contains(got, "the parser says: line 1: no colon") {
 		t.Error("the HTML report does not show the parser's detail")
@@ -474,7 +474,7 @@ func TestHTMLParserDetail(t *testing.T) {
 func manyClasses(n int) (*result.Document, *result.DiffSummary) {
 	parsers := []string{"reference", "temoto", "grobotstxt", "protego"}
 	var reqs []string
-	for _, r := range table().byID {
+	for _, r := range builtinTable().byID {
 		reqs = append(reqs, r.ID)
 	}
 	slices.Sort(reqs)
@@ -492,7 +492,7 @@ func manyClasses(n int) (*result.Document, *result.DiffSummary) {
 			Sources: []string{fmt.Sprintf("f%d.txt", i)}, Probes: 1 + i%7})
 	}
 	s := &result.DiffSummary{Parsers: parsers, Files: n, Probes: 100 * n, Groups: result.GroupFindings(d.Findings)}
-	for _, a := range table().areas {
+	for _, a := range builtinTable().areas {
 		s.Areas = append(s.Areas, result.AreaStat{Area: a.Name, Probes: 100, Agreed: 90, Apart: map[string]int{"temoto": 10}})
 	}
 	return withDiff(d, nil, s), s
@@ -518,8 +518,8 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	if err := os.WriteFile(page, []byte(renderHTML(t, d, HTMLOptions{})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var fk filterKeys
-	for _, a := range table().areas {
+	fk := filterKeys{table: builtinTable()}
+	for _, a := range fk.table.areas {
 		fk.areas.key(a.Name)
 	}
 	groups := run.Groups
@@ -527,7 +527,7 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	inArea := map[string]int{}
 	for _, g := range groups {
 		ids = append(ids, groupAnchor(g))
-		for _, a := range areasOf(g.Req) {
+		for _, a := range fk.table.areasOf(g.Req) {
 			inArea[fk.areas.key(a)]++
 		}
 	}
@@ -560,8 +560,8 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	}
 	out := renderHTML(t, d, HTMLOptions{})
 	links := areaLinkRE.FindAllStringSubmatch(out, -1)
-	if len(links) != len(table().areas) {
-		t.Fatalf("area table links %d areas, the run recorded %d", len(links), len(table().areas))
+	if len(links) != len(builtinTable().areas) {
+		t.Fatalf("area table links %d areas, the run recorded %d", len(links), len(builtinTable().areas))
 	}
 	for _, l := range links {
 		if inArea[l[1]] == 0 {

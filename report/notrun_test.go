@@ -20,7 +20,7 @@ func notRunDoc() *result.Document {
 		skip.Parser, skip.Outcome, skip.Detail = "absent", cases.Skipped, "python3 is not installed (apt-get install python3)"
 		rs = append(rs, ok, skip)
 	}
-	return FromResults(Meta{Version: "t", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "reference"}, {Name: "absent"}}, rs, nil)
+	return cases.NewDocument(result.Meta{Version: "t", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "reference"}, {Name: "absent"}}, rs, nil)
 }
 
 // A parser that ran nothing is never reported as a pass: its summary
@@ -68,7 +68,7 @@ func TestNotRunIsNoPass(t *testing.T) {
 	if err := d.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&js)
+	back, err := result.ReadJSON(&js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestNotRunOneLevel(t *testing.T) {
 		{Parser: "p", Case: "a", Level: cases.MUST, Outcome: cases.Skipped, Detail: "needs fetch"},
 		{Parser: "p", Case: "b", Level: cases.SHOULD, Outcome: cases.Pass},
 	}
-	d := FromResults(Meta{Profile: cases.ProfileRFC}, []cases.Summary{{Name: "p"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Profile: cases.ProfileRFC}, []cases.Summary{{Name: "p"}}, rs, nil)
 	if s := d.Parsers[0]; s.Conforms || s.NotRun != "the one MUST check was skipped: needs fetch" {
 		t.Errorf("summary = %+v", s)
 	}

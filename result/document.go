@@ -41,8 +41,12 @@ type Document struct {
 	Results         []Result  `json:"results"`
 
 	// Requirements is the requirement table with the number of cases
-	// that name each requirement (coverage); optional.
+	// that name each requirement (coverage); optional. With Areas, the
+	// table the document is rendered with: levels, sections, summaries
+	// and area titles are read from it, and from reptest's own table
+	// when the document carries none.
 	Requirements []Requirement `json:"requirements,omitempty"`
+	Areas        []Area        `json:"areas,omitempty"`
 	// Cases holds, for each case with a result other than pass or
 	// skipped, what a person needs to see it: the robots.txt body or the
 	// served responses, and the reference's deciding line per check.
