@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/warc"
 )
 
