@@ -12,7 +12,7 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-func TestFromResultsCounts(t *testing.T) {
+func TestNewDocumentCounts(t *testing.T) {
 	d := fixtureDoc()
 	got := map[string]cases.Summary{}
 	for _, s := range d.Parsers {
@@ -264,7 +264,7 @@ func caseData(c cases.Case) *result.CaseInfo {
 
 // A run that judged nothing (an audit of an empty log, an empty
 // selection) writes empty lists, not null.
-func TestFromResultsEmptyLists(t *testing.T) {
+func TestNewDocumentEmptyLists(t *testing.T) {
 	d := cases.NewDocument(result.Meta{}, nil, nil, nil)
 	var buf bytes.Buffer
 	if err := d.WriteJSON(&buf); err != nil {

@@ -99,7 +99,8 @@ type Selection struct {
 	ShardCases int `json:"shard_cases"`
 }
 
-// Meta is what FromResults needs to know of a run besides its results.
+// Meta is what cases.NewDocument needs to know of a run besides its
+// results.
 type Meta struct {
 	Version   string     // reptest's version
 	Profile   string     // the run's profile, "rfc9309" or "google"
