@@ -103,12 +103,6 @@ func newVtext(s string, limit int) vtext {
 	return vtext{Segs: segs, More: more}
 }
 
-// outcome order from worst to best, for cells that summarise several
-// results.
-var severity = map[cases.Outcome]int{
-	cases.Error: 5, cases.Violation: 4, cases.Deviation: 3, cases.Note: 2, cases.Pass: 1, cases.Skipped: 0,
-}
-
 // allOutcomes in the order filters show them.
 var allOutcomes = []cases.Outcome{cases.Pass, cases.Note, cases.Deviation, cases.Violation, cases.Error, cases.Skipped}
 
@@ -431,18 +425,10 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 	exp := d.ExpectedIndex()
 	v.Expected = len(d.Expected)
 	v.Unexpected = d.Unexpected
-	newFail := map[string]int{}
-	for _, r := range d.NewFailures() {
-		newFail[r.Parser]++
-	}
+	fails := d.FailureCounts()
 	for i, s := range d.Parsers {
 		pv := parserView{Key: fk.parsers.key(s.Name), Name: s.Name, Version: s.Version,
-			Color: parserColor(i), Shape: markerPath(i), S: s, New: newFail[s.Name]}
-		for k := range exp {
-			if k.Parser == s.Name {
-				pv.Known++
-			}
-		}
+			Color: parserColor(i), Shape: markerPath(i), S: s, New: fails[s.Name].New, Known: fails[s.Name].Known}
 		pv.Bar = outcomeBar(s)
 		v.Parsers = append(v.Parsers, pv)
 	}
@@ -532,21 +518,11 @@ func markerPath(i int) string {
 
 // buildChart computes the pass rate per requirement area per parser.
 func buildChart(d *result.Document, ps []parserView, t *reqTable) chartView {
-	type key struct{ area, parser string }
-	pass := map[key]int{}
-	total := map[key]int{}
+	tallies := d.Tally(func(r result.Result) []string { return t.areasOf(r.Req) })
 	present := map[string]bool{}
-	for _, r := range d.Results {
-		if r.Outcome == cases.Skipped {
-			continue
-		}
-		for _, a := range t.areasOf(r.Req) {
-			present[a] = true
-			k := key{a, r.Parser}
-			total[k]++
-			if r.Outcome == cases.Pass || r.Outcome == cases.Note {
-				pass[k]++
-			}
+	for k, tl := range tallies {
+		if tl.Total > 0 {
+			present[k.Heading] = true
 		}
 	}
 	var names []string
@@ -575,11 +551,11 @@ func buildChart(d *result.Document, ps []parserView, t *reqTable) chartView {
 			Area: a, Title: t.area(a).Title, Section: t.area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
-			k := key{a, p.Name}
-			if total[k] == 0 {
+			tl := tallies[result.TallyKey{Heading: a, Parser: p.Name}]
+			if tl == nil || tl.Total == 0 {
 				continue
 			}
-			rate := float64(pass[k]) / float64(total[k])
+			rate := float64(tl.Pass) / float64(tl.Total)
 			off := 0.0
 			if n > 1 {
 				off = (float64(j) - float64(n-1)/2) * min(6, 20/float64(n-1))
@@ -587,8 +563,8 @@ func buildChart(d *result.Document, ps []parserView, t *reqTable) chartView {
 			row.Marks = append(row.Marks, mark{
 				Key: p.Key, X: xOf(rate), Y: row.Y + off, NX: nxOf(rate), NY: row.NY + off,
 				Color: p.Color, Shape: p.Shape,
-				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate), 300),
-				Pass: pass[k], Total: total[k],
+				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, tl.Pass, tl.Total, 100*rate), 300),
+				Pass: tl.Pass, Total: tl.Total,
 			})
 		}
 		c.Rows = append(c.Rows, row)
@@ -629,29 +605,23 @@ func buildReqTable(d *result.Document, fk *filterKeys) reqTableView {
 		pidx[p.Name] = i
 	}
 	for _, res := range d.Results {
-		i, ok := pidx[res.Parser]
-		if !ok {
+		if _, ok := pidx[res.Parser]; !ok {
 			continue
 		}
 		for _, id := range res.Req {
-			r := add(id)
-			if r.Level == "" {
+			if r := add(id); r.Level == "" {
 				r.Level = string(res.Level)
 			}
-			c := &r.Cells[i]
-			c.Empty = false
-			if res.Outcome == cases.Skipped {
-				c.Skipped++
-			} else {
-				c.Total++
-				if res.Outcome == cases.Pass || res.Outcome == cases.Note {
-					c.Pass++
-				}
-			}
-			if c.Outcome == "" || severity[res.Outcome] > severity[c.Outcome] {
-				c.Outcome = res.Outcome
-			}
 		}
+	}
+	for k, tl := range d.Tally(func(r result.Result) []string { return r.Req }) {
+		i, ok := pidx[k.Parser]
+		if !ok {
+			continue
+		}
+		c := &rows[k.Heading].Cells[i]
+		c.Empty, c.Outcome = false, tl.Worst
+		c.Pass, c.Total, c.Skipped = tl.Pass, tl.Total, tl.Skipped
 	}
 	slices.SortFunc(ids, fk.table.compareReq)
 	for _, id := range ids {

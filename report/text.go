@@ -153,15 +153,7 @@ func (t *textWriter) interrupted() {
 
 func (t *textWriter) summaries() {
 	d, p := t.d, t.p
-	exp := d.ExpectedIndex()
-	newFail := map[string]int{}
-	for _, r := range d.NewFailures() {
-		newFail[r.Parser]++
-	}
-	known := map[string]int{}
-	for k := range exp {
-		known[k.Parser]++
-	}
+	fails := d.FailureCounts()
 	width, vwidth := len("parser"), 12
 	for _, s := range d.Parsers {
 		width = max(width, len(visible(s.Name, 40)))
@@ -176,8 +168,8 @@ func (t *textWriter) summaries() {
 			conf = p.red + "NOT RUN" + p.reset
 		case !s.Conforms:
 			conf = p.red + "NO" + p.reset
-			if len(exp) > 0 {
-				conf += fmt.Sprintf(" (%d new, %d expected)", newFail[s.Name], known[s.Name])
+			if len(d.Expected) > 0 {
+				conf += fmt.Sprintf(" (%d new, %d expected)", fails[s.Name].New, fails[s.Name].Known)
 			}
 		}
 		t.printf("%-*s  %-*s %6d %6d %5s %5s %5s %5s %5d  %s\n", width, visible(s.Name, 40), vwidth, visible(s.Version, 40),

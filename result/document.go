@@ -519,6 +519,44 @@ func (d *Document) NewFailures() []Result {
 	return out
 }
 
+// FailureCount is how many of a parser's failing checks are new (no
+// expected-failure entry covers them; see NewFailures) and how many an
+// entry marks as known.
+type FailureCount struct{ New, Known int }
+
+// FailureCounts counts each parser's new and known failures, as the
+// reports show them beside its conformance.
+func (d *Document) FailureCounts() map[string]FailureCount {
+	out := map[string]FailureCount{}
+	for _, r := range d.NewFailures() {
+		c := out[r.Parser]
+		c.New++
+		out[r.Parser] = c
+	}
+	for k := range d.ExpectedIndex() {
+		c := out[k.Parser]
+		c.Known++
+		out[k.Parser] = c
+	}
+	return out
+}
+
+// LevelPassed counts a parser's checks of a level that ran (skipped ones
+// are not counted) and those of them that passed (pass or note): what
+// its badge says.
+func (d *Document) LevelPassed(parser string, level Level) (pass, total int) {
+	for _, r := range d.Results {
+		if r.Parser != parser || r.Level != level || r.Outcome == Skipped {
+			continue
+		}
+		total++
+		if r.Outcome == Pass || r.Outcome == Note {
+			pass++
+		}
+	}
+	return pass, total
+}
+
 // ShouldFail reports whether the run should fail when known failures are
 // forgiven: it was interrupted, or some parser has a new failure (see
 // NewFailures) or did not run (Summary.NotRun). Unexpected passes are
