@@ -80,8 +80,8 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if doc.Diagnosis, err = diagnose.Fit(ctx, crawl.Evidence(runs, results, cfg.crawler.Name)); err != nil {
 		fmt.Fprintln(stderr, "reptest crawl: diagnosis:", err)
 	}
-	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = cases.Coverage(reqs, all)
+	if table, err := cases.RequirementTable(); err == nil {
+		doc.Requirements, doc.Areas = cases.Coverage(table.Requirements, all), table.Areas
 	}
 	if !cfg.out.write("crawl", doc, stdout, stderr) {
 		return exitUsage

@@ -57,8 +57,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if doc.Diagnosis, err = diagnose.Fit(ctx, diagnose.FromResults(selected, rep.Results)); err != nil {
 		fmt.Fprintln(stderr, "reptest run: diagnosis:", err)
 	}
-	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = cases.Coverage(reqs, all)
+	if table, err := cases.RequirementTable(); err == nil {
+		doc.Requirements, doc.Areas = cases.Coverage(table.Requirements, all), table.Areas
 	}
 	if !cfg.out.write("run", doc, stdout, stderr) {
 		return exitUsage
