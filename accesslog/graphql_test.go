@@ -15,6 +15,7 @@ import (
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")
@@ -99,7 +100,7 @@ func TestAuditStoryGraphQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, results := a.Results(reqs); len(results) != 3 || results[0].Outcome != cases.Skipped || results[1].Outcome != cases.Pass {
+	if _, results := a.Results(reqs); len(results) != 3 || results[0].Outcome != result.Skipped || results[1].Outcome != result.Pass {
 		t.Errorf("ACC-2 is neither broken nor kept by the uncertain buckets: want it skipped (inconclusive); results %+v", results)
 	}
 	var text bytes.Buffer

@@ -100,12 +100,12 @@ func evidenceOf(t testing.TB, files []diff.File, variants [][]string) *Evidence 
 		for k, pr := range f.Probes {
 			qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
 		}
-		cols := make([][]cases.Verdict, len(ps))
+		cols := make([][]result.Verdict, len(ps))
 		for i, p := range ps {
 			cols[i], _ = p.(cases.Batcher).CheckBatch(ctx, req, qs)
 		}
 		for k, q := range qs {
-			row := make([]cases.Verdict, len(ps))
+			row := make([]result.Verdict, len(ps))
 			for i := range ps {
 				row[i] = cols[i][k]
 			}
@@ -264,7 +264,7 @@ func TestUnmodelledIsUnexplained(t *testing.T) {
 	for i := range ev.Questions {
 		q := &ev.Questions[i]
 		if len(reference.PathQuery(q.URL))%2 == 0 {
-			q.Verdicts[0] = cases.Disallow
+			q.Verdicts[0] = result.Disallow
 		}
 	}
 	ds, err := Fit(context.Background(), ev)

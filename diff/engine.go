@@ -63,8 +63,8 @@ type Options struct {
 	// program's command line and options. The cache keys by them.
 	Identities map[string]string
 	// Profile is the profile of files that name none (directories and
-	// generated files): cases.ProfileRFC (the default) or
-	// cases.ProfileGoogle. Every request carries the file's profile, and
+	// generated files): result.ProfileRFC (the default) or
+	// result.ProfileGoogle. Every request carries the file's profile, and
 	// the reference that traces, tags, groups and minimises findings
 	// follows it; findings record it.
 	Profile string
@@ -93,7 +93,7 @@ type fileResult struct {
 	// them, kept for the diagnosis.
 	body    File
 	asked   []Probe
-	answers [][]cases.Verdict
+	answers [][]result.Verdict
 }
 
 // Run compares the parsers factory makes on every probe of every file and
@@ -285,7 +285,7 @@ func withDefaults(opts Options, total int) Options {
 		opts.MaxTests = DefaultMaxTests
 	}
 	if opts.Profile == "" {
-		opts.Profile = cases.ProfileRFC
+		opts.Profile = result.ProfileRFC
 	}
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
@@ -404,7 +404,7 @@ func closeAll(ps []cases.Parser) {
 // pending is a disagreement waiting to be minimised.
 type pending struct {
 	in     result.Input
-	vs     []cases.Verdict
+	vs     []result.Verdict
 	probes int
 	lines  []int // the file's lines the probes came from
 }
@@ -459,7 +459,7 @@ func probesOf(f *File, opts *Options) []Probe {
 // them, all[k] being the verdicts on probes[k], and returns the
 // disagreements to minimise: one for each set of verdicts, kind of probe
 // and reference's cause (causeKey), which stands for all its probes.
-func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]cases.Verdict) []pending {
+func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict) []pending {
 	var (
 		parsed  *reference.Robots
 		byKey   = make(map[string]int)
@@ -498,7 +498,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 
 // countPairs counts, for each pair of parsers, whether they give
 // different verdicts in vs, and reports whether any pair does.
-func (res *fileResult) countPairs(vs []cases.Verdict) bool {
+func (res *fileResult) countPairs(vs []result.Verdict) bool {
 	differs := false
 	k := 0
 	for i := 0; i < len(vs); i++ {
@@ -515,7 +515,7 @@ func (res *fileResult) countPairs(vs []cases.Verdict) bool {
 
 // pendingKey is the key disagreeing probes of one file are minimised
 // once by: the verdicts, the kind of probe and the reference's cause.
-func pendingKey(robots *reference.Robots, vs []cases.Verdict, pr Probe) string {
+func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string {
 	var key strings.Builder
 	for _, v := range vs {
 		key.WriteString(string(v))
@@ -550,7 +550,7 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 	if fd.Signature == "" {
 		// The parsers changed their minds (a flaky parser): keep the
 		// verdicts first seen on the input as found.
-		want := make(map[string]cases.Verdict, len(w.vs))
+		want := make(map[string]result.Verdict, len(w.vs))
 		for i, v := range w.vs {
 			want[p.names[i]] = v
 		}
@@ -570,9 +570,9 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 // askAll returns every parser's verdicts on every probe of f, vs[k][i]
 // being parser i's on probes[k]: in one batch per parser, or (plain) one
 // Check per probe and parser.
-func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]cases.Verdict {
+func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]result.Verdict {
 	if plain {
-		vs := make([][]cases.Verdict, len(probes))
+		vs := make([][]result.Verdict, len(probes))
 		for k, pr := range probes {
 			vs[k] = p.verdicts(ctx, result.Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
 		}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 )
@@ -72,7 +71,7 @@ func columns(ev *diagnose.Evidence, cols []int) *diagnose.Evidence {
 		sub.Parsers = append(sub.Parsers, ev.Parsers[i])
 	}
 	for k, q := range ev.Questions {
-		vs := make([]cases.Verdict, len(cols))
+		vs := make([]result.Verdict, len(cols))
 		for j, i := range cols {
 			if i < len(q.Verdicts) {
 				vs[j] = q.Verdicts[i]

@@ -78,9 +78,9 @@ func TestFitCached(t *testing.T) {
 	changed.Questions = append([]diagnose.Question(nil), ev.Questions...)
 	flipped := 0
 	for k, q := range changed.Questions {
-		if k%7 == 0 && q.Verdicts[2] == cases.Allow {
-			q.Verdicts = append([]cases.Verdict(nil), q.Verdicts...)
-			q.Verdicts[2] = cases.Disallow
+		if k%7 == 0 && q.Verdicts[2] == result.Allow {
+			q.Verdicts = append([]result.Verdict(nil), q.Verdicts...)
+			q.Verdicts[2] = result.Disallow
 			changed.Questions[k] = q
 			flipped++
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // CheckBatch implements cases.Batcher. A program whose hello announced
@@ -12,11 +13,11 @@ import (
 // the body once; any other gets one check per question, so the verdicts
 // are those of Check either way. Fetch and timeline requests are always
 // asked one by one.
-func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	if !e.batch || req.Kind() == cases.CapFetch {
+func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	if !e.batch || req.Kind() == result.CapFetch {
 		return eachCheck(ctx, e, req, qs)
 	}
-	vs := make([]cases.Verdict, len(qs))
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	if err := e.accepts(req); err != nil {
 		fillErr(errs, err)
@@ -30,7 +31,7 @@ func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Que
 }
 
 // batchPart asks one batch request and fills vs and errs.
-func (e *Exec) batchPart(ctx context.Context, req cases.Request, qs []cases.Question, vs []cases.Verdict, errs []error) {
+func (e *Exec) batchPart(ctx context.Context, req cases.Request, qs []cases.Question, vs []result.Verdict, errs []error) {
 	a, raw, id, err := e.exchange(ctx, req, qs)
 	switch {
 	case err != nil:

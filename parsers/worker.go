@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // WorkerEnv is the environment variable that makes a binary a worker:
@@ -124,10 +125,10 @@ func newIsolated(ctx context.Context, lib cases.Parser, opts Options) (*Isolated
 }
 
 // Info implements cases.Parser: the library's.
-func (i *Isolated) Info() cases.Info { return i.lib.Info() }
+func (i *Isolated) Info() result.Info { return i.lib.Info() }
 
 // Check implements cases.Parser.
-func (i *Isolated) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (i *Isolated) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	if fast(req, nil) {
 		return i.lib.Check(ctx, req)
 	}
@@ -139,7 +140,7 @@ func (i *Isolated) Check(ctx context.Context, req cases.Request) (cases.Verdict,
 }
 
 // CheckBatch implements cases.Batcher.
-func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
 	if fast(req, qs) {
 		return checkBatch(ctx, i.lib, req, qs)
 	}
@@ -147,7 +148,7 @@ func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases
 	if err != nil {
 		errs := make([]error, len(qs))
 		fillErr(errs, err)
-		return make([]cases.Verdict, len(qs)), errs
+		return make([]result.Verdict, len(qs)), errs
 	}
 	return w.CheckBatch(ctx, req, qs)
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -29,7 +28,7 @@ type Badge struct {
 func BadgeFor(d *result.Document, parser string) Badge {
 	pass, total := d.LevelPassed(parser, result.MUST)
 	b := Badge{SchemaVersion: 1, Label: "RFC 9309", Message: fmt.Sprintf("%d/%d MUST", pass, total), Color: "red"}
-	if d.Profile == cases.ProfileGoogle {
+	if d.Profile == result.ProfileGoogle {
 		b.Label = "RFC 9309 (google)"
 	}
 	for _, s := range d.Parsers {

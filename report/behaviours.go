@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -275,7 +274,7 @@ func sameExample(e *exampleView, x *result.Example) bool {
 }
 
 // verdictWord is a verdict as the page writes it; none is a dash.
-func verdictWord(v cases.Verdict) string {
+func verdictWord(v result.Verdict) string {
 	if v == "" {
 		return "—"
 	}

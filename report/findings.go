@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -215,7 +214,7 @@ func percent(a, b int) string {
 // reference (the pair with the reference); what it misreads is the
 // behaviours table's (buildBehaviours).
 func parserLines(run *result.RunInfo, names []string, pairs []result.PairStat, ref string, fk *filterKeys) []dashParser {
-	infos := map[string]cases.Info{}
+	infos := map[string]result.Info{}
 	for _, p := range run.Parsers {
 		infos[p.Name] = p
 	}

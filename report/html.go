@@ -15,7 +15,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -51,7 +50,7 @@ func WriteHTML(w io.Writer, d *result.Document, o HTMLOptions) error {
 			return vtext{Segs: segs, More: more}
 		},
 		"join":    strings.Join,
-		"symbol":  func(o any) string { return outcomeSymbol(cases.Outcome(fmt.Sprint(o))) },
+		"symbol":  func(o any) string { return outcomeSymbol(result.Outcome(fmt.Sprint(o))) },
 		"upper":   strings.ToUpper,
 		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
@@ -104,23 +103,23 @@ func newVtext(s string, limit int) vtext {
 }
 
 // allOutcomes in the order filters show them.
-var allOutcomes = []cases.Outcome{cases.Pass, cases.Note, cases.Deviation, cases.Violation, cases.Error, cases.Skipped}
+var allOutcomes = []result.Outcome{result.Pass, result.Note, result.Deviation, result.Violation, result.Error, result.Skipped}
 
 // outcomeSymbol is the symbol shown beside an outcome's colour, so that
 // colour is never the only sign.
-func outcomeSymbol(o cases.Outcome) string {
+func outcomeSymbol(o result.Outcome) string {
 	switch o {
-	case cases.Pass:
+	case result.Pass:
 		return "✓"
-	case cases.Note:
+	case result.Note:
 		return "•"
-	case cases.Deviation:
+	case result.Deviation:
 		return "▲"
-	case cases.Violation:
+	case result.Violation:
 		return "✗"
-	case cases.Error:
+	case result.Error:
 		return "‼"
-	case cases.Skipped:
+	case result.Skipped:
 		return "–"
 	}
 	return "?"
@@ -262,7 +261,7 @@ type parserView struct {
 	Key                  string
 	Name, Version, Color string
 	Shape                string // SVG path of the parser's marker, centred on 0,0
-	S                    cases.Summary
+	S                    result.Summary
 	New, Known           int
 	Bar                  []barSeg
 	Split                *verification // an audited agent's verified and claimed requests
@@ -270,7 +269,7 @@ type parserView struct {
 
 type barSeg struct {
 	X, W    float64
-	Outcome cases.Outcome
+	Outcome result.Outcome
 	N       int
 }
 
@@ -329,7 +328,7 @@ type parserCol struct{ Key, Name string }
 
 type cell struct {
 	Key         string // the parser's filter key
-	Outcome     cases.Outcome
+	Outcome     result.Outcome
 	Pass, Total int
 	Skipped     int
 	Empty       bool
@@ -387,7 +386,7 @@ type reqLink struct{ ID, URL string }
 type verdictRow struct {
 	Key             string
 	Parser, Verdict string
-	Outcome         cases.Outcome
+	Outcome         result.Outcome
 	Detail          string
 	Known           *result.ExpectedFailure
 }
@@ -416,7 +415,7 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 		v.Title = "reptest report"
 	}
 	fk := filterKeys{table: tableOf(d)}
-	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
+	for _, l := range []result.Level{result.MUST, result.SHOULD, result.MAY, result.Interpretation} {
 		fk.levels.key(string(l))
 	}
 	for _, a := range fk.table.areas {
@@ -465,11 +464,11 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 }
 
 // outcomeBar lays out a 200-unit stacked bar of a parser's outcomes.
-func outcomeBar(s cases.Summary) []barSeg {
+func outcomeBar(s result.Summary) []barSeg {
 	counts := []struct {
-		o cases.Outcome
+		o result.Outcome
 		n int
-	}{{cases.Pass, s.Pass}, {cases.Note, s.Note}, {cases.Deviation, s.Deviations}, {cases.Violation, s.Violations}, {cases.Error, s.Errors}, {cases.Skipped, s.Skipped}}
+	}{{result.Pass, s.Pass}, {result.Note, s.Note}, {result.Deviation, s.Deviations}, {result.Violation, s.Violations}, {result.Error, s.Errors}, {result.Skipped, s.Skipped}}
 	if s.Checks == 0 {
 		return nil
 	}
@@ -652,7 +651,7 @@ func buildCards(d *result.Document, exp map[result.Key]*result.ExpectedFailure, 
 	counts := map[string]int{}
 	shown := map[result.Key]bool{} // (case, check) with a non-pass outcome; Parser unused
 	for _, r := range d.Results {
-		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+		if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 			shown[result.Key{Case: r.Case, Check: r.Check}] = true
 		}
 	}
@@ -687,14 +686,14 @@ func buildCards(d *result.Document, exp map[result.Key]*result.ExpectedFailure, 
 
 // rowDetail is the runner's detail of a result, followed by the parser's
 // own (the protocol's "detail"), as JUnit and -v show them.
-func rowDetail(r cases.Result) string {
+func rowDetail(r result.Result) string {
 	if r.ParserDetail == "" {
 		return r.Detail
 	}
 	return strings.TrimSpace(r.Detail + "\nthe parser says: " + r.ParserDetail)
 }
 
-func newCard(d *result.Document, r cases.Result) caseCard {
+func newCard(d *result.Document, r result.Result) caseCard {
 	c := caseCard{ID: r.Case, Title: r.Title, Profile: r.Profile}
 	if anchorRE.MatchString(r.Case) {
 		c.Anchor = "case-" + r.Case
@@ -725,7 +724,7 @@ func newCard(d *result.Document, r cases.Result) caseCard {
 	return c
 }
 
-func newCheck(d *result.Document, r cases.Result, fk *filterKeys) checkView {
+func newCheck(d *result.Document, r result.Result, fk *filterKeys) checkView {
 	want := string(r.Expect)
 	for _, a := range r.Accept {
 		want += " (or " + string(a) + ")"

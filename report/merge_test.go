@@ -22,8 +22,8 @@ func shard(ids ...string) *result.Document {
 			}
 		}
 	}
-	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
-	return cases.NewDocument(result.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
+	sums := []result.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
+	return cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC}, sums, fixtureResults(cs), cs)
 }
 
 func TestMergeShards(t *testing.T) {
@@ -43,10 +43,10 @@ func TestMergeShards(t *testing.T) {
 func TestMergeConflicts(t *testing.T) {
 	a := shard("merge/two-groups-same-agent")
 	b := shard("merge/two-groups-same-agent")
-	b.Results[0].Outcome = cases.Violation
-	b.Results[0].Verdict = cases.Allow
+	b.Results[0].Outcome = result.Violation
+	b.Results[0].Verdict = result.Allow
 	b.Parsers[1].Version = "v9"
-	b.Profile = cases.ProfileGoogle
+	b.Profile = result.ProfileGoogle
 	_, err := result.Merge(embeddedTable(t), a, b)
 	var ce *result.ConflictError
 	if !errors.As(err, &ce) {
@@ -64,8 +64,8 @@ func TestMergeConflicts(t *testing.T) {
 }
 
 func TestMergeFindingsAndRequirements(t *testing.T) {
-	a := &result.Document{Tool: result.Tool, Requirements: []cases.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
-	b := &result.Document{Tool: result.Tool, Requirements: []cases.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
+	a := &result.Document{Tool: result.Tool, Requirements: []result.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
+	b := &result.Document{Tool: result.Tool, Requirements: []result.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
 	f := fixtureDoc().Findings
 	a.Findings = f[:1]
 	b.Findings = f

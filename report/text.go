@@ -10,7 +10,6 @@ import (
 	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -52,17 +51,17 @@ func newPalette(color bool) palette {
 		magenta: "\x1b[35m", cyan: "\x1b[36m", green: "\x1b[32m", reset: "\x1b[0m"}
 }
 
-func (p palette) outcome(o cases.Outcome) string {
+func (p palette) outcome(o result.Outcome) string {
 	switch o {
-	case cases.Pass:
+	case result.Pass:
 		return p.green
-	case cases.Note:
+	case result.Note:
 		return p.cyan
-	case cases.Deviation:
+	case result.Deviation:
 		return p.yellow
-	case cases.Violation:
+	case result.Violation:
 		return p.red
-	case cases.Error:
+	case result.Error:
 		return p.magenta
 	}
 	return p.dim
@@ -193,8 +192,8 @@ func colorCount(color, reset string, n, width int) string {
 }
 
 // failures returns the failing results in document order.
-func (t *textWriter) failures() []cases.Result {
-	var out []cases.Result
+func (t *textWriter) failures() []result.Result {
+	var out []result.Result
 	for _, r := range t.d.Results {
 		if r.Outcome.Fails(true) {
 			out = append(out, r)
@@ -204,7 +203,7 @@ func (t *textWriter) failures() []cases.Result {
 }
 
 // details prints each failing check, grouped by (case, check).
-func (t *textWriter) details(fs []cases.Result) {
+func (t *textWriter) details(fs []result.Result) {
 	p := t.p
 	exp := t.d.ExpectedIndex()
 	for i := 0; i < len(fs); {

@@ -86,7 +86,7 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.Var(&cfg.ranges, "verified-ranges", "a bot's published address ranges, `FILE` in googlebot.json's shape (prefixes: ipv4Prefix/ipv6Prefix; repeatable): requests from inside are verified, others claimed")
 	fs.StringVar(&cfg.requests, "requests", "", "write every judged request to `FILE` as JSON lines, streamed (default: listed in --json, up to 100,000)")
 	fs.DurationVar(&cfg.grace, "grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
-	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
+	fs.StringVar(&cfg.profile, "profile", result.ProfileRFC, "read robots.txt as rfc9309 or google")
 	cfg.out.register(fs, flagJSON|flagHTML|flagJUnit)
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
 	if code, ok := parseChecked(fs, args, cfg.check); !ok {

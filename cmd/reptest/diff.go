@@ -101,7 +101,7 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 	fs.StringVar(&o.cacheDir, "cache", "", "keep verdicts and results for later runs in `DIR` (default: reptest in the user cache folder)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache: ask every parser everything")
 	fs.Int64Var(&o.cacheMB, "cache-size", diff.DefaultCacheBytes>>20, "the cache's size in `MiB` at most (least recently used entries go first)")
-	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
+	fs.StringVar(&o.profile, "profile", result.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
 	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return nil, code, false
 	}
