@@ -10,6 +10,7 @@ import (
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/matrix"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // Options configure an audit.
@@ -30,85 +31,16 @@ type Options struct {
 	Ranges *Ranges
 }
 
-// keepExamples bounds the requests an agent's report quotes per tier.
-const keepExamples = 10
-
-// AgentReport is what an audit found for one product token.
-type AgentReport struct {
-	Agent string `json:"agent"` // the token, or "*" for User-Agents that name no group
-	// Clients is the number of clients (User-Agent and address) judged
-	// as the agent, each against its own robots.txt fetches.
-	Clients    int `json:"clients"`
-	Requests   int `json:"requests"`
-	Robots     int `json:"robots_fetches"`
-	Allowed    int `json:"allowed"`
-	Grace      int `json:"grace"`
-	Violations int `json:"violations"`
-	// Uncertain counts the requests of buckets (aggregated logs) whose
-	// tier depends on what the bucket cannot tell.
-	Uncertain int `json:"uncertain"`
-	// Verified counts the requests the log marks as from a verified bot,
-	// or that came from inside the published ranges (Options.Ranges).
-	Verified int `json:"verified"`
-	// ByVerification splits the requests into "verified" and "claimed"
-	// (the User-Agent names the bot; nothing shows it is that bot).
-	ByVerification map[string]*TierCounts `json:"by_verification"`
-	// ByReq counts violations per requirement (ACC-2, ACC-7, CACHE-2).
-	ByReq map[string]int `json:"by_requirement,omitempty"`
-	// CouldByReq counts the uncertain requests that may break each
-	// requirement.
-	CouldByReq map[string]int `json:"uncertain_by_requirement,omitempty"`
-	// Rules counts violations per deciding rule.
-	Rules []RuleCount `json:"rules,omitempty"`
-	// Violating, InGrace and UncertainOnes quote the first requests of
-	// those tiers, for the text; the JSON lists every request (Section).
-	Violating     []crawl.Judgement `json:"-"`
-	InGrace       []crawl.Judgement `json:"-"`
-	UncertainOnes []crawl.Judgement `json:"-"`
-	// Warnings are matrix.Build's warnings about the agent's group,
-	// each with the requests that show it.
-	Warnings   []string `json:"warnings,omitempty"`
-	UserAgents []string `json:"user_agents,omitempty"`
-	// Timeline is the agent's requests over time, aggregated.
-	Timeline *Timeline `json:"timeline"`
-
-	shadow  map[shadowKey]*shadowCount
-	clients map[string]bool
-}
-
-// TierCounts counts requests by tier.
-type TierCounts struct {
-	Requests   int `json:"requests"`
-	Robots     int `json:"robots_fetches"`
-	Allowed    int `json:"allowed"`
-	Grace      int `json:"grace"`
-	Uncertain  int `json:"uncertain"`
-	Violations int `json:"violations"`
-}
-
-// add counts n requests of a tier.
-func (tc *TierCounts) add(t crawl.Tier, n int) {
-	tc.Requests += n
-	switch t {
-	case crawl.TierRobots:
-		tc.Robots += n
-	case crawl.TierAllowed:
-		tc.Allowed += n
-	case crawl.TierGrace:
-		tc.Grace += n
-	case crawl.TierUncertain:
-		tc.Uncertain += n
-	case crawl.TierViolation:
-		tc.Violations += n
-	}
-}
-
-// RuleCount is how many violations one rule decided.
-type RuleCount struct {
-	Version string `json:"version"`
-	Line    int    `json:"line"`
-	Rule    string `json:"rule"`
-	Count   int    `json:"count"`
+// agent is the auditor's account of one product token: its report as
+// the document holds it, and what the auditor keeps to build it.
+type agent struct {
+	rep *result.AuditAgent
+	// violating, inGrace and uncertain are the first requests of those
+	// tiers (quoted by the report, evidence of the results).
+	violating, inGrace, uncertain []crawl.Judgement
+	shadow                        map[shadowKey]*shadowCount
+	clients                       map[string]bool
+	timeline                      *timeline
 }
 
 // shadowKey is a rule of the "*" group, in one version, that would have
@@ -125,43 +57,24 @@ type shadowCount struct {
 	example string
 }
 
-// Report is an audit's result.
-type Report struct {
-	Lines    int `json:"lines"`
-	Requests int `json:"requests"`
-	Skipped  int `json:"skipped"` // requests of agents not audited
-	// Browsers counts the requests left out because their client names
-	// no token of the file and looks like a browser.
-	Browsers  int         `json:"browsers"`
-	Malformed int         `json:"malformed"`
-	Errors    []LineError `json:"errors,omitempty"`
-	Versions  []string    `json:"versions"`
-	// VersionMarks say when each version came into force.
-	VersionMarks []VersionMark `json:"version_marks"`
-	// Verifying says address ranges were given (Options.Ranges): every
-	// request outside them is claimed.
-	Verifying bool           `json:"verifying,omitempty"`
-	Agents    []*AgentReport `json:"agents"`
-}
-
 // Auditor judges a log's requests as they stream by.
 type Auditor struct {
 	opts     Options
 	grader   *crawl.Grader
 	versions map[string]*crawl.Version // label → version
-	agents   map[string]*AgentReport
-	rep      Report
+	agents   map[string]*agent
+	rep      result.Audit
 }
 
 // NewAuditor returns an auditor for the given robots.txt versions.
 func NewAuditor(versions []crawl.Version, opts Options) *Auditor {
-	a := &Auditor{opts: opts, versions: map[string]*crawl.Version{}, agents: map[string]*AgentReport{}}
+	a := &Auditor{opts: opts, versions: map[string]*crawl.Version{}, agents: map[string]*agent{}}
 	a.rep.Verifying = opts.Ranges != nil
 	for i := range versions {
 		v := versions[i]
 		a.versions[v.Label] = &v
 		a.rep.Versions = append(a.rep.Versions, v.Label)
-		a.rep.VersionMarks = append(a.rep.VersionMarks, VersionMark{Label: v.Label, From: v.From.UTC()})
+		a.rep.VersionMarks = append(a.rep.VersionMarks, result.VersionMark{Label: v.Label, From: v.From.UTC()})
 	}
 	a.grader = crawl.NewGrader(versions, crawl.Options{Reference: opts.Reference, Grace: opts.Grace, Agent: a.agentOf, Identity: clientOf})
 	return a
@@ -213,23 +126,25 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 		}
 		return j
 	}
-	ar := a.agents[j.Agent]
-	if ar == nil {
-		ar = &AgentReport{Agent: j.Agent, ByReq: map[string]int{}, shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{},
-			ByVerification: map[string]*TierCounts{"verified": {}, "claimed": {}}, Timeline: newTimeline()}
-		a.agents[j.Agent] = ar
+	ag := a.agents[j.Agent]
+	if ag == nil {
+		ag = &agent{rep: &result.AuditAgent{Agent: j.Agent, ByReq: map[string]int{},
+			ByVerification: map[string]*result.TierCounts{"verified": {}, "claimed": {}}},
+			shadow: map[shadowKey]*shadowCount{}, clients: map[string]bool{}, timeline: newTimeline()}
+		a.agents[j.Agent] = ag
 	}
+	ar := ag.rep
 	ar.Requests += n
-	if c := clientOf(r, ""); !ar.clients[c] {
-		ar.clients[c] = true
+	if c := clientOf(r, ""); !ag.clients[c] {
+		ag.clients[c] = true
 		ar.Clients++
 	}
-	ar.Timeline.add(j)
+	ag.timeline.add(j)
 	if r.Verified != "" {
 		ar.Verified += n
-		ar.ByVerification["verified"].add(j.Tier, n)
+		ar.ByVerification["verified"].Add(string(j.Tier), n)
 	} else {
-		ar.ByVerification["claimed"].add(j.Tier, n)
+		ar.ByVerification["claimed"].Add(string(j.Tier), n)
 	}
 	if len(ar.UserAgents) < 5 && !slices.Contains(ar.UserAgents, r.UserAgent) {
 		ar.UserAgents = append(ar.UserAgents, r.UserAgent)
@@ -239,13 +154,13 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 		ar.Robots += n
 	case crawl.TierAllowed:
 		ar.Allowed += n
-		a.shadowed(ar, j)
+		a.shadowed(ag, j)
 	case crawl.TierGrace:
 		ar.Grace += n
-		ar.InGrace = keep(ar.InGrace, j)
+		ag.inGrace = keep(ag.inGrace, j)
 	case crawl.TierUncertain:
 		ar.Uncertain += n
-		ar.UncertainOnes = keep(ar.UncertainOnes, j)
+		ag.uncertain = keep(ag.uncertain, j)
 		for _, req := range j.Could {
 			if ar.CouldByReq == nil {
 				ar.CouldByReq = map[string]int{}
@@ -255,23 +170,24 @@ func (a *Auditor) Add(r crawl.Request) crawl.Judgement {
 	case crawl.TierViolation:
 		ar.Violations += n
 		ar.ByReq[j.Req] += n
-		a.countRule(ar, j)
-		ar.Violating = keep(ar.Violating, j)
+		countRule(ar, j)
+		ag.violating = keep(ag.violating, j)
 	}
 	return j
 }
 
-// keep appends j to the quoted requests of a tier, up to keepExamples.
+// keep appends j to the quoted requests of a tier, up to
+// result.MaxQuoted.
 func keep(js []crawl.Judgement, j crawl.Judgement) []crawl.Judgement {
-	if len(js) < keepExamples {
+	if len(js) < result.MaxQuoted {
 		js = append(js, j)
 	}
 	return js
 }
 
 // countRule counts a violation under its deciding rule.
-func (a *Auditor) countRule(ar *AgentReport, j crawl.Judgement) {
-	rc := RuleCount{Version: j.Version, Rule: j.Why}
+func countRule(ar *result.AuditAgent, j crawl.Judgement) {
+	rc := result.RuleCount{Version: j.Version, Rule: j.Why}
 	if d := j.Decision; d != nil && d.Reason == reference.RuleMatched {
 		kind := "Disallow"
 		if d.Rule.Allow {
@@ -296,9 +212,9 @@ func (a *Auditor) countRule(ar *AgentReport, j crawl.Judgement) {
 // shadowed counts an allowed request of a named agent that the "*" group
 // would have disallowed: evidence for the matrix's warning that the
 // agent's own group replaces "*".
-func (a *Auditor) shadowed(ar *AgentReport, j crawl.Judgement) {
+func (a *Auditor) shadowed(ag *agent, j crawl.Judgement) {
 	d := j.Decision
-	if ar.Agent == "*" || d == nil || d.Group == "*" || d.Group == "" {
+	if ag.rep.Agent == "*" || d == nil || d.Group == "*" || d.Group == "" {
 		return
 	}
 	v := a.versions[j.Version]
@@ -310,9 +226,9 @@ func (a *Auditor) shadowed(ar *AgentReport, j crawl.Judgement) {
 		return
 	}
 	k := shadowKey{j.Version, star.Rule.Line}
-	sc := ar.shadow[k]
+	sc := ag.shadow[k]
 	if sc == nil {
-		if len(ar.shadow) >= 100 {
+		if len(ag.shadow) >= 100 {
 			return
 		}
 		own := 0
@@ -320,14 +236,14 @@ func (a *Auditor) shadowed(ar *AgentReport, j crawl.Judgement) {
 			own = d.GroupLines[0]
 		}
 		sc = &shadowCount{pattern: star.Rule.Pattern, ownLine: own, example: j.Request.URL}
-		ar.shadow[k] = sc
+		ag.shadow[k] = sc
 	}
 	sc.n += j.Request.N()
 }
 
-// Report returns the audit's result so far; scanned is the scanner whose
-// counts it includes (nil: none).
-func (a *Auditor) Report(scanners ...*Scanner) *Report {
+// Report returns the audit's result so far; scanners are those whose
+// counts it includes.
+func (a *Auditor) Report(scanners ...*Scanner) *result.Audit {
 	rep := a.rep
 	for _, s := range scanners {
 		rep.Lines += s.Lines()
@@ -335,22 +251,48 @@ func (a *Auditor) Report(scanners ...*Scanner) *Report {
 		rep.Errors = append(rep.Errors, s.Errors()...)
 	}
 	rep.Agents = nil
-	for _, ar := range a.agents {
-		ar.Warnings = a.warnings(ar)
-		ar.Timeline.finish()
-		slices.SortFunc(ar.Rules, func(x, y RuleCount) int { return y.Count - x.Count })
+	for _, ag := range a.sorted() {
+		ar := ag.rep
+		ar.Warnings = a.warnings(ag)
+		ar.Timeline = ag.timeline.finish()
+		ar.Quoted = quote(ag)
+		slices.SortFunc(ar.Rules, func(x, y result.RuleCount) int { return y.Count - x.Count })
 		rep.Agents = append(rep.Agents, ar)
 	}
-	slices.SortFunc(rep.Agents, func(x, y *AgentReport) int { return strings.Compare(x.Agent, y.Agent) })
 	return &rep
+}
+
+// sorted returns the agents by token.
+func (a *Auditor) sorted() []*agent {
+	out := make([]*agent, 0, len(a.agents))
+	for _, ag := range a.agents {
+		out = append(out, ag)
+	}
+	slices.SortFunc(out, func(x, y *agent) int { return strings.Compare(x.rep.Agent, y.rep.Agent) })
+	return out
+}
+
+// quote records an agent's quoted requests; nil when it has none.
+func quote(ag *agent) *result.Quoted {
+	if len(ag.violating)+len(ag.inGrace)+len(ag.uncertain) == 0 {
+		return nil
+	}
+	records := func(js []crawl.Judgement) []result.AuditRequest {
+		var out []result.AuditRequest
+		for _, j := range js {
+			out = append(out, Record(j))
+		}
+		return out
+	}
+	return &result.Quoted{Violation: records(ag.violating), Grace: records(ag.inGrace), Uncertain: records(ag.uncertain)}
 }
 
 // warnings ties matrix.Build's star-rules-not-inherited warning for
 // the agent to the requests that show it.
-func (a *Auditor) warnings(ar *AgentReport) []string {
+func (a *Auditor) warnings(ag *agent) []string {
 	var out []string
-	keys := make([]shadowKey, 0, len(ar.shadow))
-	for k := range ar.shadow {
+	keys := make([]shadowKey, 0, len(ag.shadow))
+	for k := range ag.shadow {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(x, y shadowKey) int {
@@ -360,13 +302,13 @@ func (a *Auditor) warnings(ar *AgentReport) []string {
 		return x.line - y.line
 	})
 	for _, k := range keys {
-		sc := ar.shadow[k]
-		w := a.matrixWarning(k.version, ar.Agent)
+		sc := ag.shadow[k]
+		w := a.matrixWarning(k.version, ag.rep.Agent)
 		if w == "" {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: %d requests to %s… (e.g. %s) are allowed by its own group (line %d); the `Disallow: %s` under `*` (line %d of %s) does not apply to it. %s",
-			ar.Agent, sc.n, sc.pattern, sc.example, sc.ownLine, sc.pattern, k.line, k.version, w))
+			ag.rep.Agent, sc.n, sc.pattern, sc.example, sc.ownLine, sc.pattern, k.line, k.version, w))
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/reptest/reptest/accesslog"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // The Googlebot/GoogleOther story: the named groups only allow
@@ -110,7 +111,7 @@ func TestAuditGooglebotStory(t *testing.T) {
 	if rep.Malformed != 1 || len(rep.Errors) != 1 || rep.Errors[0].Line != 10 {
 		t.Errorf("malformed %d, errors %v; want line 10 reported", rep.Malformed, rep.Errors)
 	}
-	byAgent := map[string]*accesslog.AgentReport{}
+	byAgent := map[string]*result.AuditAgent{}
 	for _, ar := range rep.Agents {
 		byAgent[ar.Agent] = ar
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // MaxGraphQL bounds the size of a Cloudflare GraphQL response read; the
@@ -39,7 +40,7 @@ type graphQLGroup struct {
 // robots.txt fetch before the other requests of its bucket (a bucket
 // cannot tell their order; the grader judges both). Groups that cannot be
 // read are returned as errors, "line" being the group's number.
-func readGraphQL(r io.Reader, name string) ([]crawl.Request, []LineError, error) {
+func readGraphQL(r io.Reader, name string) ([]crawl.Request, []result.LineError, error) {
 	body, err := io.ReadAll(io.LimitReader(r, MaxGraphQL+1))
 	if err != nil {
 		return nil, nil, err
@@ -67,7 +68,7 @@ func readGraphQL(r io.Reader, name string) ([]crawl.Request, []LineError, error)
 		return nil, nil, errors.New("no data.viewer.zones in the answer: query httpRequestsAdaptiveGroups of a zone (see the README)")
 	}
 	var out []crawl.Request
-	var bad []LineError
+	var bad []result.LineError
 	n := 0
 	for _, zone := range doc.Data.Viewer.Zones {
 		for _, raw := range zone {
@@ -79,7 +80,7 @@ func readGraphQL(r io.Reader, name string) ([]crawl.Request, []LineError, error)
 				n++
 				req, err := graphQLRequest(g)
 				if err != nil {
-					bad = append(bad, LineError{File: name, Line: n, Msg: "group " + strconv.Itoa(n) + ": " + err.Error()})
+					bad = append(bad, result.LineError{File: name, Line: n, Msg: "group " + strconv.Itoa(n) + ": " + err.Error()})
 					continue
 				}
 				req.Source = fmt.Sprintf("%s:group %d", name, n)

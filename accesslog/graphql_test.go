@@ -14,6 +14,8 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata")
@@ -80,8 +82,8 @@ func TestAuditStoryGraphQL(t *testing.T) {
 		t.Errorf("warnings %q", gb.Warnings)
 	}
 	why := map[string]string{}
-	for _, j := range gb.UncertainOnes {
-		why[j.Request.Time.Format("15:04")] = j.Why
+	for _, j := range gb.Quoted.Uncertain {
+		why[j.Time.Format("15:04")] = j.Why
 	}
 	for at, wants := range map[string][]string{
 		"15:00": {"grace (CACHE-2) or violation (ACC-2)", "the robots.txt fetch in the bucket 2026-10-06 13:00–14:00 UTC may have read before.txt or after.txt@2026-10-06T13:31:00Z"},
@@ -98,11 +100,11 @@ func TestAuditStoryGraphQL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, results := accesslog.Results(rep, reqs); len(results) != 3 || results[0].Outcome != cases.Skipped || results[1].Outcome != cases.Pass {
+	if _, results := a.Results(reqs); len(results) != 3 || results[0].Outcome != result.Skipped || results[1].Outcome != result.Pass {
 		t.Errorf("ACC-2 is neither broken nor kept by the uncertain buckets: want it skipped (inconclusive); results %+v", results)
 	}
 	var text bytes.Buffer
-	accesslog.WriteText(&text, rep)
+	report.AuditText(&text, rep)
 	golden(t, "testdata/story/graphql.golden", text.Bytes())
 }
 

@@ -9,6 +9,8 @@ import (
 	"github.com/reptest/reptest/accesslog"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
+	"github.com/reptest/reptest/result"
 )
 
 func TestRangesLookup(t *testing.T) {
@@ -69,11 +71,11 @@ func TestAuditVerifiedAndClaimed(t *testing.T) {
 	rep := a.Report(sc)
 	gb := rep.Agents[0]
 	v, c := gb.ByVerification["verified"], gb.ByVerification["claimed"]
-	if gb.Clients != 2 || *v != (accesslog.TierCounts{Requests: 2, Robots: 1, Allowed: 1}) || *c != (accesslog.TierCounts{Requests: 3, Robots: 1, Violations: 2}) {
+	if gb.Clients != 2 || *v != (result.TierCounts{Requests: 2, Robots: 1, Allowed: 1}) || *c != (result.TierCounts{Requests: 3, Robots: 1, Violations: 2}) {
 		t.Errorf("clients %d, verified %+v, claimed %+v", gb.Clients, *v, *c)
 	}
 	var text strings.Builder
-	accesslog.WriteText(&text, rep)
+	report.AuditText(&text, rep)
 	for _, want := range []string{"  verified: 2 requests, 1 robots.txt fetches, 1 allowed", "  claimed: 3 requests, 1 robots.txt fetches, 0 allowed, 0 within grace, 0 uncertain, 2 violations"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())

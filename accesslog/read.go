@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // Fields names the fields of a JSON-lines log.
@@ -77,15 +78,6 @@ type Format struct {
 	CloudflareGraphQL bool
 }
 
-// LineError is a malformed line.
-type LineError struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Msg  string `json:"message"`
-}
-
-func (e LineError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
-
 // MaxLine is the longest line read; a longer one is malformed.
 const MaxLine = 64 << 10
 
@@ -103,7 +95,7 @@ type Scanner struct {
 	err    error
 
 	malformed int
-	errs      []LineError
+	errs      []result.LineError
 
 	// rows are a GraphQL answer's buckets, read at the first Scan.
 	rows   []crawl.Request
@@ -201,7 +193,7 @@ func (s *Scanner) next() ([]byte, error) {
 func (s *Scanner) bad(msg string) {
 	s.malformed++
 	if len(s.errs) < keepErrors {
-		s.errs = append(s.errs, LineError{File: s.name, Line: s.line, Msg: msg})
+		s.errs = append(s.errs, result.LineError{File: s.name, Line: s.line, Msg: msg})
 	}
 }
 
@@ -216,8 +208,8 @@ func (s *Scanner) Lines() int { return s.line }
 
 // Malformed is the number of malformed lines; Errors holds the first of
 // them.
-func (s *Scanner) Malformed() int      { return s.malformed }
-func (s *Scanner) Errors() []LineError { return s.errs }
+func (s *Scanner) Malformed() int             { return s.malformed }
+func (s *Scanner) Errors() []result.LineError { return s.errs }
 
 // combinedTime is the time format of the Common and Combined Log Formats.
 const combinedTime = "02/Jan/2006:15:04:05 -0700"

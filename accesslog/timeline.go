@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // maxBins bounds the time bins an agent's timeline keeps: when a log
@@ -16,60 +17,41 @@ const maxBins = 2048
 // one; later ones are counted in their bins only.
 const maxFetchMarks = 500
 
-// Timeline is an agent's requests over time, aggregated: counts per tier
-// in bins of BinSeconds, the robots.txt fetches marked one by one (the
-// first maxFetchMarks), for the audit page's timeline.
-type Timeline struct {
-	BinSeconds int64       `json:"bin_seconds"`
-	Bins       []TimeBin   `json:"bins"`
-	Fetches    []FetchMark `json:"robots_fetches"`
-	bins       map[int64]*TierCounts
+// timeline aggregates an agent's requests over time: counts per tier
+// in bins of binSeconds, the robots.txt fetches marked one by one (the
+// first maxFetchMarks), for the audit page's timeline
+// (result.AuditTimeline).
+type timeline struct {
+	binSeconds int64
+	fetches    []result.FetchMark
+	bins       map[int64]*result.TierCounts
 }
 
-// TimeBin is one bin of a timeline: its start and its counts.
-type TimeBin struct {
-	Start time.Time `json:"start"`
-	TierCounts
-}
-
-// FetchMark is one robots.txt fetch: when, the answer, the version.
-type FetchMark struct {
-	Time    time.Time `json:"time"`
-	Status  int       `json:"status"`
-	Version string    `json:"version"`
-}
-
-// VersionMark is when a robots.txt version came into force.
-type VersionMark struct {
-	Label string    `json:"label"`
-	From  time.Time `json:"from,omitzero"`
-}
-
-func newTimeline() *Timeline { return &Timeline{BinSeconds: 60, bins: map[int64]*TierCounts{}} }
+func newTimeline() *timeline { return &timeline{binSeconds: 60, bins: map[int64]*result.TierCounts{}} }
 
 // add counts a judged request in its bin.
-func (tl *Timeline) add(j crawl.Judgement) {
+func (tl *timeline) add(j crawl.Judgement) {
 	r := j.Request
-	if r.Span > time.Duration(tl.BinSeconds)*time.Second {
-		for tl.BinSeconds < int64(r.Span/time.Second) {
+	if r.Span > time.Duration(tl.binSeconds)*time.Second {
+		for tl.binSeconds < int64(r.Span/time.Second) {
 			tl.coarsen()
 		}
 	}
-	k := r.Time.Unix() / tl.BinSeconds
+	k := r.Time.Unix() / tl.binSeconds
 	b := tl.bins[k]
 	if b == nil {
 		for len(tl.bins) >= maxBins {
 			tl.coarsen()
-			k = r.Time.Unix() / tl.BinSeconds
+			k = r.Time.Unix() / tl.binSeconds
 		}
 		if b = tl.bins[k]; b == nil {
-			b = &TierCounts{}
+			b = &result.TierCounts{}
 			tl.bins[k] = b
 		}
 	}
-	b.add(j.Tier, r.N())
-	if j.Tier == crawl.TierRobots && len(tl.Fetches) < maxFetchMarks {
-		tl.Fetches = append(tl.Fetches, FetchMark{Time: r.Time.UTC(), Status: r.Status, Version: j.Version})
+	b.Add(string(j.Tier), r.N())
+	if j.Tier == crawl.TierRobots && len(tl.fetches) < maxFetchMarks {
+		tl.fetches = append(tl.fetches, result.FetchMark{Time: r.Time.UTC(), Status: r.Status, Version: j.Version})
 	}
 }
 
@@ -80,41 +62,33 @@ var binLadder = []int64{60, 300, 900, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600,
 
 // coarsen lengthens the bins to the next length of the ladder (or
 // doubles them past its end), merging bins.
-func (tl *Timeline) coarsen() {
-	next := tl.BinSeconds * 2
+func (tl *timeline) coarsen() {
+	next := tl.binSeconds * 2
 	for _, l := range binLadder {
-		if l > tl.BinSeconds {
+		if l > tl.binSeconds {
 			next = l
 			break
 		}
 	}
 	old := tl.bins
-	tl.bins = make(map[int64]*TierCounts, len(old)/2+1)
+	tl.bins = make(map[int64]*result.TierCounts, len(old)/2+1)
 	for k, c := range old {
-		nk := k * tl.BinSeconds / next
+		nk := k * tl.binSeconds / next
 		if m := tl.bins[nk]; m != nil {
-			m.merge(c)
+			m.Merge(*c)
 		} else {
 			tl.bins[nk] = c
 		}
 	}
-	tl.BinSeconds = next
+	tl.binSeconds = next
 }
 
 // finish lays the bins out in time order for the report.
-func (tl *Timeline) finish() {
-	tl.Bins = tl.Bins[:0]
+func (tl *timeline) finish() *result.AuditTimeline {
+	out := &result.AuditTimeline{BinSeconds: tl.binSeconds, Fetches: tl.fetches}
 	for k, c := range tl.bins {
-		tl.Bins = append(tl.Bins, TimeBin{Start: time.Unix(k*tl.BinSeconds, 0).UTC(), TierCounts: *c})
+		out.Bins = append(out.Bins, result.TimeBin{Start: time.Unix(k*tl.binSeconds, 0).UTC(), TierCounts: *c})
 	}
-	slices.SortFunc(tl.Bins, func(a, b TimeBin) int { return a.Start.Compare(b.Start) })
-}
-
-func (tc *TierCounts) merge(o *TierCounts) {
-	tc.Requests += o.Requests
-	tc.Robots += o.Robots
-	tc.Allowed += o.Allowed
-	tc.Grace += o.Grace
-	tc.Uncertain += o.Uncertain
-	tc.Violations += o.Violations
+	slices.SortFunc(out.Bins, func(a, b result.TimeBin) int { return a.Start.Compare(b.Start) })
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/reptest/reptest/accesslog"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // A timeline keeps at most a bounded number of bins whatever the log's
@@ -30,7 +31,7 @@ func TestTimelineBounded(t *testing.T) {
 	if len(tl.Bins) > 2048 || tl.BinSeconds%3600 != 0 {
 		t.Errorf("%d bins of %d s; want at most 2048, of whole hours", len(tl.Bins), tl.BinSeconds)
 	}
-	var sum accesslog.TierCounts
+	var sum result.TierCounts
 	for _, b := range tl.Bins {
 		if b.Start.Unix()%tl.BinSeconds != 0 {
 			t.Fatalf("bin at %s is not aligned to %d s", b.Start, tl.BinSeconds)

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/reptest/reptest/corpus"
@@ -112,10 +111,7 @@ func AreaRank(name string) int {
 // IDPrefix returns the part of a requirement ID before its first '-'
 // ("MATCH" of "MATCH-4"): the table puts the IDs of one prefix in one
 // area.
-func IDPrefix(id string) string {
-	p, _, _ := strings.Cut(id, "-")
-	return p
-}
+func IDPrefix(id string) string { return result.IDPrefix(id) }
 
 var requirementID = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9.]*$`)
 

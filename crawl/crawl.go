@@ -6,6 +6,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/internal/cmdline"
+	"github.com/reptest/reptest/result"
 )
 
 // RunAll runs the crawler on every scenario of the cases, one run per
@@ -15,7 +16,7 @@ import (
 // scenario, in the order they end, one call at a time. It stops early
 // only when ctx is cancelled; the results of the scenarios that ended
 // are returned.
-func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done, total int, run *Run)) ([]cases.Result, []Run) {
+func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done, total int, run *Run)) ([]result.Result, []Run) {
 	var scs []Scenario
 	for i := range cs {
 		scs = append(scs, Scenarios(&cs[i])...)
@@ -69,7 +70,7 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 	}
 	close(next)
 	wg.Wait()
-	var results []cases.Result
+	var results []result.Result
 	var out []Run
 	for _, run := range runs {
 		if run != nil {
@@ -81,8 +82,8 @@ func RunAll(ctx context.Context, cs []cases.Case, c *Crawler, progress func(done
 }
 
 // failAll fails every scenario with err: the crawl could not be set up.
-func failAll(scs []Scenario, crawler string, reqs cases.Table, err error) ([]cases.Result, []Run) {
-	var results []cases.Result
+func failAll(scs []Scenario, crawler string, reqs result.Table, err error) ([]result.Result, []Run) {
+	var results []result.Result
 	var runs []Run
 	for i := range scs {
 		run := Run{Scenario: &scs[i], Failure: err.Error()}
@@ -96,8 +97,8 @@ func failAll(scs []Scenario, crawler string, reqs cases.Table, err error) ([]cas
 }
 
 // Summarize counts a crawler's results as a parser's are counted.
-func Summarize(name, version string, results []cases.Result, strict bool) cases.Summary {
-	s := cases.Summary{Name: name, Version: version}
+func Summarize(name, version string, results []result.Result, strict bool) result.Summary {
+	s := result.Summary{Name: name, Version: version}
 	for _, r := range results {
 		s.Add(r.Outcome)
 	}

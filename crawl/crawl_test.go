@@ -15,13 +15,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // testCrawler is the path of the built crawlers/testcrawler.
 var testCrawler string
 
 // requirements is the requirement table the crawlers' runs are judged by.
-var requirements = func() cases.Table {
+var requirements = func() result.Table {
 	t, err := cases.RequirementTable()
 	if err != nil {
 		panic(err)
@@ -52,7 +53,7 @@ func selectCases(t *testing.T, globs ...string) []cases.Case {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cases.Select(all, cases.ProfileRFC, globs, nil)
+	return cases.Select(all, result.ProfileRFC, globs, nil)
 }
 
 // needAddressLayout skips t unless the scenarios run in the address
@@ -84,7 +85,7 @@ func TestObeyingCrawlerPasses(t *testing.T) {
 	cs := selectCases(t, "access/status-*", "matching/longest*", "access/authority*", "access/redirect*")
 	results, _ := crawl.RunAll(context.Background(), cs, testCrawlerCmd("obey"), nil)
 	for _, r := range results {
-		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+		if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 			t.Errorf("%s #%d %s %s: %s %s\n%s", r.Case, r.Check, r.Agent, r.URL, r.Outcome, strings.Join(r.Req, " "), r.Detail)
 		}
 	}
@@ -97,7 +98,7 @@ func TestBrokenCrawlers(t *testing.T) {
 	type failure struct {
 		Case    string
 		Check   int
-		Outcome cases.Outcome
+		Outcome result.Outcome
 	}
 	cs := selectCases(t, "access/status-200-rules-apply", "access/status-503-unreachable",
 		"matching/longest-allow-inside-disallow", "matching/first-match-is-not-longest",
@@ -112,27 +113,27 @@ func TestBrokenCrawlers(t *testing.T) {
 			// On the start origin that page is the start URL, the user's
 			// choice and no deviation; on the other origins it is ACC-10,
 			// and the pages so fetched that the rules disallow.
-			{"access/authority-other-port-has-no-file", 0, cases.Violation},
-			{"access/authority-other-port-has-no-file", 3, cases.Deviation},
-			{"access/authority-separate-files", 2, cases.Violation},
-			{"access/authority-separate-files", 4, cases.Violation},
-			{"access/authority-separate-files", 6, cases.Violation},
-			{"access/authority-separate-files", 8, cases.Deviation},
+			{"access/authority-other-port-has-no-file", 0, result.Violation},
+			{"access/authority-other-port-has-no-file", 3, result.Deviation},
+			{"access/authority-separate-files", 2, result.Violation},
+			{"access/authority-separate-files", 4, result.Violation},
+			{"access/authority-separate-files", 6, result.Violation},
+			{"access/authority-separate-files", 8, result.Deviation},
 		}},
 		{"5xx-allow", []failure{
 			// Both agents fetch the disallowed pages and the start page
 			// after the 503 (ACC-7).
-			{"access/status-503-unreachable", 0, cases.Violation},
-			{"access/status-503-unreachable", 1, cases.Violation},
-			{"access/status-503-unreachable", 4, cases.Violation},
-			{"access/status-503-unreachable", 12, cases.Violation},
+			{"access/status-503-unreachable", 0, result.Violation},
+			{"access/status-503-unreachable", 1, result.Violation},
+			{"access/status-503-unreachable", 4, result.Violation},
+			{"access/status-503-unreachable", 12, result.Violation},
 		}},
 		{"first-match", []failure{
 			// "Disallow: /catalog/" comes before the longer allow. In
 			// matching/first-match-is-not-longest "Disallow: /" comes
 			// first, so the crawler never gets past the start page and
 			// the allow check is inconclusive rather than failed.
-			{"matching/longest-allow-inside-disallow", 1, cases.Violation},
+			{"matching/longest-allow-inside-disallow", 1, result.Violation},
 		}},
 		// Misreadings by name (reptest variants). Reading a 404 as
 		// disallow all breaks no check: ACC-6 is a MAY, and a crawler
@@ -148,13 +149,13 @@ func TestBrokenCrawlers(t *testing.T) {
 			// http://a.test:8080 into http://a.test alone (https://a.test
 			// differs by scheme): the 8080 checks, and ACC-10 and ACC-1
 			// for the origin whose robots.txt is never fetched.
-			{"access/authority-other-port-has-no-file", 0, cases.Violation},
-			{"access/authority-other-port-has-no-file", 3, cases.Deviation},
-			{"access/authority-other-port-has-no-file", 4, cases.Violation},
-			{"access/authority-separate-files", 2, cases.Violation},
-			{"access/authority-separate-files", 3, cases.Violation},
-			{"access/authority-separate-files", 8, cases.Deviation},
-			{"access/authority-separate-files", 9, cases.Violation},
+			{"access/authority-other-port-has-no-file", 0, result.Violation},
+			{"access/authority-other-port-has-no-file", 3, result.Deviation},
+			{"access/authority-other-port-has-no-file", 4, result.Violation},
+			{"access/authority-separate-files", 2, result.Violation},
+			{"access/authority-separate-files", 3, result.Violation},
+			{"access/authority-separate-files", 8, result.Deviation},
+			{"access/authority-separate-files", 9, result.Violation},
 		}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -162,8 +163,8 @@ func TestBrokenCrawlers(t *testing.T) {
 			var got []failure
 			for _, r := range results {
 				switch r.Outcome {
-				case cases.Pass:
-				case cases.Skipped:
+				case result.Pass:
+				case result.Skipped:
 					if !strings.HasPrefix(r.Detail, "inconclusive:") {
 						t.Errorf("%s #%d skipped: %s", r.Case, r.Check, r.Detail)
 					}
@@ -210,7 +211,7 @@ func TestBadCrawlers(t *testing.T) {
 				t.Fatalf("%d results, %d runs", len(results), len(runs))
 			}
 			for _, r := range results {
-				if r.Outcome != cases.Error || !strings.Contains(r.Detail, tc.want) {
+				if r.Outcome != result.Error || !strings.Contains(r.Detail, tc.want) {
 					t.Errorf("#%d: %s %q; want an error saying %q", r.Check, r.Outcome, r.Detail, tc.want)
 				}
 			}
@@ -244,9 +245,9 @@ func TestProxy(t *testing.T) {
 	}
 	for _, r := range results {
 		switch {
-		case r.Case == "access/status-200-rules-apply" && r.Outcome != cases.Pass:
+		case r.Case == "access/status-200-rules-apply" && r.Outcome != result.Pass:
 			t.Errorf("%s #%d: %s %s", r.Case, r.Check, r.Outcome, r.Detail)
-		case r.Case == "matching/longest-allow-inside-disallow" && (r.Outcome != cases.Error || !strings.Contains(r.Detail, "https cannot be reached through the proxy")):
+		case r.Case == "matching/longest-allow-inside-disallow" && (r.Outcome != result.Error || !strings.Contains(r.Detail, "https cannot be reached through the proxy")):
 			t.Errorf("%s #%d: %s %q; want an error about https", r.Case, r.Check, r.Outcome, r.Detail)
 		}
 	}
@@ -315,7 +316,7 @@ func TestClock(t *testing.T) {
 		}
 	}
 	for _, r := range results {
-		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+		if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 			t.Errorf("%s #%d %s: %s %s", r.Case, r.Check, r.Step, r.Outcome, r.Detail)
 		}
 	}
@@ -357,11 +358,11 @@ func TestCacheForever(t *testing.T) {
 	type failure struct {
 		Case, Step string
 		Check      int
-		Outcome    cases.Outcome
+		Outcome    result.Outcome
 	}
 	var got []failure
 	for _, r := range results {
-		if r.Outcome == cases.Pass || r.Outcome == cases.Skipped || r.Outcome == cases.Note {
+		if r.Outcome == result.Pass || r.Outcome == result.Skipped || r.Outcome == result.Note {
 			continue
 		}
 		got = append(got, failure{r.Case, r.Step, r.Check, r.Outcome})
@@ -377,15 +378,15 @@ func TestCacheForever(t *testing.T) {
 	})
 	want := []failure{
 		// The 404 of 0h is kept: /a is fetched at 25h, when the file disallows it.
-		{"caching/404-is-cached", "25h", 2, cases.Deviation},
+		{"caching/404-is-cached", "25h", 2, result.Deviation},
 		// The 0h copy (Disallow: /a) is kept: /a is not fetched once
 		// the file allows it, /b is fetched once it disallows it.
-		{"caching/recovery-after-outage", "49h", 2, cases.Deviation},
-		{"caching/recovery-after-outage", "49h", 3, cases.Deviation},
-		{"caching/refetch-after-24h", "25h", 4, cases.Deviation},
-		{"caching/refetch-after-24h", "25h", 5, cases.Deviation},
-		{"caching/refetch-after-several-days", "7d", 1, cases.Deviation},
-		{"caching/refetch-after-several-days", "7d", 2, cases.Deviation},
+		{"caching/recovery-after-outage", "49h", 2, result.Deviation},
+		{"caching/recovery-after-outage", "49h", 3, result.Deviation},
+		{"caching/refetch-after-24h", "25h", 4, result.Deviation},
+		{"caching/refetch-after-24h", "25h", 5, result.Deviation},
+		{"caching/refetch-after-several-days", "7d", 1, result.Deviation},
+		{"caching/refetch-after-several-days", "7d", 2, result.Deviation},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("failing checks (-want +got):\n%s", diff)
@@ -416,7 +417,7 @@ func TestClockSkipsGoPrograms(t *testing.T) {
 			t.Fatalf("%s: no results", tc.name)
 		}
 		for _, r := range results {
-			if r.Outcome != cases.Skipped || !strings.Contains(r.Detail, tc.want) {
+			if r.Outcome != result.Skipped || !strings.Contains(r.Detail, tc.want) {
 				t.Errorf("%s: #%d %s %q; want skipped saying %q", tc.name, r.Check, r.Outcome, r.Detail, tc.want)
 			}
 		}
@@ -436,10 +437,10 @@ func TestCrawlerCA(t *testing.T) {
 	defer other.Close()
 	for _, tc := range []struct {
 		name, ca string
-		want     cases.Outcome
+		want     result.Outcome
 	}{
-		{"its CA", "{ca}", cases.Pass},
-		{"another CA", other.CAFile(), cases.Error},
+		{"its CA", "{ca}", result.Pass},
+		{"another CA", other.CAFile(), result.Error},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := &crawl.Crawler{Name: "tls", Template: testCrawler + " -ca " + tc.ca + " -agent {agent} -ua {ua} {url}", Timeout: 20 * time.Second, Budget: 100, Requirements: requirements}
@@ -451,7 +452,7 @@ func TestCrawlerCA(t *testing.T) {
 				if r.Outcome != tc.want {
 					t.Errorf("#%d: %s %s", r.Check, r.Outcome, r.Detail)
 				}
-				if tc.want == cases.Error && (!strings.Contains(r.Detail, "refused the certificate of an https origin") ||
+				if tc.want == result.Error && (!strings.Contains(r.Detail, "refused the certificate of an https origin") ||
 					!strings.Contains(r.Detail, "https://example.com: remote error: tls:") ||
 					!strings.Contains(r.Detail, "testcrawler:") || !strings.Contains(r.Detail, "certificate")) {
 					t.Errorf("#%d: the detail names neither the refused handshake nor the crawler's message:\n%s", r.Check, r.Detail)

@@ -3,13 +3,14 @@ package crawl
 import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 )
 
 // Evidence turns a crawler's runs and their results into the fitter's
 // evidence: the checks' verdicts as questions (diagnose.FromResults) and
 // every request of every run, as the run graded it, for the
 // crawler-only misreadings.
-func Evidence(runs []Run, results []cases.Result, crawler string) *diagnose.Evidence {
+func Evidence(runs []Run, results []result.Result, crawler string) *diagnose.Evidence {
 	var cs []cases.Case
 	seen := map[string]bool{}
 	for _, run := range runs {

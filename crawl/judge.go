@@ -30,20 +30,20 @@ const (
 // Judge turns a run into results: one per check of the scenario's agent,
 // then one per access check the scenario has, whose levels come from the
 // requirement table reqs.
-func Judge(run Run, crawler string, reqs cases.Table) []cases.Result {
+func Judge(run Run, crawler string, reqs result.Table) []result.Result {
 	versions := run.Versions
 	sc := run.Scenario
 	c := sc.Case
 	all := c.AllChecks()
-	var out []cases.Result
-	base := func(idx int, url string, expect cases.Verdict) cases.Result {
-		return cases.Result{Case: c.ID, Check: idx, Parser: crawler, Agent: sc.Agent, URL: url,
+	var out []result.Result
+	base := func(idx int, url string, expect result.Verdict) result.Result {
+		return result.Result{Case: c.ID, Check: idx, Parser: crawler, Agent: sc.Agent, URL: url,
 			Expect: expect, Level: c.Level, Req: c.Req, Profile: c.Profile, Title: c.Title}
 	}
 	if sc.Skip != "" {
 		for _, i := range sc.Checks {
 			r := base(i, all[i].URL, all[i].Expect)
-			r.Accept, r.Rule, r.Outcome, r.Detail = all[i].Accept, all[i].Rule, cases.Skipped, sc.Skip
+			r.Accept, r.Rule, r.Outcome, r.Detail = all[i].Accept, all[i].Rule, result.Skipped, sc.Skip
 			out = append(out, r)
 		}
 		return out
@@ -52,7 +52,7 @@ func Judge(run Run, crawler string, reqs cases.Table) []cases.Result {
 		detail := failure + outputNote(run)
 		for _, i := range sc.Checks {
 			r := base(i, all[i].URL, all[i].Expect)
-			r.Accept, r.Rule, r.Outcome, r.Detail = all[i].Accept, all[i].Rule, cases.Error, detail
+			r.Accept, r.Rule, r.Outcome, r.Detail = all[i].Accept, all[i].Rule, result.Error, detail
 			out = append(out, r)
 		}
 		return out
@@ -66,7 +66,7 @@ func Judge(run Run, crawler string, reqs cases.Table) []cases.Result {
 		out = append(out, r)
 	}
 	for _, a := range accessChecks(sc, versions, &ev) {
-		r := base(len(all)+sc.AgentIndex*accessSlots+a.slot, a.url, cases.Disallow)
+		r := base(len(all)+sc.AgentIndex*accessSlots+a.slot, a.url, result.Disallow)
 		r.Req, r.Level, r.Title = []string{a.req}, a.level, a.title
 		r.Verdict, r.Outcome, r.Detail, r.Trace = a.verdict, a.outcome, a.detail, a.trace
 		out = append(out, r)
@@ -86,9 +86,9 @@ func (run *Run) failure() string {
 
 // judgeCheck judges one check of the corpus by whether its URL was
 // requested.
-func judgeCheck(r *cases.Result, i int, chk *cases.Check, level cases.Level, ev *evidence, sc *Scenario) {
+func judgeCheck(r *result.Result, i int, chk *cases.Check, level result.Level, ev *evidence, sc *Scenario) {
 	if chk.Invalid != "" {
-		r.Outcome, r.Detail = cases.Skipped, chk.Invalid
+		r.Outcome, r.Detail = result.Skipped, chk.Invalid
 		return
 	}
 	origin := OriginOf(chk.URL)
@@ -99,26 +99,26 @@ func judgeCheck(r *cases.Result, i int, chk *cases.Check, level cases.Level, ev 
 	k := ev.find(u)
 	switch {
 	case k >= 0:
-		r.Verdict = cases.Allow
+		r.Verdict = result.Allow
 	case ev.anyOf(controls):
-		r.Verdict = cases.Disallow
-	case chk.Expect == cases.Disallow && page == "" && ev.touched(origin):
-		r.Verdict = cases.Disallow
-	case chk.Expect == cases.Disallow && page != "" && ev.find(page) >= 0:
-		r.Verdict = cases.Disallow
+		r.Verdict = result.Disallow
+	case chk.Expect == result.Disallow && page == "" && ev.touched(origin):
+		r.Verdict = result.Disallow
+	case chk.Expect == result.Disallow && page != "" && ev.find(page) >= 0:
+		r.Verdict = result.Disallow
 	case page != "" && ev.find(page) < 0:
-		r.Outcome = cases.Skipped
+		r.Outcome = result.Skipped
 		r.Detail = "inconclusive: the crawler never requested " + page + ", the page of the step at " + step +
 			" (a crawl depth of at least the number of steps is needed)" + ev.timeline(origin)
 		return
 	default:
-		r.Outcome = cases.Skipped
+		r.Outcome = result.Skipped
 		r.Detail = "inconclusive: the crawler requested no control link of " + origin + stepNote(step) +
 			", so not requesting this URL says nothing about its verdict" + ev.timeline(origin)
 		return
 	}
-	r.Outcome = cases.OutcomeOf(level, chk.Expect, chk.Accept, r.Verdict)
-	if r.Outcome == cases.Pass {
+	r.Outcome = result.OutcomeOf(level, chk.Expect, chk.Accept, r.Verdict)
+	if r.Outcome == result.Pass {
 		return
 	}
 	if k >= 0 {
@@ -192,12 +192,12 @@ func (e *evidence) trace(sc *Scenario, u string) string {
 type evidence struct {
 	run  Run
 	js   []Judgement
-	reqs cases.Table
+	reqs result.Table
 }
 
 // level returns the level of requirement id for the run's case; a table
 // without id gives "", which fails like a note and never as a violation.
-func (e *evidence) level(id string) cases.Level {
+func (e *evidence) level(id string) result.Level {
 	l, _ := e.reqs.Level(id, e.run.Scenario.Case.Profile)
 	return l
 }
@@ -335,11 +335,11 @@ func outputNote(run Run) string {
 type accessCheck struct {
 	slot    int
 	req     string
-	level   cases.Level
+	level   result.Level
 	title   string
 	url     string
-	verdict cases.Verdict
-	outcome cases.Outcome
+	verdict result.Verdict
+	outcome result.Outcome
 	detail  string
 	trace   string
 }
@@ -363,10 +363,10 @@ func accessChecks(sc *Scenario, versions []Version, ev *evidence) []accessCheck 
 // verdictOf sets a check's verdict and outcome: bad means the crawler did
 // what it must not (verdict allow against the expected disallow).
 func (a *accessCheck) verdictOf(bad bool) {
-	a.verdict, a.outcome = cases.Disallow, cases.Pass
+	a.verdict, a.outcome = result.Disallow, result.Pass
 	if bad {
-		a.verdict = cases.Allow
-		a.outcome = cases.OutcomeOf(a.level, cases.Disallow, nil, cases.Allow)
+		a.verdict = result.Allow
+		a.outcome = result.OutcomeOf(a.level, result.Disallow, nil, result.Allow)
 	}
 }
 
@@ -466,7 +466,7 @@ func redirectCheck(sc *Scenario, ev *evidence) (accessCheck, bool) {
 	switch {
 	case !asked:
 		a.verdictOf(false)
-		a.outcome, a.detail = cases.Skipped, "inconclusive: the crawler never requested "+a.url
+		a.outcome, a.detail = result.Skipped, "inconclusive: the crawler never requested "+a.url
 	case followed:
 		a.verdictOf(false)
 	default:
@@ -582,10 +582,10 @@ func Timeline(run Run, crawler string) result.CrawlRun {
 
 // Timelines returns the timelines of the runs that have a result other
 // than pass or skipped among results.
-func Timelines(runs []Run, results []cases.Result, crawler string) []result.CrawlRun {
+func Timelines(runs []Run, results []result.Result, crawler string) []result.CrawlRun {
 	bad := map[[2]string]bool{}
 	for _, r := range results {
-		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+		if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 			bad[[2]string{r.Case, r.Agent}] = true
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // A run is graded once, when it ends: its judgements cover its log, and
@@ -49,20 +49,20 @@ func TestAccessLevelsFromTable(t *testing.T) {
 	strict.Requirements = slices.Clone(requirements.Requirements)
 	for i := range strict.Requirements {
 		if strict.Requirements[i].ID == "ACC-10" {
-			strict.Requirements[i].Level = string(cases.MUST)
+			strict.Requirements[i].Level = string(result.MUST)
 		}
 	}
 	for _, tc := range []struct {
-		table cases.Table
-		want  cases.Outcome
-		level cases.Level
-	}{{requirements, cases.Deviation, cases.SHOULD}, {strict, cases.Violation, cases.MUST}} {
+		table result.Table
+		want  result.Outcome
+		level result.Level
+	}{{requirements, result.Deviation, result.SHOULD}, {strict, result.Violation, result.MUST}} {
 		c := testCrawlerCmd("before-robots")
 		c.Requirements = tc.table
 		results, _ := crawl.RunAll(context.Background(), cs, c, nil)
 		n := 0
 		for _, r := range results {
-			if slices.Equal(r.Req, []string{"ACC-10"}) && r.Outcome != cases.Pass {
+			if slices.Equal(r.Req, []string{"ACC-10"}) && r.Outcome != result.Pass {
 				n++
 				if r.Outcome != tc.want || r.Level != tc.level {
 					t.Errorf("ACC-10 check of %s: %s at level %s, want %s at %s", r.Agent, r.Outcome, r.Level, tc.want, tc.level)

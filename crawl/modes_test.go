@@ -9,19 +9,19 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // failing lists the checks a run did not pass, inconclusive ones aside:
 // "case #check outcome REQ".
-func failing(t *testing.T, results []cases.Result) []string {
+func failing(t *testing.T, results []result.Result) []string {
 	t.Helper()
 	var out []string
 	for _, r := range results {
 		switch {
-		case r.Outcome == cases.Pass:
-		case r.Outcome == cases.Skipped && (strings.HasPrefix(r.Detail, "inconclusive:") || strings.Contains(r.Detail, "timeline case") || strings.Contains(r.Detail, "held back")):
+		case r.Outcome == result.Pass:
+		case r.Outcome == result.Skipped && (strings.HasPrefix(r.Detail, "inconclusive:") || strings.Contains(r.Detail, "timeline case") || strings.Contains(r.Detail, "held back")):
 		default:
 			out = append(out, fmt.Sprintf("%s #%d %s %s", r.Case, r.Check, r.Outcome, strings.Join(r.Req, ",")))
 		}
@@ -95,7 +95,7 @@ func TestJobs(t *testing.T) {
 	cs := selectCases(t, "access/*", "matching/*")
 	for _, mode := range []string{"port-dropped,first-match,before-robots"} {
 		t.Run(mode, func(t *testing.T) {
-			var got [2][]cases.Result
+			var got [2][]result.Result
 			for i, jobs := range []int{1, 4} {
 				c := testCrawlerCmd(mode)
 				c.Jobs = jobs

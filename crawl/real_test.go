@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
+	"github.com/reptest/reptest/result"
 )
 
 // realCrawlers are the crawlers .ci/run judges, with the Debian package
@@ -73,7 +73,7 @@ func TestRealCrawlers(t *testing.T) {
 				}
 			}
 			for _, r := range results {
-				if r.Outcome == cases.Error {
+				if r.Outcome == result.Error {
 					t.Errorf("%s #%d: %s", r.Case, r.Check, r.Detail)
 				}
 			}
@@ -118,7 +118,7 @@ func TestRealCrawlersClock(t *testing.T) {
 					continue
 				}
 				switch r.Outcome {
-				case cases.Skipped, cases.Error:
+				case result.Skipped, result.Error:
 					t.Errorf("%s #%d at %s: %s %s", r.Case, r.Check, r.Step, r.Outcome, r.Detail)
 				default:
 					graded++

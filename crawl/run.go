@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/internal/cmdline"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/setup"
 )
 
@@ -54,7 +54,7 @@ type Crawler struct {
 	NoTimeline bool
 	// Requirements is the requirement table (cases.RequirementTable) the
 	// access checks take their levels from.
-	Requirements cases.Table
+	Requirements result.Table
 }
 
 // Run is what one crawler run of a scenario produced.

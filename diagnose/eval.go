@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // evaluator answers questions of the evidence as variants of the
@@ -51,23 +51,23 @@ const (
 )
 
 // code returns the code of a verdict.
-func code(v cases.Verdict) uint8 {
+func code(v result.Verdict) uint8 {
 	switch v {
-	case cases.Allow:
+	case result.Allow:
 		return codeAllow
-	case cases.Disallow:
+	case result.Disallow:
 		return codeDisallow
 	}
 	return codeNone
 }
 
 // verdictOf returns the verdict of a code.
-func verdictOf(c uint8) cases.Verdict {
+func verdictOf(c uint8) result.Verdict {
 	switch c {
 	case codeAllow:
-		return cases.Allow
+		return result.Allow
 	case codeDisallow:
-		return cases.Disallow
+		return result.Disallow
 	}
 	return ""
 }
@@ -269,7 +269,7 @@ func variant(profile string, ids []string) reference.Options {
 // verdictOn is the verdict of a fetched file on one question; "" when
 // the reference refuses the question (an agent that is no product
 // token).
-func verdictOn(res *reference.Result, agent, url string) cases.Verdict {
+func verdictOn(res *reference.Result, agent, url string) result.Verdict {
 	var allowed bool
 	if res.Robots != nil {
 		ok, err := res.Robots.Allowed(agent, url)
@@ -285,9 +285,9 @@ func verdictOn(res *reference.Result, agent, url string) cases.Verdict {
 		allowed = d.Allowed
 	}
 	if allowed {
-		return cases.Allow
+		return result.Allow
 	}
-	return cases.Disallow
+	return result.Disallow
 }
 
 // union returns the sorted union of sorted position lists.

@@ -3,7 +3,7 @@ package diagnose
 import (
 	"cmp"
 
-	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // Evidence is what the fitter reads: robots.txt responses, the questions
@@ -38,7 +38,7 @@ type Body struct {
 	// reference reads as unreachable.
 	Status int
 	// Profile chooses the reference the body is judged by
-	// (cases.ProfileRFC when empty, cases.ProfileGoogle).
+	// (result.ProfileRFC when empty, result.ProfileGoogle).
 	Profile string
 	// Source names where the body came from: a file's path, "gen/S/I" for
 	// a generated file, "case:ID" for a corpus case. Behaviours count the
@@ -53,7 +53,7 @@ type Question struct {
 	Body     int
 	Agent    string
 	URL      string
-	Verdicts []cases.Verdict
+	Verdicts []result.Verdict
 	// Key identifies the question where crawl requests must find it
 	// (Request.Key): "run/URL". Empty for parsers.
 	Key string
@@ -84,8 +84,8 @@ type Request struct {
 	Key string
 }
 
-// profileOf returns a body's profile, cases.ProfileRFC when empty.
-func (b *Body) profileOf() string { return cmp.Or(b.Profile, cases.ProfileRFC) }
+// profileOf returns a body's profile, result.ProfileRFC when empty.
+func (b *Body) profileOf() string { return cmp.Or(b.Profile, result.ProfileRFC) }
 
 // known reports whether v says allow or disallow.
-func known(v cases.Verdict) bool { return v == cases.Allow || v == cases.Disallow }
+func known(v result.Verdict) bool { return v == result.Allow || v == result.Disallow }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -53,7 +52,7 @@ func (f *parserFit) example(id string, ids []string, pos []int32) *result.Exampl
 
 // cutFor cuts b down for the question q: the smallest body on which id
 // alone, else ids, gives want and the reference does not.
-func (f *parserFit) cutFor(b *Body, q *Question, want cases.Verdict, id string, ids []string) string {
+func (f *parserFit) cutFor(b *Body, q *Question, want result.Verdict, id string, ids []string) string {
 	if len(b.Robots) > exampleCutBytes {
 		head := splitLines(b.Robots)
 		return string(bytes.Join(head[:min(len(head), MaxExampleLines)], nil)) +
@@ -70,7 +69,7 @@ func (f *parserFit) cutFor(b *Body, q *Question, want cases.Verdict, id string, 
 
 // holds returns the test a cut body must pass: the variant ids gives
 // want on q and the reference does not.
-func (f *parserFit) holds(b *Body, q *Question, ids []string, want cases.Verdict) func([]byte) bool {
+func (f *parserFit) holds(b *Body, q *Question, ids []string, want result.Verdict) func([]byte) bool {
 	vopts := variant(b.profileOf(), ids)
 	ropts, _ := reference.OptionsFor(b.profileOf())
 	return func(body []byte) bool {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/result"
 )
 
 // A parser that takes the first matching rule, not the longest, is
@@ -20,15 +20,15 @@ func ExampleFit() {
 	} {
 		ev.Bodies = append(ev.Bodies, diagnose.Body{Robots: []byte(body), Status: 200, Source: fmt.Sprint("file", i)})
 	}
-	ask := func(body int, url string, v cases.Verdict) {
+	ask := func(body int, url string, v result.Verdict) {
 		ev.Questions = append(ev.Questions, diagnose.Question{Body: body, Agent: "FooBot",
-			URL: "https://example.com" + url, Verdicts: []cases.Verdict{v}})
+			URL: "https://example.com" + url, Verdicts: []result.Verdict{v}})
 	}
-	ask(0, "/a", cases.Disallow) // the reference allows: Allow: /a is longer
-	ask(1, "/b/c", cases.Disallow)
-	ask(2, "/d/e", cases.Allow)
-	ask(3, "/f/g", cases.Disallow)
-	ask(3, "/x", cases.Allow) // agrees with the reference
+	ask(0, "/a", result.Disallow) // the reference allows: Allow: /a is longer
+	ask(1, "/b/c", result.Disallow)
+	ask(2, "/d/e", result.Allow)
+	ask(3, "/f/g", result.Disallow)
+	ask(3, "/x", result.Allow) // agrees with the reference
 	ds, err := diagnose.Fit(context.Background(), ev)
 	if err != nil {
 		panic(err)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 )
@@ -21,9 +20,9 @@ func TestNoEvidenceIsNotAMatch(t *testing.T) {
 		Bodies: []diagnose.Body{{Robots: []byte("User-agent: *\nDisallow: /p\n"), Status: 200, Source: "f"}}}
 	for _, u := range []string{"/p", "/q"} {
 		ev.Questions = append(ev.Questions, diagnose.Question{Body: 0, Agent: "FooBot",
-			URL: "https://example.com" + u, Verdicts: []cases.Verdict{"", cases.Allow}})
+			URL: "https://example.com" + u, Verdicts: []result.Verdict{"", result.Allow}})
 	}
-	ev.Questions[0].Verdicts[1] = cases.Disallow
+	ev.Questions[0].Verdicts[1] = result.Disallow
 	ds, err := diagnose.Fit(context.Background(), ev)
 	if err != nil {
 		t.Fatal(err)

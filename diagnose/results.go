@@ -6,6 +6,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // FromResults turns the results of reptest run or reptest crawl into
@@ -15,7 +16,7 @@ import (
 // redirect). Timeline cases, redirects, generated bodies and the access
 // checks reptest crawl adds after a case's own checks are left out. Parsers are in the order they first appear; a question's Key is
 // QuestionKey(case, check).
-func FromResults(cs []cases.Case, results []cases.Result) *Evidence {
+func FromResults(cs []cases.Case, results []result.Result) *Evidence {
 	ev := &Evidence{}
 	byCase := make(map[string]*cases.Case, len(cs))
 	for i := range cs {
@@ -48,7 +49,7 @@ func FromResults(cs []cases.Case, results []cases.Result) *Evidence {
 			q = len(ev.Questions)
 			at[key] = q
 			ev.Questions = append(ev.Questions, Question{Body: b, Agent: r.Agent, URL: r.URL,
-				Verdicts: make([]cases.Verdict, len(ev.Parsers)), Key: key})
+				Verdicts: make([]result.Verdict, len(ev.Parsers)), Key: key})
 		}
 		ev.Questions[q].Verdicts[col[r.Parser]] = r.Verdict
 	}

@@ -106,12 +106,12 @@ func evidenceOf(t testing.TB, files []diff.File, variants [][]string) *Evidence 
 		for k, pr := range f.Probes {
 			qs[k] = cases.Question{Agent: pr.Agent, URL: pr.URL}
 		}
-		cols := make([][]cases.Verdict, len(ps))
+		cols := make([][]result.Verdict, len(ps))
 		for i, p := range ps {
 			cols[i], _ = p.(cases.Batcher).CheckBatch(ctx, req, qs)
 		}
 		for k, q := range qs {
-			row := make([]cases.Verdict, len(ps))
+			row := make([]result.Verdict, len(ps))
 			for i := range ps {
 				row[i] = cols[i][k]
 			}
@@ -281,22 +281,22 @@ func TestUnmodelledIsUnexplained(t *testing.T) {
 		files []diff.File
 		ids   []string // the variant run as the parser
 		// verdict, when set, changes the parser's verdict on a question.
-		verdict func(q Question) (cases.Verdict, bool)
+		verdict func(q Question) (result.Verdict, bool)
 	}{
 		// Disallows every URL whose path has an even number of octets,
 		// whatever the file says.
-		{"odd", files, nil, func(q Question) (cases.Verdict, bool) {
-			return cases.Disallow, len(reference.PathQuery(q.URL))%2 == 0
+		{"odd", files, nil, func(q Question) (result.Verdict, bool) {
+			return result.Disallow, len(reference.PathQuery(q.URL))%2 == 0
 		}},
 		// Turns the verdict round on every URL with a ';' in its path.
-		{"flip-semicolon", files, nil, func(q Question) (cases.Verdict, bool) {
+		{"flip-semicolon", files, nil, func(q Question) (result.Verdict, bool) {
 			if !strings.Contains(reference.PathQuery(q.URL), ";") {
 				return "", false
 			}
-			if q.Verdicts[0] == cases.Allow {
-				return cases.Disallow, true
+			if q.Verdicts[0] == result.Allow {
+				return result.Disallow, true
 			}
-			return cases.Allow, q.Verdicts[0] == cases.Disallow
+			return result.Allow, q.Verdicts[0] == result.Disallow
 		}},
 		{"one-body", oneBody, []string{"useragent-accepted"}, nil},
 	} {

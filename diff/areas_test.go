@@ -49,7 +49,7 @@ func TestRunCountsAreas(t *testing.T) {
 	}, {
 		name:    "two parsers: and under Google's reading with the google profile",
 		parsers: func() []cases.Parser { return []cases.Parser{ref(), refGoogle()} },
-		profile: cases.ProfileGoogle,
+		profile: result.ProfileGoogle,
 		want: []result.AreaStat{
 			{Area: "user-agent", Probes: 1, Agreed: 1},
 			{Area: "matching", Probes: 3, Agreed: 2, Apart: map[string]int{"reference": 1}},
@@ -72,22 +72,22 @@ func TestRunCountsAreas(t *testing.T) {
 }
 
 func TestMajority(t *testing.T) {
-	const a, d, r = cases.Allow, cases.Disallow, cases.Reject
+	const a, d, r = result.Allow, result.Disallow, result.Reject
 	tests := []struct {
-		vs     []cases.Verdict
-		ref    cases.Verdict
-		side   cases.Verdict
+		vs     []result.Verdict
+		ref    result.Verdict
+		side   result.Verdict
 		hasOne bool
 	}{
-		{[]cases.Verdict{a, a, d}, d, a, true},
-		{[]cases.Verdict{a, d}, d, d, true},
-		{[]cases.Verdict{a, d, r, r}, a, r, true},
-		{[]cases.Verdict{a, d, r}, d, d, true},
-		{[]cases.Verdict{d, r}, a, a, false},   // the reference sides with neither
-		{[]cases.Verdict{a, d}, "", "", false}, // the reference gives no verdict
+		{[]result.Verdict{a, a, d}, d, a, true},
+		{[]result.Verdict{a, d}, d, d, true},
+		{[]result.Verdict{a, d, r, r}, a, r, true},
+		{[]result.Verdict{a, d, r}, d, d, true},
+		{[]result.Verdict{d, r}, a, a, false},   // the reference sides with neither
+		{[]result.Verdict{a, d}, "", "", false}, // the reference gives no verdict
 	}
 	for _, tt := range tests {
-		side, ok := majority(tt.vs, func() cases.Verdict { return tt.ref })
+		side, ok := majority(tt.vs, func() result.Verdict { return tt.ref })
 		if ok != tt.hasOne || ok && side != tt.side {
 			t.Errorf("majority(%v, ref %s) = %s, %v; want %s, %v", tt.vs, tt.ref, side, ok, tt.side, tt.hasOne)
 		}
@@ -103,7 +103,7 @@ func TestProbeKindsAreRequirements(t *testing.T) {
 		t.Fatal(err)
 	}
 	for kind, req := range probeKinds {
-		if !slices.ContainsFunc(reqs, func(r cases.Requirement) bool { return r.ID == req && r.Area != "" }) {
+		if !slices.ContainsFunc(reqs, func(r result.Requirement) bool { return r.ID == req && r.Area != "" }) {
 			t.Errorf("probe kind %q: requirement %q is in no area of corpus/requirements.yaml", kind, req)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // DefaultCacheEntries is the number of questions a run remembers the
@@ -42,9 +43,9 @@ type questionKey [sha256.Size]byte
 // the panel's order): 0 for none, else an index into cachedVerdicts.
 type verdictSet uint64
 
-var cachedVerdicts = [...]cases.Verdict{1: cases.Allow, 2: cases.Disallow, 3: cases.Reject}
+var cachedVerdicts = [...]result.Verdict{1: result.Allow, 2: result.Disallow, 3: result.Reject}
 
-func (s verdictSet) get(i int) (cases.Verdict, bool) {
+func (s verdictSet) get(i int) (result.Verdict, bool) {
 	if i >= cacheParsers {
 		return "", false
 	}
@@ -52,7 +53,7 @@ func (s verdictSet) get(i int) (cases.Verdict, bool) {
 	return cachedVerdicts[c], c != 0
 }
 
-func (s verdictSet) with(i int, v cases.Verdict) verdictSet {
+func (s verdictSet) with(i int, v result.Verdict) verdictSet {
 	for c, w := range cachedVerdicts {
 		if c > 0 && w == v && i < cacheParsers {
 			return s&^(3<<(2*i)) | verdictSet(c)<<(2*i)
@@ -81,7 +82,7 @@ func newVerdictCache(n int) *verdictCache {
 }
 
 // get returns parser i's verdict on the question k, if remembered.
-func (c *verdictCache) get(i int, k *questionKey) (cases.Verdict, bool) {
+func (c *verdictCache) get(i int, k *questionKey) (result.Verdict, bool) {
 	if c == nil {
 		return "", false
 	}
@@ -98,7 +99,7 @@ func (c *verdictCache) get(i int, k *questionKey) (cases.Verdict, bool) {
 
 // put remembers parser i's verdict v on the question k, unless it is an
 // error.
-func (c *verdictCache) put(i int, k *questionKey, v cases.Verdict) {
+func (c *verdictCache) put(i int, k *questionKey, v result.Verdict) {
 	if c == nil || v == VerdictError || i >= cacheParsers {
 		return
 	}

@@ -55,9 +55,9 @@ func (p *panel) setIdentities(identities map[string]string) {
 
 // storedVerdict is one answer in a DiskCache entry of verdicts.
 type storedVerdict struct {
-	Agent   string        `json:"a"`
-	URL     string        `json:"u"`
-	Verdict cases.Verdict `json:"v"`
+	Agent   string         `json:"a"`
+	URL     string         `json:"u"`
+	Verdict result.Verdict `json:"v"`
 }
 
 // verdictsKey is the key of parser i's verdicts on the probes of b.
@@ -67,7 +67,7 @@ func (p *panel) verdictsKey(i int, b *body) [sha256.Size]byte {
 
 // storedVerdicts returns parser i's verdicts on questions about b that
 // the disk cache holds.
-func (p *panel) storedVerdicts(i int, b *body) map[cases.Question]cases.Verdict {
+func (p *panel) storedVerdicts(i int, b *body) map[cases.Question]result.Verdict {
 	data, ok := p.disk.get(p.verdictsKey(i, b))
 	if !ok {
 		return nil
@@ -76,7 +76,7 @@ func (p *panel) storedVerdicts(i int, b *body) map[cases.Question]cases.Verdict 
 	if json.Unmarshal(data, &list) != nil {
 		return nil
 	}
-	m := make(map[cases.Question]cases.Verdict, len(list))
+	m := make(map[cases.Question]result.Verdict, len(list))
 	for _, s := range list {
 		if verdictOf(s.Verdict) == s.Verdict && s.Verdict != VerdictError {
 			m[cases.Question{Agent: s.Agent, URL: s.URL}] = s.Verdict
@@ -88,7 +88,7 @@ func (p *panel) storedVerdicts(i int, b *body) map[cases.Question]cases.Verdict 
 // storeVerdicts adds parser i's verdicts in column i of vs, on qs, to
 // what the disk cache held (had), unless it held them all. Errors are
 // not stored.
-func (p *panel) storeVerdicts(i int, b *body, had map[cases.Question]cases.Verdict, qs []cases.Question, vs [][]cases.Verdict) {
+func (p *panel) storeVerdicts(i int, b *body, had map[cases.Question]result.Verdict, qs []cases.Question, vs [][]result.Verdict) {
 	list := make([]storedVerdict, 0, len(had)+len(qs))
 	for q, v := range had {
 		list = append(list, storedVerdict{q.Agent, q.URL, v})
@@ -119,8 +119,8 @@ type storedResult struct {
 	// Asked and Answers are the file's probes and every parser's verdicts
 	// on them, the evidence the diagnosis is fitted on: a run read from
 	// the cache is diagnosed as the run that filled it.
-	Asked   []storedProbe     `json:"asked"`
-	Answers [][]cases.Verdict `json:"answers"`
+	Asked   []storedProbe      `json:"asked"`
+	Answers [][]result.Verdict `json:"answers"`
 }
 
 type storedProbe struct {

@@ -18,12 +18,12 @@ import (
 )
 
 // VerdictError is the verdict recorded when a parser fails to answer
-// (an error or a panic). Like cases.Reject it is compared as a verdict of
+// (an error or a panic). Like result.Reject it is compared as a verdict of
 // its own.
-const VerdictError cases.Verdict = "error"
+const VerdictError result.Verdict = "error"
 
 // Signature is result.Signature.
-func Signature(verdicts map[string]cases.Verdict) string { return result.Signature(verdicts) }
+func Signature(verdicts map[string]result.Verdict) string { return result.Signature(verdicts) }
 
 // panel asks a fixed list of parsers the same questions. The panel is
 // used from one goroutine at a time; it may ask its parsers from
@@ -77,7 +77,7 @@ func (p *panel) referenceColumns() map[string]int {
 		if !ok {
 			continue
 		}
-		for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle} {
+		for _, profile := range []string{result.ProfileRFC, result.ProfileGoogle} {
 			want, ok := reference.OptionsFor(profile)
 			if _, done := cols[profile]; !done && ok && reflect.DeepEqual(r.Options(profile), want) {
 				cols[profile] = i
@@ -104,7 +104,7 @@ func (b *body) request() cases.Request {
 }
 
 // verdicts returns each parser's verdict on in, in the panel's order.
-func (p *panel) verdicts(ctx context.Context, in result.Input, dst []cases.Verdict) []cases.Verdict {
+func (p *panel) verdicts(ctx context.Context, in result.Input, dst []result.Verdict) []result.Verdict {
 	b := newBody(in)
 	q := cases.Question{Agent: in.Agent, URL: in.URL}
 	k := p.keyOf(&b, q)
@@ -125,7 +125,7 @@ func (p *panel) keyOf(b *body, q cases.Question) questionKey {
 
 // verdict returns parser i's verdict on one question, from the cache
 // when it is there; k is the question's cache key.
-func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k *questionKey) cases.Verdict {
+func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k *questionKey) result.Verdict {
 	if v, ok := p.cache.get(i, k); ok {
 		return v
 	}
@@ -141,11 +141,11 @@ func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k
 // same time, each from a goroutine of its own; a parser that implements
 // cases.Batcher gets the questions the cache does not answer in one
 // batch, the others one Check each.
-func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cases.Verdict {
-	vs := make([][]cases.Verdict, len(qs))
+func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]result.Verdict {
+	vs := make([][]result.Verdict, len(qs))
 	keys := make([]questionKey, len(qs))
 	for k, q := range qs {
-		vs[k] = make([]cases.Verdict, len(p.parsers))
+		vs[k] = make([]result.Verdict, len(p.parsers))
 		keys[k] = p.keyOf(b, q)
 	}
 	var wg sync.WaitGroup
@@ -162,8 +162,8 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]cas
 
 // probeOne fills in parser i's column of vs; keys are the questions'
 // cache keys.
-func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]cases.Verdict) {
-	var stored map[cases.Question]cases.Verdict
+func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]result.Verdict) {
+	var stored map[cases.Question]result.Verdict
 	if p.disk != nil {
 		stored = p.storedVerdicts(i, b)
 		defer func() { p.storeVerdicts(i, b, stored, qs, vs) }()
@@ -210,7 +210,7 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 // to confirm what the fast ones agreed on; o learns from each answer. The
 // answer is the same as comparing all verdicts.
 // b is in's body when the caller has its digest already, else nil.
-func (p *panel) agrees(ctx context.Context, in result.Input, b *body, want []cases.Verdict, o *odds) bool {
+func (p *panel) agrees(ctx context.Context, in result.Input, b *body, want []result.Verdict, o *odds) bool {
 	if b == nil {
 		nb := newBody(in)
 		b = &nb
@@ -237,9 +237,9 @@ type odds struct {
 // want with a guess: a parser whose wanted verdict is the least common
 // one (the minority side of a disagreement) is the likeliest to answer
 // otherwise.
-func newOdds(want []cases.Verdict) *odds {
+func newOdds(want []result.Verdict) *odds {
 	o := &odds{asked: make([]int, len(want)), differed: make([]int, len(want))}
-	count := make(map[cases.Verdict]int)
+	count := make(map[result.Verdict]int)
 	for _, v := range want {
 		count[v]++
 	}
@@ -296,7 +296,7 @@ func (p *panel) release() {
 }
 
 // ask asks parser i one question and adds the time it took to its cost.
-func (p *panel) ask(ctx context.Context, i int, req cases.Request) (v cases.Verdict) {
+func (p *panel) ask(ctx context.Context, i int, req cases.Request) (v result.Verdict) {
 	if !p.acquire(ctx) {
 		return VerdictError
 	}
@@ -328,8 +328,8 @@ func (p *panel) ask(ctx context.Context, i int, req cases.Request) (v cases.Verd
 // batch request): a parser asked one question at a time, or one slowed
 // down by a busy machine, gets each question's time. A panic or a reply
 // of the wrong length is an error on every question.
-func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []cases.Verdict) {
-	out = make([]cases.Verdict, len(qs))
+func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Request, qs []cases.Question) (out []result.Verdict) {
+	out = make([]result.Verdict, len(qs))
 	if !p.acquire(ctx) {
 		for k := range out {
 			out[k] = VerdictError
@@ -362,9 +362,9 @@ func (p *panel) askBatch(ctx context.Context, bt cases.Batcher, req cases.Reques
 }
 
 // verdictOf maps anything but a verdict to VerdictError.
-func verdictOf(v cases.Verdict) cases.Verdict {
+func verdictOf(v result.Verdict) result.Verdict {
 	switch v {
-	case cases.Allow, cases.Disallow, cases.Reject:
+	case result.Allow, result.Disallow, result.Reject:
 		return v
 	}
 	return VerdictError
@@ -372,8 +372,8 @@ func verdictOf(v cases.Verdict) cases.Verdict {
 
 // finding returns the finding for in, not minimised and without tags.
 func (p *panel) finding(ctx context.Context, in result.Input) result.Finding {
-	vs := p.verdicts(ctx, in, make([]cases.Verdict, 0, len(p.parsers)))
-	f := result.Finding{Input: in, Verdicts: make(map[string]cases.Verdict, len(vs))}
+	vs := p.verdicts(ctx, in, make([]result.Verdict, 0, len(p.parsers)))
+	f := result.Finding{Input: in, Verdicts: make(map[string]result.Verdict, len(vs))}
 	for i, v := range vs {
 		f.Verdicts[p.names[i]] = v
 	}

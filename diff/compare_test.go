@@ -9,6 +9,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // TestReferenceColumns checks which parsers of a panel the fitter may
@@ -27,9 +28,9 @@ func TestReferenceColumns(t *testing.T) {
 		parsers []cases.Parser
 		want    map[string]int
 	}{
-		{"reference", []cases.Parser{parsers.NewTemoto(), ref()}, map[string]int{cases.ProfileRFC: 1, cases.ProfileGoogle: 1}},
-		{"reference-google first", []cases.Parser{refGoogle(), ref()}, map[string]int{cases.ProfileRFC: 1, cases.ProfileGoogle: 0}},
-		{"a variant", []cases.Parser{variant, refGoogle()}, map[string]int{cases.ProfileGoogle: 1}},
+		{"reference", []cases.Parser{parsers.NewTemoto(), ref()}, map[string]int{result.ProfileRFC: 1, result.ProfileGoogle: 1}},
+		{"reference-google first", []cases.Parser{refGoogle(), ref()}, map[string]int{result.ProfileRFC: 1, result.ProfileGoogle: 0}},
+		{"a variant", []cases.Parser{variant, refGoogle()}, map[string]int{result.ProfileGoogle: 1}},
 		{"none", []cases.Parser{parsers.NewTemoto(), variant}, map[string]int{}},
 	}
 	for _, tt := range tests {
@@ -49,12 +50,12 @@ func TestReferenceColumns(t *testing.T) {
 func TestRunReferenceColumnsSameDiagnosis(t *testing.T) {
 	files := Generate(3, 30)
 	for i := range files[:10] {
-		files[i].Profile = cases.ProfileGoogle
+		files[i].Profile = result.ProfileGoogle
 	}
 	mk := func(context.Context) ([]cases.Parser, error) {
 		return []cases.Parser{parsers.NewTemoto(), parsers.NewReferenceWith("reference-google", reference.Google()), parsers.NewReference()}, nil
 	}
-	run := func(unoptimised bool) *Report {
+	run := func(unoptimised bool) *result.Document {
 		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, NoMinimize: true, Unoptimised: unoptimised})
 		if err != nil {
 			t.Fatal(err)

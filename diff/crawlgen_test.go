@@ -17,6 +17,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/result"
 )
 
 // TestWriteCrawlShares writes a crawl of 3,000 responses, reads it back
@@ -96,7 +97,7 @@ func benchCrawl(b *testing.B, n int) {
 	peak, stop := heapPeak()
 	cpu := cpuTime()
 	b.ResetTimer()
-	var rep *Report
+	var rep *result.Document
 	var in Inputs
 	for b.Loop() {
 		in = Inputs{}

@@ -17,17 +17,17 @@ import (
 
 func TestSignature(t *testing.T) {
 	tests := []struct {
-		verdicts map[string]cases.Verdict
+		verdicts map[string]result.Verdict
 		want     string
 	}{
-		{map[string]cases.Verdict{"reference": "allow", "temoto": "allow"}, ""},
-		{map[string]cases.Verdict{"reference": "allow"}, ""},
-		{map[string]cases.Verdict{"temoto": "allow", "reference": "disallow"}, "reference=disallow≠temoto=allow"},
-		{map[string]cases.Verdict{"reference": "disallow", "grobotstxt": "disallow", "temoto": "allow"},
+		{map[string]result.Verdict{"reference": "allow", "temoto": "allow"}, ""},
+		{map[string]result.Verdict{"reference": "allow"}, ""},
+		{map[string]result.Verdict{"temoto": "allow", "reference": "disallow"}, "reference=disallow≠temoto=allow"},
+		{map[string]result.Verdict{"reference": "disallow", "grobotstxt": "disallow", "temoto": "allow"},
 			"grobotstxt,reference=disallow≠temoto=allow"},
-		{map[string]cases.Verdict{"temoto": "reject", "grobotstxt": "allow", "reference": "disallow"},
+		{map[string]result.Verdict{"temoto": "reject", "grobotstxt": "allow", "reference": "disallow"},
 			"grobotstxt=allow≠reference=disallow≠temoto=reject"},
-		{map[string]cases.Verdict{"b": "error", "a": "allow", "c": "error", "d": "allow"}, "a,d=allow≠b,c=error"},
+		{map[string]result.Verdict{"b": "error", "a": "allow", "c": "error", "d": "allow"}, "a,d=allow≠b,c=error"},
 	}
 	for _, tt := range tests {
 		if got := Signature(tt.verdicts); got != tt.want {
@@ -40,10 +40,10 @@ func TestSignature(t *testing.T) {
 // the verdicts were put together.
 func TestSignatureCanonical(t *testing.T) {
 	names := []string{"temoto", "reference", "grobotstxt", "exec"}
-	verdicts := []cases.Verdict{cases.Allow, cases.Disallow, cases.Allow, cases.Reject}
+	verdicts := []result.Verdict{result.Allow, result.Disallow, result.Allow, result.Reject}
 	want := ""
 	for rot := 0; rot < len(names); rot++ {
-		m := make(map[string]cases.Verdict)
+		m := make(map[string]result.Verdict)
 		for i := range names {
 			j := (i + rot) % len(names)
 			m[names[j]] = verdicts[j]
@@ -324,7 +324,7 @@ func TestGenerateCoverage(t *testing.T) {
 }
 
 // run compares files with a panel of test parsers on some workers.
-func run(t *testing.T, files []File, workers int, mk func() []cases.Parser) *Report {
+func run(t *testing.T, files []File, workers int, mk func() []cases.Parser) *result.Document {
 	t.Helper()
 	rep, err := Run(context.Background(), files, func(context.Context) ([]cases.Parser, error) { return mk(), nil },
 		Options{Workers: workers, MaxProbes: 60})
@@ -445,11 +445,11 @@ func TestFromCases(t *testing.T) {
 	cs := []cases.Case{
 		{ID: "a", Req: []string{"SYN-1", "UA-4"}, Robots: []byte("User-agent: *\n"), Checks: []cases.Check{{Agent: "X", URL: "https://h/a"}}},
 		{ID: "http", Fetch: []cases.Response{{URL: "http://a.test/robots.txt"}}, Checks: []cases.Check{{Agent: "X", URL: "/"}}},
-		{ID: "g", Profile: cases.ProfileGoogle, Robots: []byte(""), Checks: []cases.Check{{Agent: "Y", URL: "/b"}}},
+		{ID: "g", Profile: result.ProfileGoogle, Robots: []byte(""), Checks: []cases.Check{{Agent: "Y", URL: "/b"}}},
 	}
 	want := []File{
 		{Name: "case:a", Robots: []byte("User-agent: *\n"), Probes: []Probe{{Agent: "X", URL: "https://h/a", Kind: "check", Req: "SYN-1"}}},
-		{Name: "case:g", Robots: []byte(""), Profile: cases.ProfileGoogle, Probes: []Probe{{Agent: "Y", URL: "/b", Kind: "check"}}},
+		{Name: "case:g", Robots: []byte(""), Profile: result.ProfileGoogle, Probes: []Probe{{Agent: "Y", URL: "/b", Kind: "check"}}},
 	}
 	if diff := cmp.Diff(want, FromCases(cs)); diff != "" {
 		t.Errorf("FromCases (-want +got):\n%s", diff)

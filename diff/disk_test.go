@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 func cacheKey(s string) [32]byte { return digest("test", s) }
@@ -178,7 +179,7 @@ func TestRunCached(t *testing.T) {
 	files := Generate(11, 16)
 	dir := t.TempDir()
 	type counts struct{ a, b atomic.Int64 }
-	run := func(cache bool, ids map[string]string, noMin bool, c *counts) *Report {
+	run := func(cache bool, ids map[string]string, noMin bool, c *counts) *result.Document {
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{ref(), &naive{name: "a", calls: &c.a}, &batching{naive: naive{name: "b", calls: &c.b}, batches: new(atomic.Int64), questions: new(atomic.Int64)}}, nil
 		}
@@ -215,7 +216,7 @@ func TestRunCached(t *testing.T) {
 		}
 	}
 	var wg sync.WaitGroup
-	reps := make([]*Report, 2)
+	reps := make([]*result.Document, 2)
 	var c counts
 	for i := range reps {
 		wg.Add(1)

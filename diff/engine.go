@@ -63,8 +63,8 @@ type Options struct {
 	// program's command line and options. The cache keys by them.
 	Identities map[string]string
 	// Profile is the profile of files that name none (directories and
-	// generated files): cases.ProfileRFC (the default) or
-	// cases.ProfileGoogle. Every request carries the file's profile, and
+	// generated files): result.ProfileRFC (the default) or
+	// result.ProfileGoogle. Every request carries the file's profile, and
 	// the reference that traces, tags, groups and minimises findings
 	// follows it; findings record it.
 	Profile string
@@ -79,23 +79,13 @@ type Options struct {
 	// the diagnosis is fitted on the files whose body digests are
 	// smallest, as many as fit (see evidenceSample).
 	EvidenceBytes int
+	// Run, when set, describes the run in its document (the caller
+	// records the command, the inputs, the parsers and the date).
+	Run *result.RunInfo
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
 const MinProbes = 40
-
-// Report is the outcome of Run: the findings, minimised and without
-// duplicates, in the order of the files they were first found in, and the
-// summary.
-type Report struct {
-	Findings []result.Finding   `json:"findings"`
-	Summary  result.DiffSummary `json:"summary"`
-	// Diagnosis names, per parser, the misreadings of the reference that
-	// explain its departures from it (package diagnose), fitted once on
-	// every probe of the run (on a sample of its files past
-	// Options.EvidenceBytes).
-	Diagnosis []result.Diagnosis `json:"diagnosis"`
-}
 
 // fileResult is what one worker found in one file.
 type fileResult struct {
@@ -108,18 +98,21 @@ type fileResult struct {
 	// them, kept for the diagnosis.
 	body    File
 	asked   []Probe
-	answers [][]cases.Verdict
+	answers [][]result.Verdict
 }
 
 // Run compares the parsers factory makes on every probe of every file and
-// returns the disagreements, minimised (unless opts.NoMinimize), tagged and
-// grouped. Files are compared in parallel; the result does not depend on
+// returns the run's results document: the disagreements as findings,
+// minimised (unless opts.NoMinimize), tagged and without duplicates, in
+// the order of the files they were first found in; their summary, with
+// the findings grouped; the diagnosis of every parser, fitted once on
+// every probe of the run; and opts.Run. Files are compared in parallel; the result does not depend on
 // the number of workers. Disagreements within one file that have the same
 // verdicts, come from the same kind of probe and that the reference decides
 // alike (the same reason, kind of group, and shape of deciding rule: allow
 // or disallow, with "*", "$" or "%" or not) are minimised once and counted
 // in the finding's Probes; minimised findings that are equal are merged.
-func Run(ctx context.Context, files []File, factory Factory, opts Options) (*Report, error) {
+func Run(ctx context.Context, files []File, factory Factory, opts Options) (*result.Document, error) {
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
 	for i := range order {
@@ -149,7 +142,7 @@ type jobSeq func(yield func(job) bool) error
 
 // runJobs compares the files jobs yields, total of them (0 when not known
 // beforehand), and collects the results by job index.
-func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*Report, error) {
+func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*result.Document, error) {
 	opts = withDefaults(opts, total)
 	var cache *verdictCache
 	var slots chan struct{}
@@ -214,7 +207,8 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	rep := collect(c.names, c.results, c.dups)
+	doc := collect(c.names, c.results, c.dups, opts.Profile)
+	doc.Run = opts.Run
 	start := time.Now()
 	disk := opts.Cache
 	if opts.Unoptimised {
@@ -224,14 +218,14 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if !opts.Unoptimised {
 		ev.ReferenceColumns = c.refs
 	}
-	rep.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.Fit)
+	doc.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.Fit)
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return rep, nil
+	return doc, nil
 }
 
 // evidenceOf gathers the probes of every file and the parsers' verdicts
@@ -300,7 +294,7 @@ func withDefaults(opts Options, total int) Options {
 		opts.MaxTests = DefaultMaxTests
 	}
 	if opts.Profile == "" {
-		opts.Profile = cases.ProfileRFC
+		opts.Profile = result.ProfileRFC
 	}
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
@@ -427,7 +421,7 @@ func closeAll(ps []cases.Parser) {
 // pending is a disagreement waiting to be minimised.
 type pending struct {
 	in     result.Input
-	vs     []cases.Verdict
+	vs     []result.Verdict
 	probes int
 	lines  []int // the file's lines the probes came from
 }
@@ -482,7 +476,7 @@ func probesOf(f *File, opts *Options) []Probe {
 // them, all[k] being the verdicts on probes[k], and returns the
 // disagreements to minimise: one for each set of verdicts, kind of probe
 // and reference's cause (causeKey), which stands for all its probes.
-func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]cases.Verdict) []pending {
+func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict) []pending {
 	var (
 		parsed  *reference.Robots
 		byKey   = make(map[string]int)
@@ -521,7 +515,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 
 // countPairs counts, for each pair of parsers, whether they give
 // different verdicts in vs, and reports whether any pair does.
-func (res *fileResult) countPairs(vs []cases.Verdict) bool {
+func (res *fileResult) countPairs(vs []result.Verdict) bool {
 	differs := false
 	k := 0
 	for i := 0; i < len(vs); i++ {
@@ -538,7 +532,7 @@ func (res *fileResult) countPairs(vs []cases.Verdict) bool {
 
 // pendingKey is the key disagreeing probes of one file are minimised
 // once by: the verdicts, the kind of probe and the reference's cause.
-func pendingKey(robots *reference.Robots, vs []cases.Verdict, pr Probe) string {
+func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string {
 	var key strings.Builder
 	for _, v := range vs {
 		key.WriteString(string(v))
@@ -573,7 +567,7 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 	if fd.Signature == "" {
 		// The parsers changed their minds (a flaky parser): keep the
 		// verdicts first seen on the input as found.
-		want := make(map[string]cases.Verdict, len(w.vs))
+		want := make(map[string]result.Verdict, len(w.vs))
 		for i, v := range w.vs {
 			want[p.names[i]] = v
 		}
@@ -593,9 +587,9 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 // askAll returns every parser's verdicts on every probe of f, vs[k][i]
 // being parser i's on probes[k]: in one batch per parser, or (plain) one
 // Check per probe and parser.
-func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]cases.Verdict {
+func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) [][]result.Verdict {
 	if plain {
-		vs := make([][]cases.Verdict, len(probes))
+		vs := make([][]result.Verdict, len(probes))
 		for k, pr := range probes {
 			vs[k] = p.verdicts(ctx, result.Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}, nil)
 		}
@@ -642,11 +636,14 @@ func traceOf(in result.Input) (string, int) {
 	return d.String(), 0
 }
 
-// collect merges the files' results in file order; dups holds the
-// duplicates of each compared input by its index.
-func collect(names []string, results []*fileResult, dups map[int]*duplicates) *Report {
-	rep := &Report{}
-	s := &rep.Summary
+// collect merges the files' results, of the given profile, in file
+// order into a results document; dups holds the duplicates of each
+// compared input by its index.
+func collect(names []string, results []*fileResult, dups map[int]*duplicates, profile string) *result.Document {
+	rep := &result.Document{Tool: result.Tool, Version: reference.Version, Profile: profile,
+		Parsers: []result.Summary{}, Results: []result.Result{}, Summary: &result.DiffSummary{},
+		Reference: result.ReferenceOf(names, profile)}
+	s := rep.Summary
 	s.Parsers = names
 	n := len(names)
 	for i := 0; i < n; i++ {
@@ -679,7 +676,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 				s.Pairs[k].FileDisagreements++
 			}
 		}
-		rep.addFindings(index, r, d)
+		addFindings(rep, index, r, d)
 	}
 	for k := range s.Pairs {
 		s.Pairs[k].Share()
@@ -693,7 +690,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates) *R
 // addFindings adds the findings of one compared file, and of its
 // duplicates d, to rep: a finding already there (index holds them by
 // input) gets the file as one more source.
-func (rep *Report) addFindings(index map[string]int, r *fileResult, d *duplicates) {
+func addFindings(rep *result.Document, index map[string]int, r *fileResult, d *duplicates) {
 	listed := make(map[string]bool) // findings this file is a source of
 	for _, f := range r.findings {
 		id := f.Input.ID()

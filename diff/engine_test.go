@@ -22,10 +22,10 @@ type batching struct {
 	batches, questions *atomic.Int64
 }
 
-func (b *batching) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+func (b *batching) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
 	b.batches.Add(1)
 	b.questions.Add(int64(len(qs)))
-	vs := make([]cases.Verdict, len(qs))
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	for k, q := range qs {
 		r := req
@@ -47,7 +47,7 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	}
 	files = append(files, File{Name: "hand", Robots: []byte("User-agent: *\nDisallow: /a\nREJECT\n")})
 	type counts struct{ checks, batches, questions atomic.Int64 }
-	runWith := func(unoptimised bool, cacheEntries int, c *counts) *Report {
+	runWith := func(unoptimised bool, cacheEntries int, c *counts) *result.Document {
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{
 				ref(), refGoogle(),
@@ -104,7 +104,7 @@ func TestVerdictCacheBounded(t *testing.T) {
 		get    bool
 		parser int
 		url    string
-		v      cases.Verdict // put: the verdict; get: the one wanted, "" for none
+		v      result.Verdict // put: the verdict; get: the one wanted, "" for none
 	}
 	for _, tc := range []struct {
 		name string
@@ -112,25 +112,25 @@ func TestVerdictCacheBounded(t *testing.T) {
 		ops  []op
 	}{
 		{"parsers apart", 8, []op{
-			{false, 0, "/1", cases.Allow}, {false, 1, "/1", cases.Reject}, {false, 31, "/1", cases.Disallow},
-			{true, 0, "/1", cases.Allow}, {true, 1, "/1", cases.Reject}, {true, 31, "/1", cases.Disallow},
+			{false, 0, "/1", result.Allow}, {false, 1, "/1", result.Reject}, {false, 31, "/1", result.Disallow},
+			{true, 0, "/1", result.Allow}, {true, 1, "/1", result.Reject}, {true, 31, "/1", result.Disallow},
 			{true, 2, "/1", ""}, {true, 0, "/2", ""},
 		}},
 		{"no errors, no parser past the 32nd", 8, []op{
-			{false, 0, "/1", VerdictError}, {false, 32, "/1", cases.Allow},
+			{false, 0, "/1", VerdictError}, {false, 32, "/1", result.Allow},
 			{true, 0, "/1", ""}, {true, 32, "/1", ""},
 		}},
 		{"the older generation forgotten", 4, []op{
-			{false, 0, "/1", cases.Allow}, {false, 0, "/2", cases.Allow}, // first generation full
-			{false, 0, "/3", cases.Disallow}, {false, 0, "/4", cases.Disallow}, // second
-			{false, 0, "/5", cases.Allow}, // third: the first is forgotten
-			{true, 0, "/1", ""}, {true, 0, "/2", ""}, {true, 0, "/3", cases.Disallow}, {true, 0, "/5", cases.Allow},
+			{false, 0, "/1", result.Allow}, {false, 0, "/2", result.Allow},
+			{false, 0, "/3", result.Disallow}, {false, 0, "/4", result.Disallow},
+			{false, 0, "/5", result.Allow},
+			{true, 0, "/1", ""}, {true, 0, "/2", ""}, {true, 0, "/3", result.Disallow}, {true, 0, "/5", result.Allow},
 		}},
 		{"a question asked again kept", 4, []op{
-			{false, 0, "/1", cases.Allow}, {false, 0, "/2", cases.Allow},
-			{false, 0, "/3", cases.Disallow}, {true, 0, "/1", cases.Allow}, // /1 moves to the newer
-			{false, 0, "/4", cases.Allow}, {false, 1, "/4", cases.Allow},
-			{true, 0, "/1", cases.Allow}, {true, 0, "/3", cases.Disallow}, {true, 0, "/2", ""},
+			{false, 0, "/1", result.Allow}, {false, 0, "/2", result.Allow},
+			{false, 0, "/3", result.Disallow}, {true, 0, "/1", result.Allow},
+			{false, 0, "/4", result.Allow}, {false, 1, "/4", result.Allow},
+			{true, 0, "/1", result.Allow}, {true, 0, "/3", result.Disallow}, {true, 0, "/2", ""},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,7 +151,7 @@ func TestVerdictCacheBounded(t *testing.T) {
 		})
 	}
 	var none *verdictCache
-	none.put(0, key("/1"), cases.Allow)
+	none.put(0, key("/1"), result.Allow)
 	if _, ok := none.get(0, key("/1")); ok {
 		t.Error("a nil cache remembered")
 	}
@@ -165,8 +165,8 @@ type slowEach struct {
 	delay time.Duration
 }
 
-func (s *slowEach) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	vs, errs := make([]cases.Verdict, len(qs)), make([]error, len(qs))
+func (s *slowEach) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	vs, errs := make([]result.Verdict, len(qs)), make([]error, len(qs))
 	for i, q := range qs {
 		select {
 		case <-ctx.Done():
@@ -191,11 +191,11 @@ func TestAskBatchEachQuestionsTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	qs := make([]cases.Question, 60)
-	want := make([]cases.Verdict, len(qs))
+	want := make([]result.Verdict, len(qs))
 	for i := range qs {
-		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
+		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, result.Allow
 		if i%2 == 1 {
-			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
+			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), result.Disallow
 		}
 	}
 	req := cases.Request{Case: "slow", Robots: []byte("User-agent: *\nDisallow: /private\n")}
@@ -218,7 +218,7 @@ func TestDuplicatesComparedOnce(t *testing.T) {
 			withDups = append(withDups, File{Name: fmt.Sprintf("copy-%d-%d", i, k), Robots: slices.Clone(f.Robots)})
 		}
 	}
-	run := func(fs []File, noMinimize bool) (*Report, int64) {
+	run := func(fs []File, noMinimize bool) (*result.Document, int64) {
 		var calls atomic.Int64
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{ref(), refGoogle(), &naive{name: "naive", calls: &calls}}, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // naive is a deliberately simple parser for tests. It reads every
@@ -21,11 +22,11 @@ type naive struct {
 	owner *atomic.Int64 // detects concurrent use when set
 }
 
-func (n *naive) Info() cases.Info {
-	return cases.Info{Name: n.name, Capabilities: []cases.Capability{cases.CapParse}}
+func (n *naive) Info() result.Info {
+	return result.Info{Name: n.name, Capabilities: []result.Capability{result.CapParse}}
 }
 
-func (n *naive) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (n *naive) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	if n.owner != nil {
 		if n.owner.Add(1) != 1 {
 			panic("naive: called concurrently")
@@ -37,7 +38,7 @@ func (n *naive) Check(ctx context.Context, req cases.Request) (cases.Verdict, er
 	}
 	body := string(req.Robots)
 	if strings.Contains(body, "REJECT") {
-		return cases.Reject, nil
+		return result.Reject, nil
 	}
 	path := reference.PathQuery(req.URL)
 	best, allow := -1, true
@@ -55,9 +56,9 @@ func (n *naive) Check(ctx context.Context, req cases.Request) (cases.Verdict, er
 		}
 	}
 	if allow {
-		return cases.Allow, nil
+		return result.Allow, nil
 	}
-	return cases.Disallow, nil
+	return result.Disallow, nil
 }
 
 // broken fails every check with an error, or panics.
@@ -67,9 +68,9 @@ type broken struct {
 	calls *atomic.Int64 // counts checks when set
 }
 
-func (b *broken) Info() cases.Info { return cases.Info{Name: b.name} }
+func (b *broken) Info() result.Info { return result.Info{Name: b.name} }
 
-func (b *broken) Check(context.Context, cases.Request) (cases.Verdict, error) {
+func (b *broken) Check(context.Context, cases.Request) (result.Verdict, error) {
 	if b.calls != nil {
 		b.calls.Add(1)
 	}
@@ -92,17 +93,17 @@ type refParser struct {
 	opts reference.Options
 }
 
-func (r *refParser) Info() cases.Info {
-	return cases.Info{Name: r.name, Capabilities: []cases.Capability{cases.CapParse}}
+func (r *refParser) Info() result.Info {
+	return result.Info{Name: r.name, Capabilities: []result.Capability{result.CapParse}}
 }
 
-func (r *refParser) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (r *refParser) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	ok, err := reference.Parse(req.Robots, r.opts).Allowed(req.Agent, req.URL)
 	if err != nil {
 		return "", err
 	}
 	if ok {
-		return cases.Allow, nil
+		return result.Allow, nil
 	}
-	return cases.Disallow, nil
+	return result.Disallow, nil
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 )
@@ -75,7 +74,7 @@ func columns(ev *diagnose.Evidence, cols []int) *diagnose.Evidence {
 		sub.Parsers = append(sub.Parsers, ev.Parsers[i])
 	}
 	for k, q := range ev.Questions {
-		vs := make([]cases.Verdict, len(cols))
+		vs := make([]result.Verdict, len(cols))
 		for j, i := range cols {
 			if i < len(q.Verdicts) {
 				vs[j] = q.Verdicts[i]
@@ -221,9 +220,9 @@ func (s *evidenceSample) add(r *fileResult) {
 func evidenceSize(r *fileResult) int {
 	n := len(r.body.Robots) + len(r.body.Name)
 	for k, pr := range r.asked {
-		n += int(unsafe.Sizeof(pr)) + len(pr.Agent) + len(pr.URL) + int(unsafe.Sizeof([]cases.Verdict{}))
+		n += int(unsafe.Sizeof(pr)) + len(pr.Agent) + len(pr.URL) + int(unsafe.Sizeof([]result.Verdict{}))
 		if k < len(r.answers) {
-			n += int(unsafe.Sizeof(cases.Verdict(""))) * len(r.answers[k])
+			n += int(unsafe.Sizeof(result.Verdict(""))) * len(r.answers[k])
 		}
 	}
 	return n

@@ -83,9 +83,9 @@ func TestFitCached(t *testing.T) {
 	changed.Questions = append([]diagnose.Question(nil), ev.Questions...)
 	flipped := 0
 	for k, q := range changed.Questions {
-		if k%7 == 0 && q.Verdicts[2] == cases.Allow {
-			q.Verdicts = append([]cases.Verdict(nil), q.Verdicts...)
-			q.Verdicts[2] = cases.Disallow
+		if k%7 == 0 && q.Verdicts[2] == result.Allow {
+			q.Verdicts = append([]result.Verdict(nil), q.Verdicts...)
+			q.Verdicts[2] = result.Disallow
 			changed.Questions[k] = q
 			flipped++
 		}
@@ -130,7 +130,7 @@ func TestEvidenceSample(t *testing.T) {
 		for i := range 200 {
 			body := strings.Repeat(fmt.Sprintf("Disallow: /%d\n", i), 1+i%7)
 			rs = append(rs, &fileResult{body: File{Name: fmt.Sprint(i), Robots: []byte(body)},
-				asked: []Probe{{Agent: "FooBot", URL: "https://example.com/x"}}, answers: [][]cases.Verdict{{cases.Allow, cases.Disallow}}})
+				asked: []Probe{{Agent: "FooBot", URL: "https://example.com/x"}}, answers: [][]result.Verdict{{result.Allow, result.Disallow}}})
 		}
 		return rs
 	}

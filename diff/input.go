@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // Probe is an (agent, URL) pair asked of one file. Line and Kind say where
@@ -113,7 +114,7 @@ func FromCases(cs []cases.Case) []File {
 			continue
 		}
 		f := File{Name: "case:" + c.ID, Robots: c.Robots, Probes: make([]Probe, 0, len(c.Checks))}
-		if c.Profile == cases.ProfileGoogle {
+		if c.Profile == result.ProfileGoogle {
 			f.Profile = c.Profile
 		}
 		req := ""

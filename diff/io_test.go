@@ -20,7 +20,7 @@ func TestFindingsRoundTrip(t *testing.T) {
 	fs := []result.Finding{
 		{
 			Input:     result.Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\r\nDisallow: /a\x00\n"), Agent: "FooBot", URL: "https://example.com/%61"},
-			Verdicts:  map[string]cases.Verdict{"reference": "disallow", "temoto": "allow", "x": VerdictError},
+			Verdicts:  map[string]result.Verdict{"reference": "disallow", "temoto": "allow", "x": VerdictError},
 			Signature: "reference=disallow≠temoto=allow≠x=error",
 			Minimized: true,
 			Req:       []string{"PCT-2"},
@@ -28,7 +28,7 @@ func TestFindingsRoundTrip(t *testing.T) {
 			Probes:    3,
 			Trace:     `disallow "/a": line 2`,
 		},
-		{Input: result.Input{Robots: []byte{}, Agent: "B", URL: "/", Profile: cases.ProfileGoogle}, Verdicts: map[string]cases.Verdict{"a": "allow", "b": "reject"}, Signature: "a=allow≠b=reject", Req: []string{}},
+		{Input: result.Input{Robots: []byte{}, Agent: "B", URL: "/", Profile: result.ProfileGoogle}, Verdicts: map[string]result.Verdict{"a": "allow", "b": "reject"}, Signature: "a=allow≠b=reject", Req: []string{}},
 	}
 	var b bytes.Buffer
 	if err := WriteFindings(&b, fs); err != nil {
@@ -88,7 +88,7 @@ func TestTags(t *testing.T) {
 	tests := []struct {
 		name     string
 		in       result.Input
-		verdicts map[string]cases.Verdict
+		verdicts map[string]result.Verdict
 		want     []string
 	}{
 		{"decoding", result.Input{Robots: []byte("User-agent: *\nDisallow: /a\n"), Agent: "FooBot", URL: "/%61"}, nil, []string{"PCT-2", "UA-4"}},
@@ -96,7 +96,7 @@ func TestTags(t *testing.T) {
 		{"no group", result.Input{Robots: []byte("User-agent: other\nDisallow: /\n"), Agent: "FooBot", URL: "/x"}, nil, []string{"UA-5"}},
 		{"tie", result.Input{Robots: []byte("User-agent: *\nDisallow: /*.pdf\nAllow: /docs/\n"), Agent: "FooBot", URL: "/docs/.pdf"}, nil, []string{"MATCH-5", "SPC-1", "UA-4"}},
 		{"ties across groups do not count", result.Input{Robots: []byte("User-agent: a\nAllow: /x\nUser-agent: *\nDisallow: /x\n"), Agent: "FooBot", URL: "/x"}, nil, []string{"SYN-6", "UA-4"}},
-		{"reject", result.Input{Robots: []byte("Crawl-delay: soon\n"), Agent: "FooBot", URL: "/"}, map[string]cases.Verdict{"a": "allow", "b": "reject"}, []string{"OTH-3", "SYN-9", "UA-5"}},
+		{"reject", result.Input{Robots: []byte("Crawl-delay: soon\n"), Agent: "FooBot", URL: "/"}, map[string]result.Verdict{"a": "allow", "b": "reject"}, []string{"OTH-3", "SYN-9", "UA-5"}},
 		{"anchor and lower hex", result.Input{Robots: []byte("User-agent: *\nDisallow: /a%2fb$\n"), Agent: "FooBot", URL: "/a%2Fb"}, nil, []string{"PCT-2", "PCT-3", "SPC-2", "UA-4"}},
 		{"user-agent value", result.Input{Robots: []byte("User-agent: FooBot/2.1\nDisallow: /\n"), Agent: "FooBot", URL: "/"}, nil, []string{"G-UA", "UA-5", "UA-7"}},
 		{"typo", result.Input{Robots: []byte("User-agent: *\nDissallow: /\n"), Agent: "FooBot", URL: "/"}, nil, []string{"G-TYPO", "OTH-2", "OTH-3", "SYN-7", "UA-4"}},
@@ -155,17 +155,17 @@ func TestPromoteRoundTrip(t *testing.T) {
 	findings := []result.Finding{
 		{
 			Input:     result.Input{Robots: []byte("User-agent: *\nDisallow: /a\n"), Agent: "FooBot", URL: "https://example.com/%61"},
-			Verdicts:  map[string]cases.Verdict{"reference": "disallow", "grobotstxt": "allow", "temoto": "allow"},
+			Verdicts:  map[string]result.Verdict{"reference": "disallow", "grobotstxt": "allow", "temoto": "allow"},
 			Signature: "grobotstxt,temoto=allow≠reference=disallow",
 		},
 		{
 			// Not plain text: a BOM, CR line ends and a NUL.
 			Input:    result.Input{Robots: []byte("\xEF\xBB\xBFUser-agent: *\rDisallow: /b\x00\r"), Agent: "FooBot", URL: "/b"},
-			Verdicts: map[string]cases.Verdict{"reference": "allow", "x": "reject"},
+			Verdicts: map[string]result.Verdict{"reference": "allow", "x": "reject"},
 		},
 		{
 			// Plain text that starts with spaces and ends without a line end.
-			Input: result.Input{Robots: []byte("  User-agent: FooBot/2.1\n\tDisallow: /ü  \nAllow: /"), Agent: "FooBot", URL: "/%C3%BC", Profile: cases.ProfileGoogle},
+			Input: result.Input{Robots: []byte("  User-agent: FooBot/2.1\n\tDisallow: /ü  \nAllow: /"), Agent: "FooBot", URL: "/%C3%BC", Profile: result.ProfileGoogle},
 		},
 	}
 	var drafts []Draft
@@ -174,7 +174,7 @@ func TestPromoteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i == 0 && (d.Expect != cases.Disallow || d.Rule != 2 || !strings.Contains(d.Title, "DRAFT") || !strings.Contains(d.Title, f.Signature)) {
+		if i == 0 && (d.Expect != result.Disallow || d.Rule != 2 || !strings.Contains(d.Title, "DRAFT") || !strings.Contains(d.Title, f.Signature)) {
 			t.Errorf("draft %+v", d)
 		}
 		drafts = append(drafts, d)
@@ -194,7 +194,7 @@ func TestPromoteRoundTrip(t *testing.T) {
 		if len(c.Checks) != 1 || c.Checks[0].Agent != f.Agent || c.Checks[0].Expect != drafts[i].Expect {
 			t.Errorf("case %d: checks %+v", i, c.Checks)
 		}
-		wantProfile := cases.ProfileRFC
+		wantProfile := result.ProfileRFC
 		if f.Profile != "" {
 			wantProfile = f.Profile
 		}
@@ -292,10 +292,10 @@ func TestReadDir(t *testing.T) {
 }
 
 func ExampleSignature() {
-	fmt.Println(Signature(map[string]cases.Verdict{
-		"reference":  cases.Disallow,
-		"grobotstxt": cases.Disallow,
-		"temoto":     cases.Allow,
+	fmt.Println(Signature(map[string]result.Verdict{
+		"reference":  result.Disallow,
+		"grobotstxt": result.Disallow,
+		"temoto":     result.Allow,
 	}))
 	// Output: grobotstxt,reference=disallow≠temoto=allow
 }

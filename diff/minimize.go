@@ -69,7 +69,7 @@ type shrinker struct {
 // the panel's order) and the kind of reason the reference gave, as
 // SameCause does.
 type goal struct {
-	want     []cases.Verdict
+	want     []result.Verdict
 	reason   reference.Reason
 	reasonOK bool
 	odds     *odds
@@ -77,7 +77,7 @@ type goal struct {
 	all bool
 }
 
-func newGoal(in result.Input, want []cases.Verdict, all bool) *goal {
+func newGoal(in result.Input, want []result.Verdict, all bool) *goal {
 	g := &goal{want: want, all: all, odds: newOdds(want)}
 	g.reason, g.reasonOK = reasonOf(in)
 	return g

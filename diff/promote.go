@@ -15,7 +15,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/visible"
@@ -33,7 +32,7 @@ type Draft struct {
 	Robots  []byte
 	Agent   string
 	URL     string
-	Expect  cases.Verdict
+	Expect  result.Verdict
 	// Rule is the reference's deciding line, 0 when no rule decided.
 	Rule int
 	// Comment is written above the case: the verdicts seen and the
@@ -73,10 +72,10 @@ func NewDraft(f result.Finding, from string, tags ...string) (Draft, error) {
 		Robots:  in.Robots,
 		Agent:   in.Agent,
 		URL:     in.URL,
-		Expect:  cases.Disallow,
+		Expect:  result.Disallow,
 	}
 	if d.Allowed {
-		dr.Expect = cases.Allow
+		dr.Expect = result.Allow
 	}
 	if d.Reason == reference.RuleMatched {
 		dr.Rule = d.Rule.Line
@@ -145,7 +144,7 @@ func draftNode(d *Draft) (*yaml.Node, error) {
 	add("id", str(d.ID))
 	add("title", str(d.Title))
 	add("req", strList(d.Req))
-	if d.Profile != "" && d.Profile != cases.ProfileRFC {
+	if d.Profile != "" && d.Profile != result.ProfileRFC {
 		add("profile", str(d.Profile))
 	}
 	add("tags", strList(d.Tags))

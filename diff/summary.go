@@ -23,7 +23,7 @@ type areaCount struct {
 // requirement (Probe.Req); robots returns the file as the reference
 // reads it, for a tie. A probe whose requirement has no area is counted
 // nowhere.
-func (c *areaCounts) add(pr Probe, vs []cases.Verdict, robots func() *reference.Robots) {
+func (c *areaCounts) add(pr Probe, vs []result.Verdict, robots func() *reference.Robots) {
 	area := cases.AreaOf(pr.Req)
 	if area == "" {
 		return
@@ -37,11 +37,11 @@ func (c *areaCounts) add(pr Probe, vs []cases.Verdict, robots func() *reference.
 		c.by[area] = a
 	}
 	a.probes++
-	if !slices.ContainsFunc(vs, func(v cases.Verdict) bool { return v != vs[0] }) {
+	if !slices.ContainsFunc(vs, func(v result.Verdict) bool { return v != vs[0] }) {
 		a.agreed++
 		return
 	}
-	side, ok := majority(vs, func() cases.Verdict { return referenceVerdict(robots(), pr) })
+	side, ok := majority(vs, func() result.Verdict { return referenceVerdict(robots(), pr) })
 	for i, v := range vs {
 		if !ok || v != side {
 			a.apart[i]++
@@ -51,28 +51,28 @@ func (c *areaCounts) add(pr Probe, vs []cases.Verdict, robots func() *reference.
 
 // referenceVerdict returns the reference's verdict on a probe of the file
 // robots, or "" when it gives none (an agent that is not a token).
-func referenceVerdict(robots *reference.Robots, pr Probe) cases.Verdict {
+func referenceVerdict(robots *reference.Robots, pr Probe) result.Verdict {
 	d, err := robots.Decide(pr.Agent, pr.URL)
 	switch {
 	case err != nil:
 		return ""
 	case d.Allowed:
-		return cases.Allow
+		return result.Allow
 	}
-	return cases.Disallow
+	return result.Disallow
 }
 
 // majority returns the verdict most parsers gave. When several verdicts
 // are given equally often, it is the reference's verdict (ref) if that is
 // one of them; otherwise there is no majority and ok is false.
-func majority(vs []cases.Verdict, ref func() cases.Verdict) (side cases.Verdict, ok bool) {
-	count := make(map[cases.Verdict]int)
+func majority(vs []result.Verdict, ref func() result.Verdict) (side result.Verdict, ok bool) {
+	count := make(map[result.Verdict]int)
 	most := 0
 	for _, v := range vs {
 		count[v]++
 		most = max(most, count[v])
 	}
-	var tied []cases.Verdict
+	var tied []result.Verdict
 	for v, n := range count {
 		if n == most {
 			tied = append(tied, v)

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -58,7 +57,7 @@ import (
 // When the agent is not a product token, only the first two rows apply.
 // When none applies: MATCH-6 if no rule matched, MATCH-9 if a plain rule
 // decided, MATCH-1 otherwise. The result is sorted and never empty.
-func Tags(in result.Input, verdicts map[string]cases.Verdict) []string {
+func Tags(in result.Input, verdicts map[string]result.Verdict) []string {
 	t := newTagInput(in, verdicts)
 	set := make(map[string]bool)
 	for i, r := range tagRules {
@@ -114,7 +113,7 @@ const anyAgentRules = 2
 var tagRules = []tagRule{
 	{"a parser answered reject", []string{"SYN-9"}, func(t *tagInput) bool {
 		for _, v := range t.verdicts {
-			if v == cases.Reject {
+			if v == result.Reject {
 				return true
 			}
 		}
@@ -225,7 +224,7 @@ func tagDocTable() string {
 // verdicts and the reference's reading of the input under its profile.
 type tagInput struct {
 	in       result.Input
-	verdicts map[string]cases.Verdict
+	verdicts map[string]result.Verdict
 	opts     reference.Options
 	robots   *reference.Robots
 	decision reference.Decision
@@ -248,7 +247,7 @@ type tagRuleRef struct {
 	length  int
 }
 
-func newTagInput(in result.Input, verdicts map[string]cases.Verdict) *tagInput {
+func newTagInput(in result.Input, verdicts map[string]result.Verdict) *tagInput {
 	opts, _ := reference.OptionsFor(in.Profile)
 	t := &tagInput{in: in, verdicts: verdicts, opts: opts, robots: reference.Parse(in.Robots, opts)}
 	t.decision, t.err = t.robots.Decide(in.Agent, in.URL)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/warc"
 )
 
@@ -184,7 +185,7 @@ func (in *Inputs) Select(shard cases.Shard) ([]File, []WARCFile) {
 // Run compares the shard's inputs (see Select): the held files first,
 // then the successful responses of the WARC files in the order the files
 // hold them, each body once per run.
-func (in *Inputs) Run(ctx context.Context, shard cases.Shard, factory Factory, opts Options) (*Report, error) {
+func (in *Inputs) Run(ctx context.Context, shard cases.Shard, factory Factory, opts Options) (*result.Document, error) {
 	held, warcs := in.Select(shard)
 	if len(warcs) == 0 {
 		return Run(ctx, held, factory, opts)

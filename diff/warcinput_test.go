@@ -157,13 +157,11 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 		if err := in.AddPath(paths); err != nil {
 			t.Fatal(err)
 		}
-		rep, err := in.Run(context.Background(), sh, factory, Options{MaxProbes: 40})
+		doc, err := in.Run(context.Background(), sh, factory, Options{MaxProbes: 40, Run: &result.RunInfo{}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Through the JSON form, as shards are merged.
-		doc := &result.Document{Tool: result.Tool, Parsers: []result.Summary{}, Results: []result.Result{},
-			Findings: rep.Findings, Summary: &rep.Summary, Run: &result.RunInfo{}, Diagnosis: rep.Diagnosis}
 		var b bytes.Buffer
 		if err := doc.WriteJSON(&b); err != nil {
 			t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 	"github.com/temoto/robotstxt"
 )
 
@@ -69,7 +69,7 @@ var temotoClasses = []knownClass{
 // Corpus cases: google/url-stray-percent.
 func grobotURLParseFailure(d *divergence) bool {
 	_, err := url.Parse(d.url)
-	return err != nil && d.got == cases.Disallow
+	return err != nil && d.got == result.Disallow
 }
 
 // grobotURLReencoding: grobotstxt matches the URL as net/url re-writes it
@@ -276,7 +276,7 @@ func grobotNULOctet(d *divergence) bool {
 // refused the file. The adapter answers only "reject"; why is asked of
 // the library itself, as a reader of its documentation would.
 func temotoParseErrors(d *divergence) []error {
-	if d.got != cases.Reject {
+	if d.got != result.Reject {
 		return nil
 	}
 	var pe *robotstxt.ParseError

@@ -20,7 +20,7 @@ type divergence struct {
 	profile    string // the case profile the reference reads the input in
 	body       []byte
 	agent, url string
-	ref, got   cases.Verdict
+	ref, got   result.Verdict
 	opts       reference.Options // the reference's options for this peer
 
 	lines  []reference.Line // the reference's reading, under opts
@@ -43,22 +43,22 @@ func (d *divergence) temotoLines() []temotoLine {
 
 // refDecide returns the reference's decision under opts for another
 // body, agent or URL: the counterfactual some predicates ask.
-func (d *divergence) refDecide(body []byte, opts reference.Options, url string) cases.Verdict {
+func (d *divergence) refDecide(body []byte, opts reference.Options, url string) result.Verdict {
 	return refVerdict(body, opts, d.agent, url)
 }
 
 // refVerdict is the reference's verdict, reject for an agent it refuses.
 // It takes the one-shot path, whose verdict is Parse + Allowed's (FuzzParse
 // checks that on every input) at a fraction of the cost.
-func refVerdict(body []byte, opts reference.Options, agent, url string) cases.Verdict {
+func refVerdict(body []byte, opts reference.Options, agent, url string) result.Verdict {
 	ok, err := reference.AllowedOnce(string(body), opts, agent, url)
 	switch {
 	case err != nil:
-		return cases.Reject
+		return result.Reject
 	case ok:
-		return cases.Allow
+		return result.Allow
 	}
-	return cases.Disallow
+	return result.Disallow
 }
 
 // knownClass is a documented class of disagreement between the reference
@@ -102,8 +102,8 @@ var peers = []struct {
 	profile string
 	classes *[]knownClass
 }{
-	{parsers.NewGrobotstxt(), cases.ProfileGoogle, &grobotClasses},
-	{parsers.NewTemoto(), cases.ProfileRFC, &temotoClasses},
+	{parsers.NewGrobotstxt(), result.ProfileGoogle, &grobotClasses},
+	{parsers.NewTemoto(), result.ProfileRFC, &temotoClasses},
 }
 
 // compare asks one peer about the input and returns the divergence when
@@ -112,7 +112,7 @@ func compare(t *testing.T, i int, body []byte, agent, url string) *divergence {
 	p := peers[i]
 	opts, _ := reference.OptionsFor(p.profile)
 	ref := refVerdict(body, opts, agent, url)
-	if ref == cases.Reject {
+	if ref == result.Reject {
 		t.Fatalf("%s: agent %q: the reference refused a product token", p.profile, agent)
 	}
 	req := cases.Request{Case: "fuzz", Profile: p.profile, Agent: agent, URL: url, Robots: body}
@@ -160,7 +160,7 @@ func (d *divergence) report() string {
 	fmt.Fprintf(&b, "new divergence: reference (%s) says %s, %s says %s\n", d.opts.Name, d.ref, d.peer, d.got)
 	fmt.Fprintf(&b, "agent %q, URL %q, robots.txt (%d bytes):\n%q\n", d.agent, d.url, len(d.body), d.body)
 	in := result.Input{Robots: d.body, Agent: d.agent, URL: d.url, Profile: d.profile}
-	f := result.Finding{Input: in, Verdicts: map[string]cases.Verdict{"reference": d.ref, d.peer: d.got}}
+	f := result.Finding{Input: in, Verdicts: map[string]result.Verdict{"reference": d.ref, d.peer: d.got}}
 	dr, err := diff.NewDraft(f, "FuzzDifferential against "+d.peer, "fuzz")
 	var out []byte
 	if err == nil {
@@ -179,7 +179,7 @@ func (d *divergence) report() string {
 // case draft the loader reads back.
 func TestDivergenceReport(t *testing.T) {
 	d := &divergence{peer: "temoto", body: []byte("User-agent: *\nDisallow: /a\n"), agent: "FooBot",
-		url: "http://example.com/a", ref: cases.Disallow, got: cases.Allow, profile: cases.ProfileRFC, opts: reference.RFC()}
+		url: "http://example.com/a", ref: result.Disallow, got: result.Allow, profile: result.ProfileRFC, opts: reference.RFC()}
 	out := d.report()
 	_, draft, ok := strings.Cut(out, "proposed case (add req and a title, check the expectation):\n")
 	if !ok {
@@ -189,7 +189,7 @@ func TestDivergenceReport(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the draft does not load: %v\n%s", err, draft)
 	}
-	if len(cs) != 1 || len(cs[0].Checks) != 1 || cs[0].Checks[0].Expect != cases.Disallow {
+	if len(cs) != 1 || len(cs[0].Checks) != 1 || cs[0].Checks[0].Expect != result.Disallow {
 		t.Errorf("draft = %+v; want one case expecting the reference's disallow", cs)
 	}
 }

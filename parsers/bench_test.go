@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // BenchmarkProtocol drives one external program both ways: as a
@@ -19,12 +20,12 @@ func BenchmarkProtocol(b *testing.B) {
 	run := func(b *testing.B, p cases.Parser) {
 		ctx := context.Background()
 		// One check outside the timing: the exec row starts its program here.
-		if v, err := p.Check(ctx, req); err != nil || v != cases.Disallow {
+		if v, err := p.Check(ctx, req); err != nil || v != result.Disallow {
 			b.Fatalf("warm-up check: %v, %v; want disallow", v, err)
 		}
 		b.ResetTimer()
 		for b.Loop() {
-			if v, err := p.Check(ctx, req); err != nil || v != cases.Disallow {
+			if v, err := p.Check(ctx, req); err != nil || v != result.Disallow {
 				b.Fatalf("check: %v, %v; want disallow", v, err)
 			}
 		}
@@ -114,7 +115,7 @@ func BenchmarkBatch(b *testing.B) {
 	for i := range 200 {
 		fmt.Fprintf(&body, "Disallow: /section-%d/\nAllow: /section-%d/public\n", i, i)
 	}
-	req := cases.Request{Robots: []byte(body.String()), Profile: cases.ProfileRFC}
+	req := cases.Request{Robots: []byte(body.String()), Profile: result.ProfileRFC}
 	qs := make([]cases.Question, 64)
 	for i := range qs {
 		qs[i] = cases.Question{Agent: []string{"FooBot", "BarBot"}[i%2], URL: fmt.Sprintf("https://example.com/section-%d/public/%d", i*3, i)}

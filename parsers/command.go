@@ -14,6 +14,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/internal/cmdline"
+	"github.com/reptest/reptest/result"
 )
 
 // Placeholders of a command template.
@@ -110,8 +111,8 @@ func NewCommand(template string, opts CommandOptions) (*Command, error) {
 }
 
 // Info implements cases.Parser.
-func (c *Command) Info() cases.Info {
-	return cases.Info{Name: c.name, Capabilities: []cases.Capability{cases.CapParse}}
+func (c *Command) Info() result.Info {
+	return result.Info{Name: c.name, Capabilities: []result.Capability{result.CapParse}}
 }
 
 // StderrTail implements cases.Stderr: the end of the standard error of the
@@ -129,8 +130,8 @@ func (c *Command) setTail(s string) {
 }
 
 // Check implements cases.Parser.
-func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
-	if k := req.Kind(); k != cases.CapParse {
+func (c *Command) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
+	if k := req.Kind(); k != result.CapParse {
 		return "", fmt.Errorf("%s: %w: %s", c.name, errCapability, k)
 	}
 	path, err := writeTemp(c.opts.TempDir, req.Robots)
@@ -169,9 +170,9 @@ func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, 
 	c.setTail(run.stderr)
 	if c.allowed == nil && c.disallowed == nil {
 		if code == 0 {
-			return cases.Allow, nil
+			return result.Allow, nil
 		}
-		return cases.Disallow, nil
+		return result.Disallow, nil
 	}
 	out := run.stdout
 	a := c.allowed != nil && c.allowed.Match(out)
@@ -185,13 +186,13 @@ func (c *Command) Check(ctx context.Context, req cases.Request) (cases.Verdict, 
 		}
 		return "", fail("%s standard output %s", what, quoteShort(out, 200))
 	case a:
-		return cases.Allow, nil
+		return result.Allow, nil
 	case d:
-		return cases.Disallow, nil
+		return result.Disallow, nil
 	case c.allowed != nil:
-		return cases.Disallow, nil
+		return result.Disallow, nil
 	default:
-		return cases.Allow, nil
+		return result.Allow, nil
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // helperTemplate is a command template that runs the helper as a
@@ -62,25 +63,25 @@ func TestCommandVerdicts(t *testing.T) {
 		name    string
 		p       *Command
 		path    string
-		want    cases.Verdict
+		want    result.Verdict
 		wantErr string
 	}{
-		{"exit 0", exit, "/open", cases.Allow, ""},
-		{"exit 1", exit, "/private/x", cases.Disallow, ""},
+		{"exit 0", exit, "/open", result.Allow, ""},
+		{"exit 1", exit, "/private/x", result.Disallow, ""},
 		{"exit 139", exit, "/crash", "", `(?s)exit status 139 \(0 means allowed, 1 disallowed\).*segmentation fault \(pretend\)`},
 		{"timeout", short, "/hang", "", `(?s)no answer within 700ms.*grandchild`},
-		{"recovers", exit, "/open", cases.Allow, ""},
-		{"allowed pattern matches", byAllowed, "/open", cases.Allow, ""},
-		{"allowed pattern misses", byAllowed, "/private/x", cases.Disallow, ""},
-		{"disallowed pattern matches", byDisallowed, "/private/x", cases.Disallow, ""},
-		{"disallowed pattern misses", byDisallowed, "/mute", cases.Allow, ""},
-		{"both: allowed", byBoth, "/open", cases.Allow, ""},
-		{"both: disallowed", byBoth, "/private", cases.Disallow, ""},
+		{"recovers", exit, "/open", result.Allow, ""},
+		{"allowed pattern matches", byAllowed, "/open", result.Allow, ""},
+		{"allowed pattern misses", byAllowed, "/private/x", result.Disallow, ""},
+		{"disallowed pattern matches", byDisallowed, "/private/x", result.Disallow, ""},
+		{"disallowed pattern misses", byDisallowed, "/mute", result.Allow, ""},
+		{"both: allowed", byBoth, "/open", result.Allow, ""},
+		{"both: disallowed", byBoth, "/private", result.Disallow, ""},
 		{"both: neither", byBoth, "/mute", "", `neither pattern matches standard output ""`},
 		{"both: both", byBoth, "/both", "", `both patterns match`},
 		{"patterns: crash is still an error", byBoth, "/crash", "", `exit status 139`},
-		{"pattern anchored at the line end", byLineEnd, "/open", cases.Allow, ""},
-		{"pattern anchored at the line end misses", byLineEnd, "/private/x", cases.Disallow, ""},
+		{"pattern anchored at the line end", byLineEnd, "/open", result.Allow, ""},
+		{"pattern anchored at the line end misses", byLineEnd, "/private/x", result.Disallow, ""},
 	}
 	for _, tt := range tests {
 		req := cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + tt.path}
@@ -118,7 +119,7 @@ func TestCommandQuoting(t *testing.T) {
 		t.Fatal(err)
 	}
 	v, err := c.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: agent, URL: url})
-	if err != nil || v != cases.Allow {
+	if err != nil || v != result.Allow {
 		t.Errorf("Check = %q, %v; want allow (the helper exits 2 when an argument differs)", v, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
@@ -176,7 +177,7 @@ func TestCommandKillsGroup(t *testing.T) {
 	for _, path := range []string{"/leak", "/holdout"} {
 		start := time.Now()
 		v, err := c.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + path})
-		if err != nil || v != cases.Allow {
+		if err != nil || v != result.Allow {
 			t.Errorf("%s: %q, %v; want allow", path, v, err)
 		}
 		if d := time.Since(start); d >= 5*time.Second {

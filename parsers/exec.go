@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // DefaultTimeout bounds each check of an external program when no timeout
@@ -106,7 +107,7 @@ type ExecOptions struct {
 type Exec struct {
 	command string
 	opts    ExecOptions
-	info    cases.Info
+	info    result.Info
 	batch   bool // the hello announced CapBatch
 
 	// tail is the standard error of the program used last; it is read
@@ -152,7 +153,7 @@ func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, erro
 		return nil, err
 	}
 	e.info, e.batch, e.starts = info, batch, 1
-	if info.Has(cases.CapClock) {
+	if info.Has(result.CapClock) {
 		// Sessions live in one program's cache: no copies.
 		e.slots = make(chan struct{}, 1)
 	}
@@ -163,9 +164,9 @@ func NewExec(ctx context.Context, command string, opts ExecOptions) (*Exec, erro
 }
 
 // Info implements cases.Parser; it is what the first hello said.
-func (e *Exec) Info() cases.Info {
+func (e *Exec) Info() result.Info {
 	info := e.info
-	info.Capabilities = append([]cases.Capability(nil), info.Capabilities...)
+	info.Capabilities = append([]result.Capability(nil), info.Capabilities...)
 	return info
 }
 
@@ -205,14 +206,14 @@ func (e *Exec) Close() error {
 }
 
 // Check implements cases.Parser.
-func (e *Exec) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (e *Exec) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	v, _, err := e.CheckDetail(ctx, req)
 	return v, err
 }
 
 // CheckDetail implements cases.Detailer: Check, and the program's
 // "detail" of a reject or an error answer.
-func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (cases.Verdict, string, error) {
+func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (result.Verdict, string, error) {
 	if err := e.accepts(req); err != nil {
 		return "", "", err
 	}
@@ -224,7 +225,7 @@ func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (cases.Verdic
 	if err != nil {
 		return "", a.Detail, fmt.Errorf("%s: request %s: %w", e.info.Name, id, err)
 	}
-	if v != cases.Reject {
+	if v != result.Reject {
 		return v, "", nil
 	}
 	return v, a.Detail, nil
@@ -233,7 +234,7 @@ func (e *Exec) CheckDetail(ctx context.Context, req cases.Request) (cases.Verdic
 // accepts returns an error for a request the program cannot take.
 func (e *Exec) accepts(req cases.Request) error {
 	kind := req.Kind()
-	if !e.info.Has(kind) || req.Session != "" && !e.info.Has(cases.CapClock) {
+	if !e.info.Has(kind) || req.Session != "" && !e.info.Has(result.CapClock) {
 		return fmt.Errorf("%s: %w: %s", e.info.Name, errCapability, kind)
 	}
 	return nil
@@ -433,24 +434,24 @@ func stderrNote(tail string) string {
 }
 
 // startOnce starts the program and reads its hello.
-func (e *Exec) startOnce(ctx context.Context, label string) (*process, cases.Info, bool, error) {
+func (e *Exec) startOnce(ctx context.Context, label string) (*process, result.Info, bool, error) {
 	p, err := startProcess(e.command, e.opts)
 	if err != nil {
-		return nil, cases.Info{}, false, fmt.Errorf("%s: starting %q: %w", label, e.command, err)
+		return nil, result.Info{}, false, fmt.Errorf("%s: starting %q: %w", label, e.command, err)
 	}
 	line, err := json.Marshal(map[string]string{"hello": ProtocolHello})
 	if err != nil {
-		return nil, cases.Info{}, false, err
+		return nil, result.Info{}, false, err
 	}
 	out, err := p.roundTrip(ctx, append(line, '\n'), startTimeoutOr(e.opts.StartTimeout, e.opts.Timeout), nil)
 	if err != nil {
 		tail := p.kill()
-		return nil, cases.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
+		return nil, result.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
 	}
 	info, batch, err := parseHello(out, e.opts.Name)
 	if err != nil {
 		tail := p.kill()
-		return nil, cases.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
+		return nil, result.Info{}, false, fmt.Errorf("%s: hello: %w%s", label, err, stderrNote(tail))
 	}
 	return p, info, batch, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // BatchPart is the most questions Exec puts in one batch request. A body's
@@ -34,11 +35,11 @@ var ErrBodyStalled = errors.New("not asked: the program stalled on an earlier qu
 // MaxBodyStalls questions asked one by one), the body's remaining
 // questions are not asked: each is an error wrapping ErrBodyStalled and
 // the stall. Fetch and timeline requests are always asked one by one.
-func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	if req.Kind() == cases.CapFetch {
+func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	if req.Kind() == result.CapFetch {
 		return eachCheck(ctx, e, req, qs)
 	}
-	vs := make([]cases.Verdict, len(qs))
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	if !e.batch {
 		e.eachUntilStalled(ctx, req, qs, vs, errs)
@@ -60,7 +61,7 @@ func (e *Exec) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Que
 
 // eachUntilStalled asks the questions one by one until MaxBodyStalls of
 // them have stalled, and fills vs and errs.
-func (e *Exec) eachUntilStalled(ctx context.Context, req cases.Request, qs []cases.Question, vs []cases.Verdict, errs []error) {
+func (e *Exec) eachUntilStalled(ctx context.Context, req cases.Request, qs []cases.Question, vs []result.Verdict, errs []error) {
 	stalls := 0
 	for i, q := range qs {
 		r := req
@@ -84,7 +85,7 @@ func isStall(err error) bool {
 
 // batchPart asks one batch request, fills vs and errs, and returns the
 // error of the whole request, if any.
-func (e *Exec) batchPart(ctx context.Context, req cases.Request, qs []cases.Question, vs []cases.Verdict, errs []error) error {
+func (e *Exec) batchPart(ctx context.Context, req cases.Request, qs []cases.Question, vs []result.Verdict, errs []error) error {
 	a, raw, id, err := e.exchange(ctx, req, qs)
 	switch {
 	case err != nil:

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // TestExecBreaker checks that a program that stalls on every request is
@@ -35,14 +36,14 @@ func TestExecBreaker(t *testing.T) {
 	for i := range maxStalls - 1 {
 		mustStall(stall(fmt.Sprint("body ", i)))
 	}
-	if v, err := e.Check(context.Background(), open); err != nil || v != cases.Allow {
+	if v, err := e.Check(context.Background(), open); err != nil || v != result.Allow {
 		t.Fatalf("check after %d stalls: %q, %v; want allow (restarted)", maxStalls-1, v, err)
 	}
 	// Many stalls on one input count as one.
 	for range maxStalls + 2 {
 		mustStall(stall("one body"))
 	}
-	if v, err := e.Check(context.Background(), open); err != nil || v != cases.Allow {
+	if v, err := e.Check(context.Background(), open); err != nil || v != result.Allow {
 		t.Fatalf("check after stalls on one input: %q, %v; want allow (restarted)", v, err)
 	}
 	for i := range maxStalls {
@@ -83,14 +84,14 @@ func TestExecDetail(t *testing.T) {
 	e := newHelperExec(t, "good", time.Second)
 	tests := []struct {
 		path       string
-		want       cases.Verdict
+		want       result.Verdict
 		wantDetail string
 		wantErr    string
 	}{
-		{"/rejdetail", cases.Reject, "line 2: no colon", ""},
+		{"/rejdetail", result.Reject, "line 2: no colon", ""},
 		{"/errdetail", "", "no such file", "answered an error: cannot do that$"},
-		{"/reject", cases.Reject, "", ""},
-		{"/open", cases.Allow, "", ""},
+		{"/reject", result.Reject, "", ""},
+		{"/open", result.Allow, "", ""},
 	}
 	for _, tt := range tests {
 		v, detail, err := e.CheckDetail(context.Background(), cases.Request{Agent: "FooBot", URL: "https://example.com" + tt.path})
@@ -152,7 +153,7 @@ func batchQuestions(n int) []cases.Question {
 func TestExecBatch(t *testing.T) {
 	qs := batchQuestions(3*BatchPart + 7)
 	req := cases.Request{Robots: []byte(helperBody), Profile: "rfc9309"}
-	var want []cases.Verdict
+	var want []result.Verdict
 	single := newHelperExec(t, "good", 2*time.Second)
 	for _, q := range qs {
 		r := req
@@ -188,7 +189,7 @@ func TestExecBatchErrors(t *testing.T) {
 	e := newHelperExec(t, "batch", 2*time.Second)
 	qs := []cases.Question{{Agent: "FooBot", URL: "https://example.com/a"}, {Agent: "FooBot", URL: "https://example.com/error"}}
 	vs, errs := e.CheckBatch(context.Background(), cases.Request{Robots: []byte(helperBody)}, qs)
-	if vs[0] != cases.Allow || errs[0] != nil {
+	if vs[0] != result.Allow || errs[0] != nil {
 		t.Errorf("question 1: %q, %v; want allow", vs[0], errs[0])
 	}
 	if errs[1] == nil || !strings.Contains(errs[1].Error(), "question 2: the parser answered an error: cannot do that") {
@@ -218,9 +219,9 @@ func TestExecProcs(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range 10 {
-				path, want := fmt.Sprintf("/open/%d/%d", g, i), cases.Allow
+				path, want := fmt.Sprintf("/open/%d/%d", g, i), result.Allow
 				if i%2 == 0 {
-					path, want = "/private"+path, cases.Disallow
+					path, want = "/private"+path, result.Disallow
 				}
 				v, err := e.Check(context.Background(), cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + path})
 				if err != nil || v != want {
@@ -282,11 +283,11 @@ func TestExecSlowButInTime(t *testing.T) {
 func slowButInTime(t *testing.T, mode string, stall int, timeout time.Duration, req cases.Request) {
 	e := newHelperExec(t, mode, timeout, "REPTEST_DELAY="+(timeout*6/10).String())
 	qs := make([]cases.Question, 60)
-	want := make([]cases.Verdict, len(qs))
+	want := make([]result.Verdict, len(qs))
 	for i := range qs {
-		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, cases.Allow
+		qs[i], want[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/p%d", i)}, result.Allow
 		if i%7 == 3 {
-			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), cases.Disallow
+			qs[i].URL, want[i] = fmt.Sprintf("https://example.com/private/%d", i), result.Disallow
 		}
 	}
 	if stall >= 0 {
@@ -345,7 +346,7 @@ func TestExecBodyStalled(t *testing.T) {
 			if limit := time.Duration(tt.stalled+20) * timeout; took > limit {
 				t.Errorf("the body took %s, more than %s", took, limit)
 			}
-			if v, err := e.Check(context.Background(), cases.Request{Robots: req.Robots, Agent: "FooBot", URL: "https://example.com/a"}); err != nil || v != cases.Allow {
+			if v, err := e.Check(context.Background(), cases.Request{Robots: req.Robots, Agent: "FooBot", URL: "https://example.com/a"}); err != nil || v != result.Allow {
 				t.Errorf("the next check: %q, %v; want allow", v, err)
 			}
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 const helperBody = "User-agent: *\nDisallow: /private\n"
@@ -36,7 +37,7 @@ func newHelperExec(t *testing.T, mode string, timeout time.Duration, env ...stri
 
 func TestExecHello(t *testing.T) {
 	e := newHelperExec(t, "good", 0)
-	want := cases.Info{Name: "helper", Version: "9.9", Runtime: "helper-runtime 1.0", Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus}}
+	want := result.Info{Name: "helper", Version: "9.9", Runtime: "helper-runtime 1.0", Capabilities: []result.Capability{result.CapParse, result.CapStatus}}
 	if diff := cmp.Diff(want, e.Info()); diff != "" {
 		t.Errorf("Info() mismatch (-want +got), unknown capability \"teleport\" dropped:\n%s", diff)
 	}
@@ -50,35 +51,35 @@ func TestExecChecks(t *testing.T) {
 	tests := []struct {
 		path    string
 		status  int
-		want    cases.Verdict
+		want    result.Verdict
 		wantErr string // regular expression; "" means no error
 		starts  int    // programs started after the check
 	}{
-		{path: "/open", want: cases.Allow, starts: 1},
-		{path: "/private/x", want: cases.Disallow, starts: 1},
-		{path: "/reject", want: cases.Reject, starts: 1},
-		{path: "/numberid", want: cases.Allow, starts: 1},
-		{path: "/x", status: 503, want: cases.Disallow, starts: 1},
-		{path: "/private/x", status: 404, want: cases.Allow, starts: 1},
+		{path: "/open", want: result.Allow, starts: 1},
+		{path: "/private/x", want: result.Disallow, starts: 1},
+		{path: "/reject", want: result.Reject, starts: 1},
+		{path: "/numberid", want: result.Allow, starts: 1},
+		{path: "/x", status: 503, want: result.Disallow, starts: 1},
+		{path: "/private/x", status: 404, want: result.Allow, starts: 1},
 		// Answers that keep the stream in step: no restart.
 		{path: "/error", wantErr: `answered an error: cannot do that$`, starts: 1},
 		// A duplicate answer is dropped, not taken for the next check's.
-		{path: "/dup", want: cases.Allow, starts: 1},
-		{path: "/private/x", want: cases.Disallow, starts: 1},
+		{path: "/dup", want: result.Allow, starts: 1},
+		{path: "/private/x", want: result.Disallow, starts: 1},
 		{path: "/maybe", wantErr: `"maybe" is not a verdict`, starts: 1},
 		{path: "/empty", wantErr: `neither verdict nor error`, starts: 1},
-		{path: "/open", want: cases.Allow, starts: 1},
+		{path: "/open", want: result.Allow, starts: 1},
 		// Failures that end the program; the next check starts it again.
 		{path: "/crash", wantErr: `(?s)exited \(exit status 2\).*stderr:.*crashing on purpose`, starts: 1},
-		{path: "/open", want: cases.Allow, starts: 2},
+		{path: "/open", want: result.Allow, starts: 2},
 		{path: "/garbage", wantErr: `(?s)not a JSON object: "allow, I think".*printing garbage`, starts: 2},
-		{path: "/private/y", want: cases.Disallow, starts: 3},
+		{path: "/private/y", want: result.Disallow, starts: 3},
 		{path: "/wrongid", wantErr: `answered id "nope" to request \d+ `, starts: 3},
-		{path: "/open", want: cases.Allow, starts: 4},
+		{path: "/open", want: result.Allow, starts: 4},
 		{path: "/hang", wantErr: `(?s)no answer within 1.5s.*grandchild`, starts: 4},
-		{path: "/open", want: cases.Allow, starts: 5},
+		{path: "/open", want: result.Allow, starts: 5},
 		{path: "/huge", wantErr: `longer than 1048576 bytes`, starts: 5},
-		{path: "/open", want: cases.Allow, starts: 6},
+		{path: "/open", want: result.Allow, starts: 6},
 	}
 	for i, tt := range tests {
 		req := cases.Request{Robots: []byte(helperBody), Agent: "FooBot", URL: "https://example.com" + tt.path, Status: tt.status}
@@ -255,7 +256,7 @@ func TestExecCloseAndContext(t *testing.T) {
 		t.Errorf("check with a cancelled context: error %v, want context.Canceled", err)
 	}
 	v, err := e.Check(context.Background(), cases.Request{Agent: "FooBot", URL: "https://example.com/open"})
-	if err != nil || v != cases.Allow {
+	if err != nil || v != result.Allow {
 		t.Fatalf("check after a cancelled one: %q, %v", v, err)
 	}
 	pid := e.idle[0].cmd.Process.Pid

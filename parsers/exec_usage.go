@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // Usage implements cases.UsageReporter for a program with the capability
 // usage: the request carries "usage", the categories, and the answer
 // holds "usage", an object of category to "y", "n" or "unknown".
 func (e *Exec) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
-	if !e.info.Has(cases.CapUsage) {
+	if !e.info.Has(result.CapUsage) {
 		return nil, fmt.Errorf("%s: %w: usage", e.info.Name, errCapability)
 	}
 	if err := e.accepts(req); err != nil {

@@ -9,11 +9,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 func TestExecUsage(t *testing.T) {
 	e := newHelperExec(t, "usage", time.Second)
-	if !e.Info().Has(cases.CapUsage) {
+	if !e.Info().Has(result.CapUsage) {
 		t.Fatalf("Info() = %+v, want the capability usage", e.Info())
 	}
 	ctx := context.Background()
@@ -38,10 +39,10 @@ func TestExecUsage(t *testing.T) {
 
 func TestReferenceUsage(t *testing.T) {
 	p := NewReference()
-	if !p.Info().Has(cases.CapUsage) {
+	if !p.Info().Has(result.CapUsage) {
 		t.Fatalf("Info() = %+v, want the capability usage", p.Info())
 	}
-	req := cases.Request{Profile: cases.ProfileAIPref, Agent: "FooBot", URL: "https://example.com/a",
+	req := cases.Request{Profile: result.ProfileAIPref, Agent: "FooBot", URL: "https://example.com/a",
 		Robots: []byte("User-agent: *\nContent-Usage: train-ai=n\nContent-Signal: /a search=yes\n")}
 	got, err := p.Usage(context.Background(), req, []string{"search", "train-ai", "ai-input"})
 	if err != nil {

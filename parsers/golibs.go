@@ -11,6 +11,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // Module paths and the versions go.mod requires, reported when the build
@@ -56,24 +57,24 @@ type Grobotstxt struct{}
 func NewGrobotstxt() *Grobotstxt { return &Grobotstxt{} }
 
 // Info implements cases.Parser.
-func (*Grobotstxt) Info() cases.Info {
-	return cases.Info{
+func (*Grobotstxt) Info() result.Info {
+	return result.Info{
 		Name:         "grobotstxt",
 		Version:      moduleVersion(grobotstxtModule, grobotstxtVersion),
-		Capabilities: []cases.Capability{cases.CapParse},
+		Capabilities: []result.Capability{result.CapParse},
 	}
 }
 
 // Check implements cases.Parser.
-func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v cases.Verdict, err error) {
-	if k := req.Kind(); k != cases.CapParse {
+func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v result.Verdict, err error) {
+	if k := req.Kind(); k != result.CapParse {
 		return "", fmt.Errorf("grobotstxt: %w: %s", errCapability, k)
 	}
 	defer recoverPanic("grobotstxt", &err)
 	if grobotstxt.AgentAllowed(string(req.Robots), req.Agent, req.URL) {
-		return cases.Allow, nil
+		return result.Allow, nil
 	}
-	return cases.Disallow, nil
+	return result.Disallow, nil
 }
 
 // Temoto adapts github.com/temoto/robotstxt. It takes parse requests
@@ -84,7 +85,7 @@ func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v cases.Verdic
 // The library refuses a whole file when any line fails to parse, for
 // example a rule or a Crawl-delay before the first User-agent line, or a
 // Crawl-delay that is not a number; FromStatusAndBytes also refuses a status
-// outside 2xx, 4xx and 5xx. The adapter answers cases.Reject for those:
+// outside 2xx, 4xx and 5xx. The adapter answers result.Reject for those:
 // it is the library's answer, not a failure of the run. It keeps no state
 // and is safe for concurrent use.
 type Temoto struct{}
@@ -93,22 +94,22 @@ type Temoto struct{}
 func NewTemoto() *Temoto { return &Temoto{} }
 
 // Info implements cases.Parser.
-func (*Temoto) Info() cases.Info {
-	return cases.Info{
+func (*Temoto) Info() result.Info {
+	return result.Info{
 		Name:         "temoto",
 		Version:      moduleVersion(temotoModule, temotoVersion),
-		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus},
+		Capabilities: []result.Capability{result.CapParse, result.CapStatus},
 	}
 }
 
 // Check implements cases.Parser.
-func (t *Temoto) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (t *Temoto) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	data, err := t.parse(req)
 	switch {
 	case err != nil:
 		return "", err
 	case data == nil:
-		return cases.Reject, nil
+		return result.Reject, nil
 	}
 	return temotoTest(data, req.Agent, req.URL)
 }
@@ -136,11 +137,11 @@ func recoverPanic(name string, err *error) {
 // empty body (it keeps the agent and path of its last call, and the empty
 // body also tells a URL net/url refuses, for which the library answers
 // "not allowed" before parsing anything).
-func (g *Grobotstxt) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	if k := req.Kind(); k != cases.CapParse {
+func (g *Grobotstxt) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	if k := req.Kind(); k != result.CapParse {
 		return eachCheck(ctx, g, req, qs)
 	}
-	vs := make([]cases.Verdict, len(qs))
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	events, err := recordParse(string(req.Robots))
 	for i, q := range qs {
@@ -191,12 +192,12 @@ func (e *parseEvents) HandleUnknownAction(line int, action, v string) {
 
 // decide replays the recorded parse to a matcher set to agent and url
 // and returns its verdict, as AgentAllowed would on the body.
-func (e parseEvents) decide(agent, url string) (v cases.Verdict, err error) {
+func (e parseEvents) decide(agent, url string) (v result.Verdict, err error) {
 	defer recoverPanic("grobotstxt", &err)
 	m := grobotstxt.NewRobotsMatcher()
 	m.MatchStrategy = quickMatch{}
 	if !m.AgentAllowed("", agent, url) {
-		return cases.Disallow, nil // the URL does not parse
+		return result.Disallow, nil // the URL does not parse
 	}
 	m.HandleRobotsStart()
 	for _, ev := range e {
@@ -215,9 +216,9 @@ func (e parseEvents) decide(agent, url string) (v cases.Verdict, err error) {
 	}
 	m.HandleRobotsEnd()
 	if m.Disallowed() {
-		return cases.Disallow, nil
+		return result.Disallow, nil
 	}
-	return cases.Allow, nil
+	return result.Allow, nil
 }
 
 // quickMatch is the library's longest-match strategy (a matching rule's
@@ -270,8 +271,8 @@ func (e parseEvents) wildcardWeight() int {
 }
 
 // CheckBatch implements cases.Batcher: the body is parsed once.
-func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	vs := make([]cases.Verdict, len(qs))
+func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	data, err := t.parse(req)
 	for i, q := range qs {
@@ -279,7 +280,7 @@ func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Q
 		case err != nil:
 			errs[i] = err
 		case data == nil:
-			vs[i] = cases.Reject
+			vs[i] = result.Reject
 		default:
 			vs[i], errs[i] = temotoTest(data, q.Agent, q.URL)
 		}
@@ -292,9 +293,9 @@ func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Q
 func (*Temoto) parse(req cases.Request) (data *robotstxt.RobotsData, err error) {
 	defer recoverPanic("temoto", &err)
 	switch k := req.Kind(); k {
-	case cases.CapParse:
+	case result.CapParse:
 		data, err = robotstxt.FromBytes(req.Robots)
-	case cases.CapStatus:
+	case result.CapStatus:
 		data, err = robotstxt.FromStatusAndBytes(req.Status, req.Robots)
 	default:
 		return nil, fmt.Errorf("temoto: %w: %s", errCapability, k)
@@ -306,10 +307,10 @@ func (*Temoto) parse(req cases.Request) (data *robotstxt.RobotsData, err error) 
 }
 
 // temotoTest decides one question on a parsed file.
-func temotoTest(data *robotstxt.RobotsData, agent, url string) (v cases.Verdict, err error) {
+func temotoTest(data *robotstxt.RobotsData, agent, url string) (v result.Verdict, err error) {
 	defer recoverPanic("temoto", &err)
 	if data.TestAgent(reference.PathQuery(url), agent) {
-		return cases.Allow, nil
+		return result.Allow, nil
 	}
-	return cases.Disallow, nil
+	return result.Disallow, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/jimsmart/grobotstxt"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 type verdictTest struct {
@@ -18,7 +19,7 @@ type verdictTest struct {
 	status int
 	agent  string
 	url    string
-	want   cases.Verdict
+	want   result.Verdict
 }
 
 func runVerdicts(t *testing.T, p cases.Parser, tests []verdictTest) {
@@ -88,15 +89,15 @@ func TestGrobotstxt(t *testing.T) {
 		t.Fatalf("net/url parses %q; the test needs a URL it refuses", badURL)
 	}
 	runVerdicts(t, NewGrobotstxt(), []verdictTest{
-		{"star group", shopRobots, 0, "BarBot", "https://example.com/cart/1", cases.Disallow},
-		{"star group, other path", shopRobots, 0, "BarBot", "https://example.com/shoes", cases.Allow},
-		{"wildcard in query", shopRobots, 0, "BarBot", "https://example.com/shoes?session=4", cases.Disallow},
-		{"named group replaces star", shopRobots, 0, "FooBot", "https://example.com/cart/1", cases.Allow},
-		{"named group", shopRobots, 0, "FooBot", "https://example.com/search?q=x", cases.Disallow},
+		{"star group", shopRobots, 0, "BarBot", "https://example.com/cart/1", result.Disallow},
+		{"star group, other path", shopRobots, 0, "BarBot", "https://example.com/shoes", result.Allow},
+		{"wildcard in query", shopRobots, 0, "BarBot", "https://example.com/shoes?session=4", result.Disallow},
+		{"named group replaces star", shopRobots, 0, "FooBot", "https://example.com/cart/1", result.Allow},
+		{"named group", shopRobots, 0, "FooBot", "https://example.com/search?q=x", result.Disallow},
 		// The library answers "not allowed" for a URL net/url refuses,
 		// even under a file that allows everything: kept visible.
-		{"unparseable URL", "User-agent: *\nAllow: /\n", 0, "FooBot", badURL, cases.Disallow},
-		{"unparseable URL, empty file", "", 0, "FooBot", "http://[::1/x", cases.Disallow},
+		{"unparseable URL", "User-agent: *\nAllow: /\n", 0, "FooBot", badURL, result.Disallow},
+		{"unparseable URL, empty file", "", 0, "FooBot", "http://[::1/x", result.Disallow},
 	})
 	_, err := NewGrobotstxt().Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
 	if !errors.Is(err, errCapability) {
@@ -109,30 +110,30 @@ func TestGrobotstxt(t *testing.T) {
 
 func TestTemoto(t *testing.T) {
 	runVerdicts(t, NewTemoto(), []verdictTest{
-		{"star group", shopRobots, 0, "BarBot", "https://example.com/cart/1", cases.Disallow},
-		{"star group, other path", shopRobots, 0, "BarBot", "https://example.com/shoes", cases.Allow},
+		{"star group", shopRobots, 0, "BarBot", "https://example.com/cart/1", result.Disallow},
+		{"star group, other path", shopRobots, 0, "BarBot", "https://example.com/shoes", result.Allow},
 		// A whole URL would never match "/search"; the adapter passes
 		// the path and query.
-		{"path and query, not URL", shopRobots, 0, "FooBot", "https://example.com/search?q=x", cases.Disallow},
-		{"wildcard in query", shopRobots, 0, "BarBot", "https://example.com/shoes?session=4", cases.Disallow},
-		{"fragment dropped", shopRobots, 0, "BarBot", "https://example.com/cart#top", cases.Disallow},
+		{"path and query, not URL", shopRobots, 0, "FooBot", "https://example.com/search?q=x", result.Disallow},
+		{"wildcard in query", shopRobots, 0, "BarBot", "https://example.com/shoes?session=4", result.Disallow},
+		{"fragment dropped", shopRobots, 0, "BarBot", "https://example.com/cart#top", result.Disallow},
 		// FromBytes refuses a whole file for one line it cannot take. A
 		// real file of this shape (rules before any User-agent line) is
 		// akrherz/iem's htdocs/robots.txt in shared/realworld.
-		{"rules before user-agent", "# our site\nCrawl-delay: 30\nDisallow: /tmp/\n", 0, "FooBot", "https://example.com/docs", cases.Reject},
-		{"crawl-delay not a number", "User-agent: *\nCrawl-delay: soon\nDisallow: /tmp/\n", 0, "FooBot", "https://example.com/docs", cases.Reject},
+		{"rules before user-agent", "# our site\nCrawl-delay: 30\nDisallow: /tmp/\n", 0, "FooBot", "https://example.com/docs", result.Reject},
+		{"crawl-delay not a number", "User-agent: *\nCrawl-delay: soon\nDisallow: /tmp/\n", 0, "FooBot", "https://example.com/docs", result.Reject},
 		// Status through FromStatusAndBytes.
-		{"status 200", shopRobots, 200, "BarBot", "https://example.com/cart", cases.Disallow},
-		{"status 200, file refused", "Disallow: /\n", 200, "BarBot", "https://example.com/docs", cases.Reject},
-		{"status 404", shopRobots, 404, "BarBot", "https://example.com/cart", cases.Allow},
-		{"status 503", "", 503, "BarBot", "https://example.com/docs", cases.Disallow},
-		{"status 301 is refused", "", 301, "BarBot", "https://example.com/docs", cases.Reject},
+		{"status 200", shopRobots, 200, "BarBot", "https://example.com/cart", result.Disallow},
+		{"status 200, file refused", "Disallow: /\n", 200, "BarBot", "https://example.com/docs", result.Reject},
+		{"status 404", shopRobots, 404, "BarBot", "https://example.com/cart", result.Allow},
+		{"status 503", "", 503, "BarBot", "https://example.com/docs", result.Disallow},
+		{"status 301 is refused", "", 301, "BarBot", "https://example.com/docs", result.Reject},
 	})
 	_, err := NewTemoto().Check(context.Background(), cases.Request{RobotsURL: "http://127.0.0.1:1/robots.txt", Agent: "FooBot", URL: "https://example.com/"})
 	if !errors.Is(err, errCapability) {
 		t.Errorf("fetch request: error %v, want errCapability", err)
 	}
-	want := []cases.Capability{cases.CapParse, cases.CapStatus}
+	want := []result.Capability{result.CapParse, result.CapStatus}
 	if info := NewTemoto().Info(); len(info.Capabilities) != 2 || !info.Has(want[0]) || !info.Has(want[1]) || info.Version != temotoVersion {
 		t.Errorf("Info() = %+v, want version %s and capabilities %v", info, temotoVersion, want)
 	}
@@ -150,14 +151,14 @@ func TestReferenceGoogle(t *testing.T) {
 	// set does not, whatever the request's profile.
 	body := "User-agent: FooBot/2.1\nDisallow: /x\n"
 	runVerdicts(t, p, []verdictTest{
-		{"google agent reading", body, 0, "FooBot", "https://example.com/x", cases.Disallow},
+		{"google agent reading", body, 0, "FooBot", "https://example.com/x", result.Disallow},
 	})
 	rfc, err := New(context.Background(), "reference", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	runVerdicts(t, rfc, []verdictTest{
-		{"rfc agent reading", body, 0, "FooBot", "https://example.com/x", cases.Allow},
+		{"rfc agent reading", body, 0, "FooBot", "https://example.com/x", result.Allow},
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // newPeer starts a shipped peer, or skips the test naming the package
@@ -35,12 +36,12 @@ func newPeer(t *testing.T, name string) cases.Parser {
 // Checks that every peer answers alike, unless its own checks have one of
 // the same name.
 var commonPeerChecks = []verdictTest{
-	{"star group", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/private/x", cases.Disallow},
-	{"star group, other path", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/public", cases.Allow},
-	{"named group", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "FooBot", "https://example.com/foo/1", cases.Disallow},
-	{"named group replaces star", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "FooBot", "https://example.com/bar", cases.Allow},
-	{"other agent gets star", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "BarBot", "https://example.com/bar", cases.Disallow},
-	{"empty file", "", 0, "FooBot", "https://example.com/x", cases.Allow},
+	{"star group", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/private/x", result.Disallow},
+	{"star group, other path", "User-agent: *\nDisallow: /private\n", 0, "FooBot", "https://example.com/public", result.Allow},
+	{"named group", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "FooBot", "https://example.com/foo/1", result.Disallow},
+	{"named group replaces star", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "FooBot", "https://example.com/bar", result.Allow},
+	{"other agent gets star", "User-agent: FooBot\nDisallow: /foo\n\nUser-agent: *\nDisallow: /\n", 0, "BarBot", "https://example.com/bar", result.Disallow},
+	{"empty file", "", 0, "FooBot", "https://example.com/x", result.Allow},
 }
 
 // Groups for several agents, for the peers that parse a body once for
@@ -54,70 +55,70 @@ const allowInside = "User-agent: *\nDisallow: /docs\nAllow: /docs/public\n"
 func TestPeers(t *testing.T) {
 	tests := []struct {
 		name  string
-		caps  []cases.Capability
+		caps  []result.Capability
 		extra []verdictTest
 	}{
-		{"python-urllib", []cases.Capability{cases.CapParse, cases.CapStatus}, []verdictTest{
+		{"python-urllib", []result.Capability{result.CapParse, result.CapStatus}, []verdictTest{
 			// The first matching rule wins, in file order.
-			{"first match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
-			{"401 disallows all", "", 401, "FooBot", "https://example.com/x", cases.Disallow},
-			{"404 allows all", "", 404, "FooBot", "https://example.com/x", cases.Allow},
-			{"503 leaves the file unread", "", 503, "FooBot", "https://example.com/x", cases.Disallow},
-			{"200 reads the body", "User-agent: *\nDisallow: /x\n", 200, "FooBot", "https://example.com/x", cases.Disallow},
-			{"not UTF-8", "User-agent: *\nDisallow: /caf\xe9\n", 0, "FooBot", "https://example.com/x", cases.Reject},
+			{"first match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Disallow},
+			{"401 disallows all", "", 401, "FooBot", "https://example.com/x", result.Disallow},
+			{"404 allows all", "", 404, "FooBot", "https://example.com/x", result.Allow},
+			{"503 leaves the file unread", "", 503, "FooBot", "https://example.com/x", result.Disallow},
+			{"200 reads the body", "User-agent: *\nDisallow: /x\n", 200, "FooBot", "https://example.com/x", result.Disallow},
+			{"not UTF-8", "User-agent: *\nDisallow: /caf\xe9\n", 0, "FooBot", "https://example.com/x", result.Reject},
 		}},
-		{"protego", []cases.Capability{cases.CapParse}, []verdictTest{
-			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
-			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
+		{"protego", []result.Capability{result.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", result.Disallow},
 		}},
-		{"robots-parser", []cases.Capability{cases.CapParse}, []verdictTest{
-			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
-			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
+		{"robots-parser", []result.Capability{result.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", result.Disallow},
 		}},
-		{"robots-txt-guard", []cases.Capability{cases.CapParse}, []verdictTest{
+		{"robots-txt-guard", []result.Capability{result.CapParse}, []verdictTest{
 			// Rules sorted by length, the first match wins; an Allow beats
 			// a Disallow of the same path.
-			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
-			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", cases.Disallow},
-			{"same path, allow wins", "User-agent: *\nDisallow: /x\nAllow: /x\n", 0, "FooBot", "https://example.com/x", cases.Allow},
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Allow},
+			{"wildcard", "User-agent: *\nDisallow: /*.pdf$\n", 0, "FooBot", "https://example.com/a/b.pdf", result.Disallow},
+			{"same path, allow wins", "User-agent: *\nDisallow: /x\nAllow: /x\n", 0, "FooBot", "https://example.com/x", result.Allow},
 			// The agent is matched as a substring of the crawler's name.
-			{"agent substring", "User-agent: Foo\nDisallow: /\n", 0, "FooBot", "https://example.com/x", cases.Disallow},
+			{"agent substring", "User-agent: Foo\nDisallow: /\n", 0, "FooBot", "https://example.com/x", result.Disallow},
 		}},
-		{"robots-txt-parser", []cases.Capability{cases.CapParse}, []verdictTest{
-			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
+		{"robots-txt-parser", []result.Capability{result.CapParse}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Allow},
 			// Patterns are unanchored regular expressions over the whole
 			// URL: a rule matches anywhere in it.
-			{"unanchored", "User-agent: *\nDisallow: /b\n", 0, "FooBot", "https://example.com/a/b", cases.Disallow},
+			{"unanchored", "User-agent: *\nDisallow: /b\n", 0, "FooBot", "https://example.com/a/b", result.Disallow},
 			// Its parser throws on a one-line file without a record.
-			{"one line, no record", "nothing here", 0, "FooBot", "https://example.com/x", cases.Reject},
-			{"empty file", "", 0, "FooBot", "https://example.com/x", cases.Reject},
+			{"one line, no record", "nothing here", 0, "FooBot", "https://example.com/x", result.Reject},
+			{"empty file", "", 0, "FooBot", "https://example.com/x", result.Reject},
 		}},
-		{"perl-robotrules", []cases.Capability{cases.CapParse}, []verdictTest{
+		{"perl-robotrules", []result.Capability{result.CapParse}, []verdictTest{
 			// WWW::RobotRules knows Disallow only; Allow lines are ignored.
-			{"allow ignored", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Disallow},
+			{"allow ignored", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Disallow},
 			// A line names the agent when its value is a substring of the
 			// agent's first word without its version. The peer parses a body
 			// once for the agents that this test answers alike, so the
 			// checks below ask three agents in turn about one body.
-			{"line inside the agent", agentLines, 0, "MyFooBot/2.0 (+https://example.com)", "https://example.com/foo", cases.Disallow},
-			{"line longer than the agent", agentLines, 0, "Foo", "https://example.com/foo", cases.Allow},
-			{"line longer than the agent, star group", agentLines, 0, "Foo", "https://example.com/star", cases.Disallow},
-			{"no line names the agent", agentLines, 0, "BarBot", "https://example.com/star", cases.Disallow},
+			{"line inside the agent", agentLines, 0, "MyFooBot/2.0 (+https://example.com)", "https://example.com/foo", result.Disallow},
+			{"line longer than the agent", agentLines, 0, "Foo", "https://example.com/foo", result.Allow},
+			{"line longer than the agent, star group", agentLines, 0, "Foo", "https://example.com/star", result.Disallow},
+			{"no line names the agent", agentLines, 0, "BarBot", "https://example.com/star", result.Disallow},
 		}},
-		{"webrobots", []cases.Capability{cases.CapParse, cases.CapStatus}, []verdictTest{
-			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", cases.Allow},
-			{"404 allows all", "User-agent: *\nDisallow: /\n", 404, "FooBot", "https://example.com/x", cases.Allow},
-			{"503 disallows all", "", 503, "FooBot", "https://example.com/x", cases.Disallow},
-			{"200 reads the body", "User-agent: *\nDisallow: /x\n", 200, "FooBot", "https://example.com/y", cases.Allow},
+		{"webrobots", []result.Capability{result.CapParse, result.CapStatus}, []verdictTest{
+			{"longest match", allowInside, 0, "FooBot", "https://example.com/docs/public/a", result.Allow},
+			{"404 allows all", "User-agent: *\nDisallow: /\n", 404, "FooBot", "https://example.com/x", result.Allow},
+			{"503 disallows all", "", 503, "FooBot", "https://example.com/x", result.Disallow},
+			{"200 reads the body", "User-agent: *\nDisallow: /x\n", 200, "FooBot", "https://example.com/y", result.Allow},
 			// The library drops a file it cannot parse and records a
 			// parse error.
-			{"parse error", "User-agent: *\nDisallow: /\n(((\n", 0, "FooBot", "https://example.com/x", cases.Reject},
+			{"parse error", "User-agent: *\nDisallow: /\n(((\n", 0, "FooBot", "https://example.com/x", result.Reject},
 			// One parse serves every agent: each still gets its own group.
-			{"second agent line", agentLines, 0, "BazBot", "https://example.com/foo", cases.Disallow},
-			{"second agent line, other path", agentLines, 0, "BazBot", "https://example.com/star", cases.Allow},
-			{"agent as a substring", agentLines, 0, "MyFooBot", "https://example.com/foo", cases.Disallow},
-			{"no line names the agent", agentLines, 0, "BarBot", "https://example.com/foo", cases.Allow},
-			{"crawl-delay does not sleep", "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n", 0, "FooBot", "https://example.com/x", cases.Disallow},
+			{"second agent line", agentLines, 0, "BazBot", "https://example.com/foo", result.Disallow},
+			{"second agent line, other path", agentLines, 0, "BazBot", "https://example.com/star", result.Allow},
+			{"agent as a substring", agentLines, 0, "MyFooBot", "https://example.com/foo", result.Disallow},
+			{"no line names the agent", agentLines, 0, "BarBot", "https://example.com/foo", result.Allow},
+			{"crawl-delay does not sleep", "User-agent: *\nCrawl-delay: 3600\nDisallow: /x\n", 0, "FooBot", "https://example.com/x", result.Disallow},
 		}},
 	}
 	for _, tt := range tests {
@@ -133,7 +134,7 @@ func TestPeers(t *testing.T) {
 			})
 			runVerdicts(t, p, append(checks, tt.extra...))
 			runBatchVerdicts(t, p.(cases.Batcher), append(checks, tt.extra...))
-			if !info.Has(cases.CapStatus) {
+			if !info.Has(result.CapStatus) {
 				_, err := p.Check(context.Background(), cases.Request{Status: 503, Agent: "FooBot", URL: "https://example.com/"})
 				if !errors.Is(err, errCapability) {
 					t.Errorf("status request: error %v, want errCapability", err)
@@ -282,7 +283,7 @@ func runBatchVerdicts(t *testing.T, p cases.Batcher, tests []verdictTest) {
 	for _, b := range order {
 		group := byBody[b]
 		qs := make([]cases.Question, len(group))
-		want := make([]cases.Verdict, len(group))
+		want := make([]result.Verdict, len(group))
 		for i, tt := range group {
 			qs[i], want[i] = cases.Question{Agent: tt.agent, URL: tt.url}, tt.want
 		}
@@ -329,12 +330,12 @@ func TestPeersBatch(t *testing.T) {
 				t.Errorf("%s does not announce the batch capability", pr.name)
 			}
 			statuses := []int{0}
-			if batch.Info().Has(cases.CapStatus) {
+			if batch.Info().Has(result.CapStatus) {
 				statuses = append(statuses, 200, 404, 503)
 			}
 			for _, body := range bodies {
 				for _, status := range statuses {
-					req := cases.Request{Robots: []byte(body), Status: status, Profile: cases.ProfileRFC}
+					req := cases.Request{Robots: []byte(body), Status: status, Profile: result.ProfileRFC}
 					got, gerrs := batch.CheckBatch(context.Background(), req, qs)
 					want, werrs := reversedChecks(single, req, qs)
 					if diff := cmp.Diff(want, got); diff != "" {
@@ -353,8 +354,8 @@ func TestPeersBatch(t *testing.T) {
 
 // reversedChecks asks p each question with Check, last question first,
 // and returns the verdicts and errors in the order of qs.
-func reversedChecks(p cases.Parser, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	vs := make([]cases.Verdict, len(qs))
+func reversedChecks(p cases.Parser, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	for i := len(qs) - 1; i >= 0; i-- {
 		r := req

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // ProtocolHello is the protocol version sent in the hello line.
@@ -18,7 +19,7 @@ const ProtocolHello = "reptest/1"
 // CapBatch is the protocol capability of a program that answers batch
 // requests: one body with many (agent, URL) questions, parsed once. It is
 // a capability of the protocol, not of the parser, so it never appears in
-// cases.Info.
+// result.Info.
 const CapBatch = "batch"
 
 // request is one protocol request line: a check, or with Questions set a
@@ -77,7 +78,7 @@ type hello struct {
 // qs set it is a batch request and req's Agent and URL are not sent.
 func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...string) ([]byte, error) {
 	r := request{ID: id, Agent: req.Agent, URL: req.URL, Profile: req.Profile, Usage: usage}
-	fetch := req.Kind() == cases.CapFetch
+	fetch := req.Kind() == result.CapFetch
 	if fetch {
 		r.RobotsURL = req.RobotsURL
 		r.Session = req.Session
@@ -127,24 +128,24 @@ func withBody(id string, obj, robots []byte) []byte {
 // parseHello reads the program's hello. Unknown capabilities are ignored,
 // so that programs can announce newer ones; at least one known one is
 // needed. batch reports the protocol capability CapBatch.
-func parseHello(line []byte, name string) (info cases.Info, batch bool, err error) {
+func parseHello(line []byte, name string) (info result.Info, batch bool, err error) {
 	var h hello
 	if err := json.Unmarshal(line, &h); err != nil {
-		return cases.Info{}, false, fmt.Errorf("answered a line that is not a hello object: %s", quoteShort(line, 200))
+		return result.Info{}, false, fmt.Errorf("answered a line that is not a hello object: %s", quoteShort(line, 200))
 	}
 	if name == "" {
 		if err := ValidName(h.Name); h.Name != "" && err != nil {
-			return cases.Info{}, false, fmt.Errorf("the hello's name: %w", err)
+			return result.Info{}, false, fmt.Errorf("the hello's name: %w", err)
 		}
 		name = h.Name
 	}
 	if name == "" {
 		name = "exec"
 	}
-	info = cases.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
+	info = result.Info{Name: name, Version: h.Version, Runtime: h.Runtime}
 	for _, c := range h.Capabilities {
-		switch cp := cases.Capability(c); cp {
-		case cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage:
+		switch cp := result.Capability(c); cp {
+		case result.CapParse, result.CapStatus, result.CapFetch, result.CapClock, result.CapUsage:
 			if !info.Has(cp) {
 				info.Capabilities = append(info.Capabilities, cp)
 			}
@@ -153,7 +154,7 @@ func parseHello(line []byte, name string) (info cases.Info, batch bool, err erro
 		}
 	}
 	if len(info.Capabilities) == 0 {
-		return cases.Info{}, false, fmt.Errorf("the hello names no known capability (parse, status, fetch, clock): %s", quoteShort(line, 200))
+		return result.Info{}, false, fmt.Errorf("the hello names no known capability (parse, status, fetch, clock): %s", quoteShort(line, 200))
 	}
 	return info, batch, nil
 }
@@ -196,15 +197,15 @@ func answerID(raw json.RawMessage) (string, bool) {
 // verdictOf reads one answer (of a check, or of one question of a batch):
 // its verdict, or an error of that check alone. detail is the program's
 // own explanation of a reject or an error, "" when it gave none.
-func verdictOf(v, e *string, detail string, raw []byte) (cases.Verdict, error) {
+func verdictOf(v, e *string, detail string, raw []byte) (result.Verdict, error) {
 	switch {
 	case e != nil:
 		return "", &AnswerError{Message: *e, Detail: detail}
 	case v == nil:
 		return "", fmt.Errorf("the answer has neither verdict nor error: %s", quoteShort(raw, 200))
 	}
-	switch verdict := cases.Verdict(*v); verdict {
-	case cases.Allow, cases.Disallow, cases.Reject:
+	switch verdict := result.Verdict(*v); verdict {
+	case result.Allow, result.Disallow, result.Reject:
 		return verdict, nil
 	default:
 		return "", fmt.Errorf("%q is not a verdict (allow, disallow or reject)", *v)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // Reference adapts the reference implementation to cases.Parser. It has
@@ -46,11 +47,11 @@ func NewReferenceWith(name string, opts reference.Options) *Reference {
 }
 
 // Info implements cases.Parser.
-func (p *Reference) Info() cases.Info {
-	return cases.Info{
+func (p *Reference) Info() result.Info {
+	return result.Info{
 		Name:         p.name,
 		Version:      reference.Version,
-		Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock, cases.CapUsage},
+		Capabilities: []result.Capability{result.CapParse, result.CapStatus, result.CapFetch, result.CapClock, result.CapUsage},
 	}
 }
 
@@ -112,7 +113,7 @@ func NewVariant(base string, ids ...string) (*Reference, error) {
 	switch base {
 	case "reference":
 		p.profiles = map[string]reference.Options{}
-		for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+		for _, profile := range []string{result.ProfileRFC, result.ProfileGoogle, result.ProfileAIPref} {
 			opts, _ := reference.OptionsFor(profile)
 			p.profiles[profile] = applyAll(opts, p.misread)
 		}
@@ -141,7 +142,7 @@ func parserMisreadings() string {
 // preference of each category under the request's profile (for the
 // aipref profile, reference.AIPref).
 func (p *Reference) Usage(ctx context.Context, req cases.Request, categories []string) (map[string]string, error) {
-	if req.Kind() == cases.CapFetch {
+	if req.Kind() == result.CapFetch {
 		return nil, fmt.Errorf("%s: %w: usage preferences of a fetch request", p.name, errCapability)
 	}
 	res := reference.FromStatus(cmp.Or(req.Status, 200), req.Robots, p.Options(req.Profile))
@@ -164,10 +165,10 @@ func (p *Reference) Usage(ctx context.Context, req cases.Request, categories []s
 func (p *Reference) Decide(ctx context.Context, req cases.Request) (reference.Decision, error) {
 	opts := p.Options(req.Profile)
 	switch req.Kind() {
-	case cases.CapFetch:
+	case result.CapFetch:
 		f := p.fetcher(req, opts)
 		return f.Decide(ctx, req.Agent, req.URL)
-	case cases.CapStatus:
+	case result.CapStatus:
 		return reference.FromStatus(req.Status, req.Robots, opts).Decide(req.Agent, req.URL)
 	}
 	return reference.Parse(req.Robots, opts).Decide(req.Agent, req.URL)
@@ -176,10 +177,10 @@ func (p *Reference) Decide(ctx context.Context, req cases.Request) (reference.De
 // Check implements cases.Parser. It builds no trace: a parse request,
 // the differential engine's usual question, takes the one-shot
 // reference.AllowedOnce.
-func (p *Reference) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (p *Reference) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	var allowed bool
 	var err error
-	if req.Kind() == cases.CapParse {
+	if req.Kind() == result.CapParse {
 		allowed, err = reference.AllowedOnce(string(req.Robots), p.Options(req.Profile), req.Agent, req.URL)
 	} else {
 		var d reference.Decision
@@ -221,13 +222,13 @@ func (p *Reference) EndSession(id string) {
 
 // CheckBatch implements cases.Batcher: a parse or status request is parsed
 // once for every question; fetch requests are asked one by one.
-func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
 	var decide func(agent, url string) (bool, error)
 	opts := p.Options(req.Profile)
 	switch req.Kind() {
-	case cases.CapParse:
+	case result.CapParse:
 		decide = reference.Parse(req.Robots, opts).Allowed
-	case cases.CapStatus:
+	case result.CapStatus:
 		res := reference.FromStatus(req.Status, req.Robots, opts)
 		decide = func(agent, url string) (bool, error) {
 			d, err := res.Decide(agent, url)
@@ -236,7 +237,7 @@ func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []case
 	default:
 		return eachCheck(ctx, p, req, qs)
 	}
-	vs := make([]cases.Verdict, len(qs))
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	for i, q := range qs {
 		vs[i], errs[i] = p.verdict(decide(q.Agent, q.URL))
@@ -245,16 +246,16 @@ func (p *Reference) CheckBatch(ctx context.Context, req cases.Request, qs []case
 }
 
 // verdict turns the reference's answer into a check's.
-func (p *Reference) verdict(allowed bool, err error) (cases.Verdict, error) {
+func (p *Reference) verdict(allowed bool, err error) (result.Verdict, error) {
 	switch {
 	case errors.Is(err, reference.ErrInvalidToken):
 		return "", fmt.Errorf("%s: %w", p.name, err)
 	case err != nil:
 		return "", err
 	case allowed:
-		return cases.Allow, nil
+		return result.Allow, nil
 	}
-	return cases.Disallow, nil
+	return result.Disallow, nil
 }
 
 // Concurrent implements cases.Concurrent: sessions are kept under a lock

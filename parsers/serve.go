@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // MaxRequestLine is the longest request line Serve reads: a body of up to
@@ -91,7 +92,7 @@ func serveLine(ctx context.Context, p cases.Parser, line []byte) any {
 }
 
 // answerOf is the answer for one verdict or error.
-func answerOf(id json.RawMessage, v cases.Verdict, detail string, err error) answer {
+func answerOf(id json.RawMessage, v result.Verdict, detail string, err error) answer {
 	a := answer{ID: id, Detail: detail}
 	if err != nil {
 		msg := err.Error()
@@ -124,7 +125,7 @@ func decodeRequest(r request) (cases.Request, error) {
 }
 
 // checkDetail asks p, with its detail when it is a cases.Detailer.
-func checkDetail(ctx context.Context, p cases.Parser, req cases.Request) (cases.Verdict, string, error) {
+func checkDetail(ctx context.Context, p cases.Parser, req cases.Request) (result.Verdict, string, error) {
 	if d, ok := p.(cases.Detailer); ok {
 		return d.CheckDetail(ctx, req)
 	}
@@ -134,7 +135,7 @@ func checkDetail(ctx context.Context, p cases.Parser, req cases.Request) (cases.
 
 // checkBatch asks p every question about one body: with CheckBatch when p
 // is a cases.Batcher, else one Check per question.
-func checkBatch(ctx context.Context, p cases.Parser, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+func checkBatch(ctx context.Context, p cases.Parser, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
 	if b, ok := p.(cases.Batcher); ok {
 		return b.CheckBatch(ctx, req, qs)
 	}
@@ -142,8 +143,8 @@ func checkBatch(ctx context.Context, p cases.Parser, req cases.Request, qs []cas
 }
 
 // eachCheck asks p every question about one body, one Check each.
-func eachCheck(ctx context.Context, p cases.Parser, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
-	vs := make([]cases.Verdict, len(qs))
+func eachCheck(ctx context.Context, p cases.Parser, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	for i, q := range qs {
 		r := req

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // Program is a parser outside reptest named by its command line: a
@@ -228,8 +229,8 @@ func (pr Program) open(ctx context.Context, opts SetOptions, taken map[string]bo
 // capability, so a runner skips its every check.
 type absent struct{ name string }
 
-func (a absent) Info() cases.Info { return cases.Info{Name: a.name} }
-func (a absent) Check(context.Context, cases.Request) (cases.Verdict, error) {
+func (a absent) Info() result.Info { return result.Info{Name: a.name} }
+func (a absent) Check(context.Context, cases.Request) (result.Verdict, error) {
 	return "", errors.New("unavailable")
 }
 
@@ -242,10 +243,10 @@ type broken struct {
 }
 
 func (b broken) Error() string { return b.err.Error() }
-func (b broken) Info() cases.Info {
-	return cases.Info{Name: b.name, Capabilities: []cases.Capability{cases.CapParse, cases.CapStatus, cases.CapFetch, cases.CapClock}}
+func (b broken) Info() result.Info {
+	return result.Info{Name: b.name, Capabilities: []result.Capability{result.CapParse, result.CapStatus, result.CapFetch, result.CapClock}}
 }
-func (b broken) Check(context.Context, cases.Request) (cases.Verdict, error) { return "", b.err }
+func (b broken) Check(context.Context, cases.Request) (result.Verdict, error) { return "", b.err }
 
 // freeName returns name, or name-2, name-3, ... if it is taken.
 func freeName(name string, taken map[string]bool) string {

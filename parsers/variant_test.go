@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // reference+ID and reference-google+ID are parsers named as given, whose
@@ -14,15 +15,15 @@ import (
 // verdicts follow them.
 func TestNewVariant(t *testing.T) {
 	ctx := context.Background()
-	req := cases.Request{Profile: cases.ProfileRFC, Robots: []byte("User-agent: *\nDisallow: /\nAllow: /public/\n"), Agent: "a", URL: "https://example.com/public/x"}
+	req := cases.Request{Profile: result.ProfileRFC, Robots: []byte("User-agent: *\nDisallow: /\nAllow: /public/\n"), Agent: "a", URL: "https://example.com/public/x"}
 	tests := []struct {
 		name, profile, opts string
-		want                cases.Verdict
+		want                result.Verdict
 	}{
-		{"reference", cases.ProfileRFC, "rfc9309", cases.Allow},
-		{"reference+first-match", cases.ProfileRFC, "rfc9309+first-match", cases.Disallow},
-		{"reference+first-match+no-wildcards", cases.ProfileGoogle, "google+first-match+no-wildcards", cases.Disallow},
-		{"reference-google+first-match", cases.ProfileRFC, "google+first-match", cases.Disallow},
+		{"reference", result.ProfileRFC, "rfc9309", result.Allow},
+		{"reference+first-match", result.ProfileRFC, "rfc9309+first-match", result.Disallow},
+		{"reference+first-match+no-wildcards", result.ProfileGoogle, "google+first-match+no-wildcards", result.Disallow},
+		{"reference-google+first-match", result.ProfileRFC, "google+first-match", result.Disallow},
 	}
 	for _, tc := range tests {
 		p, err := New(ctx, tc.name, Options{})

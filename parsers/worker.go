@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // WorkerEnv is the environment variable that makes a binary a worker:
@@ -126,10 +127,10 @@ func newIsolated(ctx context.Context, lib cases.Parser, opts Options) (*Isolated
 }
 
 // Info implements cases.Parser: the library's.
-func (i *Isolated) Info() cases.Info { return i.lib.Info() }
+func (i *Isolated) Info() result.Info { return i.lib.Info() }
 
 // Check implements cases.Parser.
-func (i *Isolated) Check(ctx context.Context, req cases.Request) (cases.Verdict, error) {
+func (i *Isolated) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
 	if _, ok := i.lib.(splitter); ok {
 		vs, errs := i.CheckBatch(ctx, req, []cases.Question{{Agent: req.Agent, URL: req.URL}})
 		return vs[0], errs[0]
@@ -145,7 +146,7 @@ func (i *Isolated) Check(ctx context.Context, req cases.Request) (cases.Verdict,
 }
 
 // CheckBatch implements cases.Batcher.
-func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
 	if s, ok := i.lib.(splitter); ok {
 		vs, errs, rest := s.checkWithin(ctx, req, qs)
 		if len(rest) == 0 {
@@ -168,12 +169,12 @@ func (i *Isolated) CheckBatch(ctx context.Context, req cases.Request, qs []cases
 }
 
 // inWorker asks the worker, starting it if need be.
-func (i *Isolated) inWorker(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error) {
+func (i *Isolated) inWorker(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
 	w, err := i.start()
 	if err != nil {
 		errs := make([]error, len(qs))
 		fillErr(errs, err)
-		return make([]cases.Verdict, len(qs)), errs
+		return make([]result.Verdict, len(qs)), errs
 	}
 	return w.CheckBatch(ctx, req, qs)
 }
@@ -184,7 +185,7 @@ func (i *Isolated) inWorker(ctx context.Context, req cases.Request, qs []cases.Q
 // within its bounds and leaves the others (their indexes in rest) to the
 // worker.
 type splitter interface {
-	checkWithin(ctx context.Context, req cases.Request, qs []cases.Question) (vs []cases.Verdict, errs []error, rest []int)
+	checkWithin(ctx context.Context, req cases.Request, qs []cases.Question) (vs []result.Verdict, errs []error, rest []int)
 }
 
 // Bounds of grobotstxt in process. Its parse is one pass over the body
@@ -201,12 +202,12 @@ const (
 )
 
 // checkWithin implements splitter.
-func (g *Grobotstxt) checkWithin(ctx context.Context, req cases.Request, qs []cases.Question) ([]cases.Verdict, []error, []int) {
-	if req.Kind() != cases.CapParse {
+func (g *Grobotstxt) checkWithin(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error, []int) {
+	if req.Kind() != result.CapParse {
 		vs, errs := eachCheck(ctx, g, req, qs) // the capability's error
 		return vs, errs, nil
 	}
-	vs := make([]cases.Verdict, len(qs))
+	vs := make([]result.Verdict, len(qs))
 	errs := make([]error, len(qs))
 	if len(req.Robots) > grobotBody {
 		rest := make([]int, len(qs))

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 func newIsolatedFor(t *testing.T, name string, opts Options) *Isolated {
@@ -48,7 +49,7 @@ func TestIsolatedTimeout(t *testing.T) {
 		if fast(req, nil) == (len(req.Robots) > fastBody) {
 			t.Fatalf("fast(%d bytes) is wrong", len(req.Robots))
 		}
-		if v, err := p.Check(context.Background(), req); err != nil || v != cases.Disallow {
+		if v, err := p.Check(context.Background(), req); err != nil || v != result.Disallow {
 			t.Errorf("check after the timeout (%d bytes): %q, %v; want disallow", len(req.Robots), v, err)
 		}
 	}
@@ -64,7 +65,7 @@ func TestIsolatedMemory(t *testing.T) {
 		t.Errorf("check past the memory limit: error %v", err)
 	}
 	large := cases.Request{Robots: []byte("User-agent: *\nDisallow: /private\n" + strings.Repeat("# padding\n", fastBody/10+1)), Agent: "FooBot", URL: "https://example.com/open"}
-	if v, err := p.Check(context.Background(), large); err != nil || v != cases.Allow {
+	if v, err := p.Check(context.Background(), large); err != nil || v != result.Allow {
 		t.Errorf("check after the memory failure: %q, %v; want allow", v, err)
 	}
 }

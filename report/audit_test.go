@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -54,10 +54,10 @@ func TestAuditTimelineInChromium(t *testing.T) {
 
 func auditFixture() *result.Document {
 	return &result.Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
-		Parsers: []cases.Summary{{Name: "googlebot", Checks: 1, Pass: 1, Conforms: true}},
-		Results: []cases.Result{{Case: "audit/access-log", Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
-			Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-2"}}},
-		Audit: []byte(`{
+		Parsers: []result.Summary{{Name: "googlebot", Checks: 1, Pass: 1, Conforms: true}},
+		Results: []result.Result{{Case: "audit/access-log", Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: result.Disallow,
+			Verdict: result.Disallow, Outcome: result.Pass, Level: result.MUST, Req: []string{"ACC-2"}}},
+		Audit: auditOf(`{
 	  "version_marks": [{"label": "old.txt"}, {"label": "new.txt@2026-10-06T12:00:00Z", "from": "2026-10-06T12:00:00Z"}],
 	  "agents": [{"agent": "googlebot", "requests": 12, "violations": 2,
 	    "by_verification": {"verified": {"requests": 9, "violations": 0}, "claimed": {"requests": 3, "violations": 2}}, "timeline": {"bin_seconds": 3600,
@@ -86,14 +86,14 @@ func checkAuditPage(t *testing.T, page string) {
 // failed; audit is the document's audit object.
 func verificationDoc(audit string) *result.Document {
 	return &result.Document{Tool: "reptest", Version: "test", Profile: "rfc9309",
-		Parsers: []cases.Summary{{Name: "googlebot", Checks: 2, Pass: 1, Violations: 1}},
-		Results: []cases.Result{
-			{Case: "audit/access-log", Check: 0, Parser: "googlebot", Agent: "googlebot", URL: "/private/x", Expect: cases.Disallow,
-				Verdict: cases.Allow, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"ACC-2"}, Detail: "2 of 12 requests"},
-			{Case: "audit/access-log", Check: 1, Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: cases.Disallow,
-				Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"ACC-7"}},
+		Parsers: []result.Summary{{Name: "googlebot", Checks: 2, Pass: 1, Violations: 1}},
+		Results: []result.Result{
+			{Case: "audit/access-log", Check: 0, Parser: "googlebot", Agent: "googlebot", URL: "/private/x", Expect: result.Disallow,
+				Verdict: result.Allow, Outcome: result.Violation, Level: result.MUST, Req: []string{"ACC-2"}, Detail: "2 of 12 requests"},
+			{Case: "audit/access-log", Check: 1, Parser: "googlebot", Agent: "googlebot", URL: "/", Expect: result.Disallow,
+				Verdict: result.Disallow, Outcome: result.Pass, Level: result.MUST, Req: []string{"ACC-7"}},
 		},
-		Audit: []byte(audit)}
+		Audit: auditOf(audit)}
 }
 
 // JUnit and the page's overview show each agent's verified and claimed
@@ -174,4 +174,13 @@ func TestAuditVerificationReports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// auditOf reads an audit object.
+func auditOf(s string) *result.Audit {
+	var a result.Audit
+	if err := json.Unmarshal([]byte(s), &a); err != nil {
+		panic(err)
+	}
+	return &a
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -27,18 +26,9 @@ type Badge struct {
 // parser skipped are not counted. A parser that did not run (its summary's
 // NotRun) gets a grey "not run" badge, never a count.
 func BadgeFor(d *result.Document, parser string) Badge {
-	var pass, total int
-	for _, r := range d.Results {
-		if r.Parser != parser || r.Level != cases.MUST || r.Outcome == cases.Skipped {
-			continue
-		}
-		total++
-		if r.Outcome == cases.Pass || r.Outcome == cases.Note {
-			pass++
-		}
-	}
+	pass, total := d.LevelPassed(parser, result.MUST)
 	b := Badge{SchemaVersion: 1, Label: "RFC 9309", Message: fmt.Sprintf("%d/%d MUST", pass, total), Color: "red"}
-	if d.Profile == cases.ProfileGoogle {
+	if d.Profile == result.ProfileGoogle {
 		b.Label = "RFC 9309 (google)"
 	}
 	for _, s := range d.Parsers {

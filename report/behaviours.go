@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -127,7 +126,7 @@ func buildBehaviours(ds []result.Diagnosis, unit string, fk *filterKeys) *behavi
 	t := &behaviourTable{Unit: unit}
 	ids := behaviourIDs(ds)
 	for i, id := range ids {
-		t.Rows = append(t.Rows, newBehaviourRow(id, ds, i))
+		t.Rows = append(t.Rows, newBehaviourRow(id, ds, i, fk.table))
 	}
 	examples := map[string]*exampleGroup{}
 	for _, d := range ds {
@@ -195,7 +194,7 @@ func behaviourIDs(ds []result.Diagnosis) []string {
 
 // newBehaviourRow describes misreading id as the diagnosis records it
 // (its first mention).
-func newBehaviourRow(id string, ds []result.Diagnosis, i int) behaviourRow {
+func newBehaviourRow(id string, ds []result.Diagnosis, i int, table *reqTable) behaviourRow {
 	row := behaviourRow{ID: id, Anchor: "mis-" + strconv.Itoa(i)}
 	for _, d := range ds {
 		for _, b := range d.Behaviours {
@@ -204,7 +203,7 @@ func newBehaviourRow(id string, ds []result.Diagnosis, i int) behaviourRow {
 			}
 			row.Title, row.RFC, row.RFCURL = b.Title, b.RFC, SectionURL(b.RFC)
 			for _, r := range b.Req {
-				row.Req = append(row.Req, reqLink{ID: r, URL: requirementURL(r)})
+				row.Req = append(row.Req, reqLink{ID: r, URL: table.requirementURL(r)})
 			}
 			return row
 		}
@@ -275,7 +274,7 @@ func sameExample(e *exampleView, x *result.Example) bool {
 }
 
 // verdictWord is a verdict as the page writes it; none is a dash.
-func verdictWord(v cases.Verdict) string {
+func verdictWord(v result.Verdict) string {
 	if v == "" {
 		return "—"
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -24,30 +23,30 @@ func fixtureDiagnosis() []result.Diagnosis {
 				{ID: "first-match", Title: "The first matching rule in file order wins, not the longest", RFC: "2.2.2",
 					Req: []string{"MATCH-4"}, Explains: 12, Files: 3,
 					Example: &result.Example{Robots: "User-agent: *\nDisallow: /\nAllow: /page\n", Agent: "FooBot",
-						URL: "https://example.com/page", Verdict: cases.Disallow, Reference: cases.Allow, Source: "realworld/a.txt"}},
+						URL: "https://example.com/page", Verdict: result.Disallow, Reference: result.Allow, Source: "realworld/a.txt"}},
 				{ID: "tie-disallow", Title: "Between an allow and a disallow rule of equal length, disallow wins", RFC: "2.2.2",
 					Req: []string{"MATCH-5"}, Explains: 2, Contradicts: 1, Files: 1,
 					Example: &result.Example{Robots: "User-agent: *\nAllow: /p\nDisallow: /p\n", Agent: "FooBot",
-						URL: "https://example.com/p", Verdict: cases.Disallow, Reference: cases.Allow}},
+						URL: "https://example.com/p", Verdict: result.Disallow, Reference: result.Allow}},
 			}},
 		{Parser: "grobotstxt", Departures: 5, Unexplained: 0, Untested: []string{"tie-disallow"},
 			Behaviours: []result.Behaviour{
 				{ID: "no-group-merge-first", Title: "Of several groups naming the crawler, only the first counts", RFC: "2.2.1",
 					Req: []string{"UA-3"}, Explains: 5, Files: 2, Alternatives: []string{"no-group-merge-last"},
 					Example: &result.Example{Robots: "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", Agent: "a",
-						URL: "https://example.com/y", Verdict: cases.Allow, Reference: cases.Disallow}},
+						URL: "https://example.com/y", Verdict: result.Allow, Reference: result.Disallow}},
 			}},
 		{Parser: "webrobots", Departures: 3, Unexplained: 1,
 			Behaviours: []result.Behaviour{
 				{ID: "no-group-merge-last", Title: "Of several groups naming the crawler, only the last counts", RFC: "2.2.1",
 					Req: []string{"UA-3"}, Explains: 2, Files: 1,
 					Example: &result.Example{Robots: "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", Agent: "a",
-						URL: "https://example.com/x", Verdict: cases.Allow, Reference: cases.Disallow}},
+						URL: "https://example.com/x", Verdict: result.Allow, Reference: result.Disallow}},
 				{ID: "first-match", Title: "The first matching rule in file order wins, not the longest", RFC: "2.2.2",
 					Req: []string{"MATCH-4"}, Explains: 0, Files: 1,
 					// The same evidence as temoto's: one example for both.
 					Example: &result.Example{Robots: "User-agent: *\nDisallow: /\nAllow: /page\n", Agent: "FooBot",
-						URL: "https://example.com/page", Verdict: cases.Disallow, Reference: cases.Allow, Source: "realworld/a.txt"}},
+						URL: "https://example.com/page", Verdict: result.Disallow, Reference: result.Allow, Source: "realworld/a.txt"}},
 			}},
 		{Parser: "python-urllib"},
 	}
@@ -72,7 +71,7 @@ func TestBehavioursTable(t *testing.T) {
 		doc  *result.Document
 		o    HTMLOptions
 	}{
-		{"run", &result.Document{Version: "test", Profile: cases.ProfileRFC, Diagnosis: fixtureDiagnosis(), Results: fixtureDoc().Results}, HTMLOptions{}},
+		{"run", &result.Document{Version: "test", Profile: result.ProfileRFC, Diagnosis: fixtureDiagnosis(), Results: fixtureDoc().Results}, HTMLOptions{}},
 		{"diff", &result.Document{Version: "test", Diagnosis: fixtureDiagnosis(), Summary: &result.DiffSummary{}}, HTMLOptions{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

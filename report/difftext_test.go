@@ -5,15 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
 func TestWriteText(t *testing.T) {
 	long := strings.Repeat("Disallow: /x\n", 9)
 	fs := []result.Finding{
-		{Input: result.Input{Robots: []byte("User-agent: *\r\nDisallow: /a\u202e\r\n"), Agent: "FooBot", URL: "/%61"}, Verdicts: map[string]cases.Verdict{"a": "allow", "b": "disallow"}, Req: []string{"PCT-2"}, Sources: []string{"f1"}, Probes: 2},
-		{Input: result.Input{Robots: []byte("User-agent: *\n" + long), Agent: "FooBot", URL: "/x"}, Verdicts: map[string]cases.Verdict{"a": "allow", "b": "reject"}, Req: []string{"SYN-9"}, Sources: []string{"f2"}, Probes: 1},
+		{Input: result.Input{Robots: []byte("User-agent: *\r\nDisallow: /a\u202e\r\n"), Agent: "FooBot", URL: "/%61"}, Verdicts: map[string]result.Verdict{"a": "allow", "b": "disallow"}, Req: []string{"PCT-2"}, Sources: []string{"f1"}, Probes: 2},
+		{Input: result.Input{Robots: []byte("User-agent: *\n" + long), Agent: "FooBot", URL: "/x"}, Verdicts: map[string]result.Verdict{"a": "allow", "b": "reject"}, Req: []string{"SYN-9"}, Sources: []string{"f2"}, Probes: 1},
 	}
 	for i := range fs {
 		fs[i].Signature = result.Signature(fs[i].Verdicts)

@@ -12,13 +12,13 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-func TestFromResultsCounts(t *testing.T) {
+func TestNewDocumentCounts(t *testing.T) {
 	d := fixtureDoc()
-	got := map[string]cases.Summary{}
+	got := map[string]result.Summary{}
 	for _, s := range d.Parsers {
 		got[s.Name] = s
 	}
-	want := map[string]cases.Summary{
+	want := map[string]result.Summary{
 		"reference":  {Name: "reference", Version: "0.1.0", Checks: 10, Pass: 10, Conforms: true},
 		"temoto":     {Name: "temoto", Version: "v1.1.2", Checks: 10, Pass: 3, Deviations: 1, Violations: 1, Errors: 1, Skipped: 4},
 		"grobotstxt": {Name: "grobotstxt", Version: "v1.0.3", Checks: 10, Pass: 6, Deviations: 1, Violations: 1, Skipped: 2},
@@ -47,7 +47,7 @@ func TestFromResultsCounts(t *testing.T) {
 func TestStrictJudgesDeviations(t *testing.T) {
 	cs := fixtureCases()
 	rs := fixtureResults(cs)
-	d := FromResults(Meta{Version: "x", Profile: "rfc9309", Strict: true}, nil, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "x", Profile: "rfc9309", Strict: true}, nil, rs, nil)
 	for _, s := range d.Parsers {
 		if s.Name == "reference" && !s.Conforms {
 			t.Errorf("reference does not conform in a strict run")
@@ -77,7 +77,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Errorf("JSON lacks %s", key)
 		}
 	}
-	back, err := ReadJSON(&buf)
+	back, err := result.ReadJSON(&buf)
 	if err != nil {
 		t.Fatalf("ReadJSON: %v", err)
 	}
@@ -96,12 +96,12 @@ func TestRenderFromSavedJSON(t *testing.T) {
 		rs[i].Detail = "stderr: \xff\xc3("
 		rs[i].URL += "\xff"
 	}
-	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, nil, rs, cs)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC}, nil, rs, cs)
 	var js bytes.Buffer
 	if err := d.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&js)
+	back, err := result.ReadJSON(&js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestReadJSONRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadJSON(strings.NewReader(tc.in))
+			_, err := result.ReadJSON(strings.NewReader(tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("ReadJSON error = %v, want one containing %q", err, tc.want)
 			}
@@ -142,7 +142,7 @@ func TestReadJSONRejects(t *testing.T) {
 
 func TestCaseDataDecidingLines(t *testing.T) {
 	cs := fixtureCases()
-	data := CaseData(cs, fixtureResults(cs))
+	data := cases.CaseData(cs, fixtureResults(cs))
 	type line struct{ Step, Response, Line int }
 	tests := []struct {
 		id   string
@@ -181,10 +181,10 @@ func TestCaseDataDecidingLines(t *testing.T) {
 
 func TestCaseDataLongBody(t *testing.T) {
 	body := "User-agent: *\n" + strings.Repeat("# padding padding padding padding\n", 3000) + "Disallow: /late\n"
-	c := cases.Case{ID: "lim/late-rule", Level: cases.MUST, Req: []string{"LIM-1"}, Robots: []byte(body),
-		Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/late", Expect: cases.Disallow}}}
+	c := cases.Case{ID: "lim/late-rule", Level: result.MUST, Req: []string{"LIM-1"}, Robots: []byte(body),
+		Checks: []cases.Check{{Agent: "FooBot", URL: "https://example.com/late", Expect: result.Disallow}}}
 	ci := caseData(c)
-	if !ci.Robots.Partial() || ci.Robots.Size != len(body) || len(ci.Robots.Bytes()) > storedHead {
+	if !ci.Robots.Partial() || ci.Robots.Size != len(body) || len(ci.Robots.Bytes()) > result.StoredHead {
 		t.Fatalf("long body stored as %d of %d bytes (partial %v)", len(ci.Robots.Bytes()), ci.Robots.Size, ci.Robots.Partial())
 	}
 	if got := ci.Robots.Bytes(); got[len(got)-1] != '\n' {
@@ -198,9 +198,9 @@ func TestCaseDataLongBody(t *testing.T) {
 
 func TestCaseDataGeneratedBody(t *testing.T) {
 	g := &cases.Generator{Prefix: "User-agent: *\n", Repeat: "# pad pad pad pad pad pad\n", UntilBytes: 600 << 10, Suffix: "Disallow: /late\n"}
-	c := cases.Case{ID: "lim/generated", Level: cases.MUST, Req: []string{"LIM-2"},
+	c := cases.Case{ID: "lim/generated", Level: result.MUST, Req: []string{"LIM-2"},
 		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: g}},
-		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/late", Expect: cases.Allow}}}
+		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/late", Expect: result.Allow}}}
 	ci := caseData(c)
 	s := ci.Fetch[0]
 	if s.Body == nil || s.Body.Generated == "" || s.Body.Size < 600<<10 || !strings.HasPrefix(s.Body.Text, "User-agent: *\n# pad") {
@@ -213,9 +213,9 @@ func TestCaseDataGeneratedBody(t *testing.T) {
 }
 
 func TestCaseDataFaults(t *testing.T) {
-	c := cases.Case{ID: "http/reset", Level: cases.MUST, Req: []string{"ACC-7"},
+	c := cases.Case{ID: "http/reset", Level: result.MUST, Req: []string{"ACC-7"},
 		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Fault: "reset"}},
-		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/x", Expect: cases.Disallow}}}
+		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/x", Expect: result.Disallow}}}
 	ci := caseData(c)
 	if ci.Checks[0].Line != 0 || !strings.Contains(ci.Checks[0].Trace, "unreachable") {
 		t.Errorf("reset: %+v", ci.Checks[0])
@@ -226,16 +226,16 @@ func TestCaseDataFaults(t *testing.T) {
 // bounded prefix: the body is never made whole.
 func TestCaseDataHugeGeneratedBody(t *testing.T) {
 	g := &cases.Generator{Prefix: "User-agent: *\nDisallow: /a\n", Repeat: "#", UntilBytes: 1 << 30, Suffix: "\nDisallow: /late\n"}
-	c := cases.Case{ID: "lim/huge", Level: cases.MUST, Req: []string{"LIM-2"},
+	c := cases.Case{ID: "lim/huge", Level: result.MUST, Req: []string{"LIM-2"},
 		Fetch:  []cases.Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: g}},
-		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: cases.Disallow}, {Agent: "FooBot", URL: "http://a.test/late", Expect: cases.Disallow}}}
-	res := []cases.Result{
+		Checks: []cases.Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: result.Disallow}, {Agent: "FooBot", URL: "http://a.test/late", Expect: result.Disallow}}}
+	res := []result.Result{
 		{Case: c.ID, Check: 0, Parser: "p", Line: 2, Response: 1, Trace: "disallow by line 2"},
 		{Case: c.ID, Check: 1, Parser: "p", Line: 4, Response: 1, Trace: "disallow by line 4"},
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	ci := CaseData([]cases.Case{c}, res)[c.ID]
+	ci := cases.CaseData([]cases.Case{c}, res)[c.ID]
 	runtime.ReadMemStats(&after)
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
 		t.Errorf("describing a 1 GiB generated body allocated %d MiB", n>>20)
@@ -247,7 +247,7 @@ func TestCaseDataHugeGeneratedBody(t *testing.T) {
 	if got := ci.Checks[1]; got.Line != 4 || got.LineText != "" {
 		t.Errorf("check 1 = %+v, want line 4 without its text", got)
 	}
-	if s := ci.Fetch[0].Body; s == nil || s.Size != g.Size() || len(s.Text) > storedHead {
+	if s := ci.Fetch[0].Body; s == nil || s.Size != g.Size() || len(s.Text) > result.StoredHead {
 		t.Errorf("stored body %+v", s)
 	}
 }
@@ -255,17 +255,17 @@ func TestCaseDataHugeGeneratedBody(t *testing.T) {
 // caseData describes one case from the results of a run on the reference.
 func caseData(c cases.Case) *result.CaseInfo {
 	cs := []cases.Case{c}
-	var res []cases.Result
+	var res []result.Result
 	for _, r := range recordedByReference(cs) {
 		res = append(res, r)
 	}
-	return CaseData(cs, res)[c.ID]
+	return cases.CaseData(cs, res)[c.ID]
 }
 
 // A run that judged nothing (an audit of an empty log, an empty
 // selection) writes empty lists, not null.
-func TestFromResultsEmptyLists(t *testing.T) {
-	d := FromResults(Meta{}, nil, nil, nil)
+func TestNewDocumentEmptyLists(t *testing.T) {
+	d := cases.NewDocument(result.Meta{}, nil, nil, nil)
 	var buf bytes.Buffer
 	if err := d.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
@@ -275,7 +275,7 @@ func TestFromResultsEmptyLists(t *testing.T) {
 			t.Errorf("WriteJSON of an empty run lacks %s:\n%s", want, buf.String())
 		}
 	}
-	back, err := ReadJSON(&buf)
+	back, err := result.ReadJSON(&buf)
 	if err != nil {
 		t.Fatalf("ReadJSON of an empty run: %v", err)
 	}

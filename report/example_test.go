@@ -2,24 +2,24 @@ package report_test
 
 import (
 	"fmt"
+	"github.com/reptest/reptest/result"
 	"os"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/report"
-	"github.com/reptest/reptest/result"
 )
 
 // The runner builds the document of a run and prints the terminal
 // summary; the same document renders as JSON, HTML, JUnit and badges.
-func ExampleFromResults() {
-	results := []cases.Result{
+func ExampleText() {
+	results := []result.Result{
 		{Case: "ua/star-fallback", Check: 0, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
-			Expect: cases.Disallow, Verdict: cases.Disallow, Outcome: cases.Pass, Level: cases.MUST, Req: []string{"UA-4"}},
+			Expect: result.Disallow, Verdict: result.Disallow, Outcome: result.Pass, Level: result.MUST, Req: []string{"UA-4"}},
 		{Case: "match/tie", Check: 0, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/page",
-			Expect: cases.Allow, Verdict: cases.Disallow, Outcome: cases.Deviation, Level: cases.SHOULD, Req: []string{"MATCH-5"}},
+			Expect: result.Allow, Verdict: result.Disallow, Outcome: result.Deviation, Level: result.SHOULD, Req: []string{"MATCH-5"}},
 	}
-	doc := report.FromResults(report.Meta{Version: "0.1.0", Profile: cases.ProfileRFC},
-		[]cases.Summary{{Name: "mybot", Version: "1.0"}}, results, nil)
+	doc := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC},
+		[]result.Summary{{Name: "mybot", Version: "1.0"}}, results, nil)
 	if err := report.Text(os.Stdout, doc, report.TextOptions{}); err != nil {
 		fmt.Println(err)
 	}
@@ -34,22 +34,10 @@ func ExampleFromResults() {
 	// 1/1 MUST
 }
 
-// The shards of a run merge only when every one is there.
-func ExampleCheckShards() {
-	shard := func(k string, held int) *result.Document {
-		return &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 10, Shard: k, ShardCases: held}}
-	}
-	fmt.Println(report.CheckShards([]*result.Document{shard("1/3", 4), shard("3/3", 3)}))
-	fmt.Println(report.CheckShards([]*result.Document{shard("1/3", 4), shard("2/3", 3), shard("3/3", 3)}))
-	// Output:
-	// report: the documents are not a whole run: missing shard 2/3
-	// <nil>
-}
-
 // A run's failures start an expected-failure file.
 func ExampleExpectationsFor() {
-	d := report.FromResults(report.Meta{Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, []cases.Result{
-		{Parser: "mybot", Case: "pct/upper", Check: 1, Level: cases.MUST, Expect: cases.Disallow, Verdict: cases.Allow, Outcome: cases.Violation},
+	d := cases.NewDocument(result.Meta{Profile: result.ProfileRFC}, []result.Summary{{Name: "mybot"}}, []result.Result{
+		{Parser: "mybot", Case: "pct/upper", Check: 1, Level: result.MUST, Expect: result.Disallow, Verdict: result.Allow, Outcome: result.Violation},
 	}, nil)
 	if err := report.ExpectationsFor(d).WriteYAML(os.Stdout); err != nil {
 		fmt.Println(err)

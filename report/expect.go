@@ -161,7 +161,7 @@ func ApplyExpectations(d *result.Document, e *Expectations) {
 			if !ok {
 				continue
 			}
-			if r.Outcome == cases.Skipped {
+			if r.Outcome == result.Skipped {
 				break
 			}
 			counts[r.Parser][i].matched++
@@ -208,7 +208,7 @@ func ExpectationsFor(d *result.Document) *Expectations {
 		}
 		k := key{r.Parser, r.Case}
 		got := string(r.Verdict)
-		if r.Outcome == cases.Error {
+		if r.Outcome == result.Error {
 			got = "an error"
 		}
 		what := fmt.Sprintf("check %d: %s, expected %s, got %s", r.Check, r.Outcome, r.Expect, got)

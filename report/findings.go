@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -215,7 +214,7 @@ func percent(a, b int) string {
 // reference (the pair with the reference); what it misreads is the
 // behaviours table's (buildBehaviours).
 func parserLines(run *result.RunInfo, names []string, pairs []result.PairStat, ref string, fk *filterKeys) []dashParser {
-	infos := map[string]cases.Info{}
+	infos := map[string]result.Info{}
 	for _, p := range run.Parsers {
 		infos[p.Name] = p
 	}
@@ -239,7 +238,7 @@ func parserLines(run *result.RunInfo, names []string, pairs []result.PairStat, r
 func areaRows(areas []result.AreaStat, fk *filterKeys) []areaRow {
 	var out []areaRow
 	for _, st := range areas {
-		ar := area(st.Area)
+		ar := fk.table.area(st.Area)
 		r := areaRow{Area: st.Area, Title: ar.Title, Section: ar.Section, URL: SectionURL(ar.Section), Probes: st.Probes, Agreed: st.Agreed,
 			Share: percent(st.Agreed, st.Probes), Link: "#area=" + fk.areas.key(st.Area)}
 		if st.Probes > 0 {
@@ -255,7 +254,7 @@ func areaRows(areas []result.AreaStat, fk *filterKeys) []areaRow {
 		}
 		out = append(out, r)
 	}
-	slices.SortStableFunc(out, func(x, y areaRow) int { return cases.AreaRank(x.Area) - cases.AreaRank(y.Area) })
+	slices.SortStableFunc(out, func(x, y areaRow) int { return fk.table.areaRank(x.Area) - fk.table.areaRank(y.Area) })
 	return out
 }
 
@@ -263,7 +262,7 @@ func areaRows(areas []result.AreaStat, fk *filterKeys) []areaRow {
 // the reference's trace, and the source files of all its findings.
 func findingOf(g result.Group, fs []result.Finding, names []string, ref string, fk *filterKeys) findingView {
 	ex := &g.Example
-	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: requirementURL(g.Primary),
+	f := findingView{Anchor: groupAnchor(g), Signature: g.Signature, Primary: g.Primary, PrimaryURL: fk.table.requirementURL(g.Primary),
 		Findings: g.Findings, Probes: g.Probes, Files: g.Files, Agent: ex.Agent, URL: ex.URL, Profile: ex.Profile,
 		Minimized: ex.Minimized, Sides: result.Sides(ex.Verdicts), Trace: ex.Trace}
 	for _, n := range names {
@@ -272,7 +271,7 @@ func findingOf(g result.Group, fs []result.Finding, names []string, ref string, 
 		}
 	}
 	for _, id := range g.Req {
-		f.Req = append(f.Req, reqLink{ID: id, URL: requirementURL(id)})
+		f.Req = append(f.Req, reqLink{ID: id, URL: fk.table.requirementURL(id)})
 	}
 	f.Entry = entryOf(g, f.Anchor, f.Sides, ref, fk)
 	b := result.NewBody(ex.Robots)
@@ -293,7 +292,7 @@ func findingOf(g result.Group, fs []result.Finding, names []string, ref string, 
 
 // entryOf decides how a class answers each filter.
 func entryOf(g result.Group, anchor string, sides []result.Side, ref string, fk *filterKeys) classEntry {
-	e := classEntry{ID: anchor, Verdicts: map[string]string{}, Reqs: fk.reqs.each(g.Req), Areas: fk.areas.each(areasOf(g.Req)),
+	e := classEntry{ID: anchor, Verdicts: map[string]string{}, Reqs: fk.reqs.each(g.Req), Areas: fk.areas.each(fk.table.areasOf(g.Req)),
 		Departs: []string{}, With: []string{}, Alone: []string{}, Files: g.Files, Probes: g.Probes, Findings: g.Findings}
 	vs := g.Example.Verdicts
 	refV, hasRef := vs[ref]

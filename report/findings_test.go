@@ -42,8 +42,8 @@ func TestRequirementSections(t *testing.T) {
 		"UA-3": "https://www.rfc-editor.org/rfc/rfc9309#section-2.2.1", "ACC-7": "https://www.rfc-editor.org/rfc/rfc9309#section-2.3.1.4",
 		"EX-5.2": "https://www.rfc-editor.org/rfc/rfc9309#section-5.2", "G-429": googleDoc, "XYZ-1": "",
 	} {
-		if got := requirementURL(id); got != want {
-			t.Errorf("requirementURL(%s) = %q, want %q", id, got, want)
+		if got := builtinTable().requirementURL(id); got != want {
+			t.Errorf("builtinTable().requirementURL(%s) = %q, want %q", id, got, want)
 		}
 	}
 	// SYN-7 and SYN-8 linked to §2.1 through report's own section table
@@ -51,25 +51,25 @@ func TestRequirementSections(t *testing.T) {
 	// source, and says §2.1, where RFC 9309 defines a group (and that the
 	// last group may have no rules).
 	for _, id := range []string{"SYN-6", "SYN-7", "SYN-8"} {
-		if got, want := requirementURL(id), SectionURL("2.1"); got != want {
-			t.Errorf("requirementURL(%s) = %q, want %q", id, got, want)
+		if got, want := builtinTable().requirementURL(id), SectionURL("2.1"); got != want {
+			t.Errorf("builtinTable().requirementURL(%s) = %q, want %q", id, got, want)
 		}
 	}
 	ids := []string{"UA-10", "G-UA", "SYN-2", "UA-2", "EX-5.1", "MATCH-1", "ZZZ"}
 	want := []string{"SYN-2", "UA-2", "UA-10", "MATCH-1", "EX-5.1", "G-UA", "ZZZ"}
 	sorted := append([]string(nil), ids...)
-	slices.SortFunc(sorted, compareReq)
+	slices.SortFunc(sorted, builtinTable().compareReq)
 	if diff := cmp.Diff(want, sorted); diff != "" {
 		t.Errorf("requirement order (-want +got):\n%s", diff)
 	}
 }
 
 func TestAreaRows(t *testing.T) {
-	var fk filterKeys
-	for _, a := range table().areas {
+	fk := filterKeys{table: builtinTable()}
+	for _, a := range fk.table.areas {
 		fk.areas.key(a.Name)
 	}
-	syntax, matching := area("syntax"), area("matching")
+	syntax, matching := builtinTable().area("syntax"), builtinTable().area("matching")
 	tests := []struct {
 		name string
 		in   []result.AreaStat
@@ -116,7 +116,7 @@ func TestDashAreaSection(t *testing.T) {
 		want, not []string
 	}{
 		{"areas recorded", withAreas,
-			[]string{`<table class="grid areas">`, ">" + area("matching").Title + "</a>", `<td class="num">30</td>`, "90.0%", `<span class="apart">temoto <span class="dim">10.0%</span></span>`, "100.0%", `<span class="dim">none</span>`},
+			[]string{`<table class="grid areas">`, ">" + builtinTable().area("matching").Title + "</a>", `<td class="num">30</td>`, "90.0%", `<span class="apart">temoto <span class="dim">10.0%</span></span>`, "100.0%", `<span class="dim">none</span>`},
 			[]string{"no per-area counts"}},
 		{"a summary without areas", &noAreas,
 			[]string{"This run recorded no per-area counts"}, []string{`<table class="grid areas">`}},

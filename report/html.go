@@ -15,7 +15,6 @@ import (
 	"strings"
 	"unicode/utf16"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -51,7 +50,7 @@ func WriteHTML(w io.Writer, d *result.Document, o HTMLOptions) error {
 			return vtext{Segs: segs, More: more}
 		},
 		"join":    strings.Join,
-		"symbol":  func(o any) string { return outcomeSymbol(cases.Outcome(fmt.Sprint(o))) },
+		"symbol":  func(o any) string { return outcomeSymbol(result.Outcome(fmt.Sprint(o))) },
 		"upper":   strings.ToUpper,
 		"visible": func(s string) string { return visible(s, 300) },
 	}).Parse(htmlTemplate)
@@ -103,30 +102,24 @@ func newVtext(s string, limit int) vtext {
 	return vtext{Segs: segs, More: more}
 }
 
-// outcome order from worst to best, for cells that summarise several
-// results.
-var severity = map[cases.Outcome]int{
-	cases.Error: 5, cases.Violation: 4, cases.Deviation: 3, cases.Note: 2, cases.Pass: 1, cases.Skipped: 0,
-}
-
 // allOutcomes in the order filters show them.
-var allOutcomes = []cases.Outcome{cases.Pass, cases.Note, cases.Deviation, cases.Violation, cases.Error, cases.Skipped}
+var allOutcomes = []result.Outcome{result.Pass, result.Note, result.Deviation, result.Violation, result.Error, result.Skipped}
 
 // outcomeSymbol is the symbol shown beside an outcome's colour, so that
 // colour is never the only sign.
-func outcomeSymbol(o cases.Outcome) string {
+func outcomeSymbol(o result.Outcome) string {
 	switch o {
-	case cases.Pass:
+	case result.Pass:
 		return "✓"
-	case cases.Note:
+	case result.Note:
 		return "•"
-	case cases.Deviation:
+	case result.Deviation:
 		return "▲"
-	case cases.Violation:
+	case result.Violation:
 		return "✗"
-	case cases.Error:
+	case result.Error:
 		return "‼"
-	case cases.Skipped:
+	case result.Skipped:
 		return "–"
 	}
 	return "?"
@@ -268,7 +261,7 @@ type parserView struct {
 	Key                  string
 	Name, Version, Color string
 	Shape                string // SVG path of the parser's marker, centred on 0,0
-	S                    cases.Summary
+	S                    result.Summary
 	New, Known           int
 	Bar                  []barSeg
 	Split                *verification // an audited agent's verified and claimed requests
@@ -276,7 +269,7 @@ type parserView struct {
 
 type barSeg struct {
 	X, W    float64
-	Outcome cases.Outcome
+	Outcome result.Outcome
 	N       int
 }
 
@@ -335,7 +328,7 @@ type parserCol struct{ Key, Name string }
 
 type cell struct {
 	Key         string // the parser's filter key
-	Outcome     cases.Outcome
+	Outcome     result.Outcome
 	Pass, Total int
 	Skipped     int
 	Empty       bool
@@ -393,7 +386,7 @@ type reqLink struct{ ID, URL string }
 type verdictRow struct {
 	Key             string
 	Parser, Verdict string
-	Outcome         cases.Outcome
+	Outcome         result.Outcome
 	Detail          string
 	Known           *result.ExpectedFailure
 }
@@ -401,6 +394,8 @@ type verdictRow struct {
 // filterKeys holds the keys of the values the filters select on.
 type filterKeys struct {
 	parsers, levels, areas, reqs, verdicts keys
+	// table is the requirement table the page is rendered with.
+	table *reqTable
 }
 
 func buildView(d *result.Document, o HTMLOptions) *htmlView {
@@ -419,32 +414,24 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 	if v.Title == "" {
 		v.Title = "reptest report"
 	}
-	var fk filterKeys
-	for _, l := range []cases.Level{cases.MUST, cases.SHOULD, cases.MAY, cases.Interpretation} {
+	fk := filterKeys{table: tableOf(d)}
+	for _, l := range []result.Level{result.MUST, result.SHOULD, result.MAY, result.Interpretation} {
 		fk.levels.key(string(l))
 	}
-	for _, a := range table().areas {
+	for _, a := range fk.table.areas {
 		fk.areas.key(a.Name)
 	}
 	exp := d.ExpectedIndex()
 	v.Expected = len(d.Expected)
 	v.Unexpected = d.Unexpected
-	newFail := map[string]int{}
-	for _, r := range d.NewFailures() {
-		newFail[r.Parser]++
-	}
+	fails := d.FailureCounts()
 	for i, s := range d.Parsers {
 		pv := parserView{Key: fk.parsers.key(s.Name), Name: s.Name, Version: s.Version,
-			Color: parserColor(i), Shape: markerPath(i), S: s, New: newFail[s.Name]}
-		for k := range exp {
-			if k.Parser == s.Name {
-				pv.Known++
-			}
-		}
+			Color: parserColor(i), Shape: markerPath(i), S: s, New: fails[s.Name].New, Known: fails[s.Name].Known}
 		pv.Bar = outcomeBar(s)
 		v.Parsers = append(v.Parsers, pv)
 	}
-	v.Chart = buildChart(d, v.Parsers)
+	v.Chart = buildChart(d, v.Parsers, fk.table)
 	v.ReqTable = buildReqTable(d, &fk)
 	var rows map[string]int
 	v.Cards, rows = buildCards(d, exp, &fk)
@@ -461,9 +448,8 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 
 	v.Behaviours = buildBehaviours(d.Diagnosis, behaviourUnit(d), &fk)
 	v.Crawls = crawlViews(d)
-	ad := decodeAudit(d) // once: the audit object may list 100,000 requests
-	v.Audits = auditViews(ad)
-	v.AuditNote, v.AuditSplit = auditOverview(ad, v.Parsers)
+	v.Audits = auditViews(d.Audit)
+	v.AuditNote, v.AuditSplit = auditOverview(d.Audit, v.Parsers)
 	v.Data.Rows = map[string]int{}
 	for p, n := range rows {
 		v.Data.Rows[fk.parsers.key(p)] = n
@@ -473,16 +459,16 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 		v.Data.Outcomes = append(v.Data.Outcomes, option{Value: string(oc), Label: outcomeSymbol(oc) + " " + string(oc), Name: string(oc)})
 	}
 	v.Data.Levels = fk.levels.options(func(s string) string { return visible(s, 40) })
-	v.Data.Areas = fk.areas.options(func(s string) string { return visible(area(s).Title, 100) })
+	v.Data.Areas = fk.areas.options(func(s string) string { return visible(fk.table.area(s).Title, 100) })
 	return v
 }
 
 // outcomeBar lays out a 200-unit stacked bar of a parser's outcomes.
-func outcomeBar(s cases.Summary) []barSeg {
+func outcomeBar(s result.Summary) []barSeg {
 	counts := []struct {
-		o cases.Outcome
+		o result.Outcome
 		n int
-	}{{cases.Pass, s.Pass}, {cases.Note, s.Note}, {cases.Deviation, s.Deviations}, {cases.Violation, s.Violations}, {cases.Error, s.Errors}, {cases.Skipped, s.Skipped}}
+	}{{result.Pass, s.Pass}, {result.Note, s.Note}, {result.Deviation, s.Deviations}, {result.Violation, s.Violations}, {result.Error, s.Errors}, {result.Skipped, s.Skipped}}
 	if s.Checks == 0 {
 		return nil
 	}
@@ -530,22 +516,12 @@ func markerPath(i int) string {
 }
 
 // buildChart computes the pass rate per requirement area per parser.
-func buildChart(d *result.Document, ps []parserView) chartView {
-	type key struct{ area, parser string }
-	pass := map[key]int{}
-	total := map[key]int{}
+func buildChart(d *result.Document, ps []parserView, t *reqTable) chartView {
+	tallies := d.Tally(func(r result.Result) []string { return t.areasOf(r.Req) })
 	present := map[string]bool{}
-	for _, r := range d.Results {
-		if r.Outcome == cases.Skipped {
-			continue
-		}
-		for _, a := range areasOf(r.Req) {
-			present[a] = true
-			k := key{a, r.Parser}
-			total[k]++
-			if r.Outcome == cases.Pass || r.Outcome == cases.Note {
-				pass[k]++
-			}
+	for k, tl := range tallies {
+		if tl.Total > 0 {
+			present[k.Heading] = true
 		}
 	}
 	var names []string
@@ -553,7 +529,7 @@ func buildChart(d *result.Document, ps []parserView) chartView {
 		names = append(names, a)
 	}
 	slices.SortFunc(names, func(a, b string) int {
-		if c := cases.AreaRank(a) - cases.AreaRank(b); c != 0 {
+		if c := t.areaRank(a) - t.areaRank(b); c != 0 {
 			return c
 		}
 		return strings.Compare(a, b)
@@ -571,14 +547,14 @@ func buildChart(d *result.Document, ps []parserView) chartView {
 	}
 	for i, a := range names {
 		row := chartRow{Y: float64(top + i*rowH + rowH/2), NY: float64(top + i*nRowH + 30),
-			Area: a, Title: area(a).Title, Section: area(a).Section}
+			Area: a, Title: t.area(a).Title, Section: t.area(a).Section}
 		n := len(ps)
 		for j, p := range ps {
-			k := key{a, p.Name}
-			if total[k] == 0 {
+			tl := tallies[result.TallyKey{Heading: a, Parser: p.Name}]
+			if tl == nil || tl.Total == 0 {
 				continue
 			}
-			rate := float64(pass[k]) / float64(total[k])
+			rate := float64(tl.Pass) / float64(tl.Total)
 			off := 0.0
 			if n > 1 {
 				off = (float64(j) - float64(n-1)/2) * min(6, 20/float64(n-1))
@@ -586,8 +562,8 @@ func buildChart(d *result.Document, ps []parserView) chartView {
 			row.Marks = append(row.Marks, mark{
 				Key: p.Key, X: xOf(rate), Y: row.Y + off, NX: nxOf(rate), NY: row.NY + off,
 				Color: p.Color, Shape: p.Shape,
-				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, pass[k], total[k], 100*rate), 300),
-				Pass: pass[k], Total: total[k],
+				Tip:  visible(fmt.Sprintf("%s, %s: %d of %d checks pass (%.1f%%)", p.Name, a, tl.Pass, tl.Total, 100*rate), 300),
+				Pass: tl.Pass, Total: tl.Total,
 			})
 		}
 		c.Rows = append(c.Rows, row)
@@ -610,7 +586,7 @@ func buildReqTable(d *result.Document, fk *filterKeys) reqTableView {
 		if r, ok := rows[id]; ok {
 			return r
 		}
-		r := &reqRow{ID: id, Area: cases.AreaOf(id), URL: requirementURL(id), Cells: make([]cell, len(m.Parsers))}
+		r := &reqRow{ID: id, Area: fk.table.areaOf(id), URL: fk.table.requirementURL(id), Cells: make([]cell, len(m.Parsers))}
 		for i := range r.Cells {
 			r.Cells[i].Empty, r.Cells[i].Key = true, m.Parsers[i].Key
 		}
@@ -628,31 +604,25 @@ func buildReqTable(d *result.Document, fk *filterKeys) reqTableView {
 		pidx[p.Name] = i
 	}
 	for _, res := range d.Results {
-		i, ok := pidx[res.Parser]
-		if !ok {
+		if _, ok := pidx[res.Parser]; !ok {
 			continue
 		}
 		for _, id := range res.Req {
-			r := add(id)
-			if r.Level == "" {
+			if r := add(id); r.Level == "" {
 				r.Level = string(res.Level)
-			}
-			c := &r.Cells[i]
-			c.Empty = false
-			if res.Outcome == cases.Skipped {
-				c.Skipped++
-			} else {
-				c.Total++
-				if res.Outcome == cases.Pass || res.Outcome == cases.Note {
-					c.Pass++
-				}
-			}
-			if c.Outcome == "" || severity[res.Outcome] > severity[c.Outcome] {
-				c.Outcome = res.Outcome
 			}
 		}
 	}
-	slices.SortFunc(ids, compareReq)
+	for k, tl := range d.Tally(func(r result.Result) []string { return r.Req }) {
+		i, ok := pidx[k.Parser]
+		if !ok {
+			continue
+		}
+		c := &rows[k.Heading].Cells[i]
+		c.Empty, c.Outcome = false, tl.Worst
+		c.Pass, c.Total, c.Skipped = tl.Pass, tl.Total, tl.Skipped
+	}
+	slices.SortFunc(ids, fk.table.compareReq)
 	for _, id := range ids {
 		r := rows[id]
 		if r.HasCases && r.Cases > 0 && noResults(r.Cells) {
@@ -681,7 +651,7 @@ func buildCards(d *result.Document, exp map[result.Key]*result.ExpectedFailure, 
 	counts := map[string]int{}
 	shown := map[result.Key]bool{} // (case, check) with a non-pass outcome; Parser unused
 	for _, r := range d.Results {
-		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+		if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 			shown[result.Key{Case: r.Case, Check: r.Check}] = true
 		}
 	}
@@ -716,14 +686,14 @@ func buildCards(d *result.Document, exp map[result.Key]*result.ExpectedFailure, 
 
 // rowDetail is the runner's detail of a result, followed by the parser's
 // own (the protocol's "detail"), as JUnit and -v show them.
-func rowDetail(r cases.Result) string {
+func rowDetail(r result.Result) string {
 	if r.ParserDetail == "" {
 		return r.Detail
 	}
 	return strings.TrimSpace(r.Detail + "\nthe parser says: " + r.ParserDetail)
 }
 
-func newCard(d *result.Document, r cases.Result) caseCard {
+func newCard(d *result.Document, r result.Result) caseCard {
 	c := caseCard{ID: r.Case, Title: r.Title, Profile: r.Profile}
 	if anchorRE.MatchString(r.Case) {
 		c.Anchor = "case-" + r.Case
@@ -754,16 +724,16 @@ func newCard(d *result.Document, r cases.Result) caseCard {
 	return c
 }
 
-func newCheck(d *result.Document, r cases.Result, fk *filterKeys) checkView {
+func newCheck(d *result.Document, r result.Result, fk *filterKeys) checkView {
 	want := string(r.Expect)
 	for _, a := range r.Accept {
 		want += " (or " + string(a) + ")"
 	}
 	cv := checkView{Index: r.Check, Agent: r.Agent, URL: r.URL, Expect: want, Level: string(r.Level), Step: r.Step, Trace: r.Trace}
 	for _, id := range r.Req {
-		cv.Req = append(cv.Req, reqLink{ID: id, URL: requirementURL(id)})
+		cv.Req = append(cv.Req, reqLink{ID: id, URL: fk.table.requirementURL(id)})
 	}
-	cv.AreaKeys = fk.areas.keyList(areasOf(r.Req))
+	cv.AreaKeys = fk.areas.keyList(fk.table.areasOf(r.Req))
 	cv.LevelKey = fk.levels.key(string(r.Level))
 	switch {
 	case r.Rule == nil:

@@ -196,16 +196,16 @@ func hostileDoc() *result.Document {
 	long := strings.Repeat("A", 1<<20)
 	id := "evil/" + hostile
 	parser := "parser" + hostile
-	res := cases.Result{Case: id, Check: 0, Parser: parser, Agent: hostile, URL: "javascript:alert(7)" + hostile + long,
-		Expect: cases.Verdict(hostile), Verdict: cases.Verdict(hostile), Outcome: cases.Violation, Level: cases.Level(hostile),
+	res := result.Result{Case: id, Check: 0, Parser: parser, Agent: hostile, URL: "javascript:alert(7)" + hostile + long,
+		Expect: result.Verdict(hostile), Verdict: result.Verdict(hostile), Outcome: result.Violation, Level: result.Level(hostile),
 		Req: []string{"UA-3", hostile}, Profile: hostile, Title: hostile, Detail: hostile + "\n" + long, Trace: hostile, Step: hostile}
 	res2 := res
 	res2.Case = "http/" + hostile
-	res2.Outcome = cases.Error
+	res2.Outcome = result.Error
 	d := &result.Document{
 		Tool: result.Tool, Version: hostile, Profile: hostile,
-		Parsers: []cases.Summary{{Name: parser, Version: hostile}},
-		Results: []cases.Result{res, res2},
+		Parsers: []result.Summary{{Name: parser, Version: hostile}},
+		Results: []result.Result{res, res2},
 		Cases: map[string]*result.CaseInfo{
 			id: {Title: hostile, Source: hostile, Profile: hostile,
 				Robots: &result.Body{Text: hostile + "\n" + long + "\nDisallow: /x\u202E\n", Size: 3 << 20},
@@ -215,9 +215,9 @@ func hostileDoc() *result.Document {
 				Body: &result.Body{B64: base64.StdEncoding.EncodeToString([]byte("\xff\xfe" + hostile)), Size: 9, Generated: hostile}}},
 				Checks: []result.CheckInfo{{Line: 1, Response: 1, Trace: hostile}}},
 		},
-		Requirements: []cases.Requirement{{ID: hostile, Section: "javascript:alert(9)", Summary: hostile, Level: hostile, Area: hostile}},
+		Requirements: []result.Requirement{{ID: hostile, Section: "javascript:alert(9)", Summary: hostile, Level: hostile, Area: hostile}},
 		Findings: []result.Finding{{Input: result.Input{Robots: []byte(hostile + "\n" + long), Agent: hostile, URL: hostile, Profile: hostile},
-			Verdicts: map[string]cases.Verdict{parser: "allow", "reference": cases.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
+			Verdicts: map[string]result.Verdict{parser: "allow", "reference": result.Verdict(hostile)}, Signature: hostile, Req: []string{hostile},
 			Sources: []string{hostile}, Trace: hostile}},
 		Expected:   []result.ExpectedFailure{{Parser: parser, Case: id, Check: 0, Pattern: hostile, Reason: hostile, Link: "javascript:alert(10)"}},
 		Unexpected: []result.UnexpectedPass{{Parser: hostile, Cases: []string{hostile}, Reason: hostile, Link: "javascript:alert(11)"}},
@@ -228,7 +228,7 @@ func hostileDoc() *result.Document {
 
 func TestHTMLEscapesHostileInput(t *testing.T) {
 	run := &result.RunInfo{Command: hostile, Date: hostile, Profile: hostile, Inputs: []string{hostile},
-		Parsers: []cases.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
+		Parsers: []result.Info{{Name: "parser" + hostile, Version: hostile, Runtime: hostile}, {Name: "reference", Version: hostile}}}
 	s := &result.DiffSummary{Parsers: []string{"parser" + hostile, "reference"}, Probes: 3,
 		Areas: []result.AreaStat{{Area: hostile, Probes: 3, Agreed: 1, Apart: map[string]int{"parser" + hostile: 2}}}}
 	out := renderHTML(t, withDiff(hostileDoc(), run, s), HTMLOptions{Title: hostile})
@@ -383,11 +383,11 @@ func TestHTMLInChromium(t *testing.T) {
 	// verdicts of checks where some parser did not pass.
 	shown := map[[2]string]bool{}
 	for _, r := range d.Results {
-		if r.Outcome != cases.Pass && r.Outcome != cases.Skipped {
+		if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 			shown[[2]string{r.Case, strconv.Itoa(r.Check)}] = true
 		}
 	}
-	count := func(keep func(cases.Result) bool) int {
+	count := func(keep func(result.Result) bool) int {
 		n := 0
 		for _, r := range d.Results {
 			if shown[[2]string{r.Case, strconv.Itoa(r.Check)}] && keep(r) {
@@ -400,11 +400,11 @@ func TestHTMLInChromium(t *testing.T) {
 		filter string
 		want   int
 	}{
-		{"parser:temoto", count(func(r cases.Result) bool { return r.Parser == "temoto" })},
-		{"outcome:violation", count(func(r cases.Result) bool { return r.Outcome == cases.Violation })},
-		{"parser:grobotstxt,outcome:skipped", count(func(r cases.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == cases.Skipped })},
-		{"level:SHOULD", count(func(r cases.Result) bool { return r.Level == cases.SHOULD })},
-		{"area:access", count(func(r cases.Result) bool { return cases.AreaOf(r.Req[0]) == "access" })},
+		{"parser:temoto", count(func(r result.Result) bool { return r.Parser == "temoto" })},
+		{"outcome:violation", count(func(r result.Result) bool { return r.Outcome == result.Violation })},
+		{"parser:grobotstxt,outcome:skipped", count(func(r result.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == result.Skipped })},
+		{"level:SHOULD", count(func(r result.Result) bool { return r.Level == result.SHOULD })},
+		{"area:access", count(func(r result.Result) bool { return cases.AreaOf(r.Req[0]) == "access" })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.filter, func(t *testing.T) {
@@ -459,10 +459,10 @@ func consoleLines(log string) string {
 // The parser's own detail of a reject (the protocol's "detail") is shown
 // beside the runner's, as JUnit and -v show it.
 func TestHTMLParserDetail(t *testing.T) {
-	rs := []cases.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
-		Expect: cases.Allow, Verdict: cases.Reject, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"SYN-1"},
+	rs := []result.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+		Expect: result.Allow, Verdict: result.Reject, Outcome: result.Violation, Level: result.MUST, Req: []string{"SYN-1"},
 		ParserDetail: "line 1: no colon"}}
-	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC}, []result.Summary{{Name: "mybot"}}, rs, nil)
 	got := renderHTML(t, d, HTMLOptions{})
 	if !strings.Contains(got, "the parser says: line 1: no colon") {
 		t.Error("the HTML report does not show the parser's detail")
@@ -474,17 +474,17 @@ func TestHTMLParserDetail(t *testing.T) {
 func manyClasses(n int) (*result.Document, *result.DiffSummary) {
 	parsers := []string{"reference", "temoto", "grobotstxt", "protego"}
 	var reqs []string
-	for _, r := range table().byID {
+	for _, r := range builtinTable().byID {
 		reqs = append(reqs, r.ID)
 	}
 	slices.Sort(reqs)
 	d := &result.Document{}
 	for i := range n {
-		vs := map[string]cases.Verdict{}
+		vs := map[string]result.Verdict{}
 		for j, p := range parsers {
-			vs[p] = cases.Allow
+			vs[p] = result.Allow
 			if (1+i%14)>>j&1 == 1 { // never all alike
-				vs[p] = cases.Disallow
+				vs[p] = result.Disallow
 			}
 		}
 		d.Findings = append(d.Findings, result.Finding{Input: result.Input{Robots: []byte("User-agent: *\nDisallow: /x\n"), Agent: "FooBot",
@@ -492,7 +492,7 @@ func manyClasses(n int) (*result.Document, *result.DiffSummary) {
 			Sources: []string{fmt.Sprintf("f%d.txt", i)}, Probes: 1 + i%7})
 	}
 	s := &result.DiffSummary{Parsers: parsers, Files: n, Probes: 100 * n, Groups: result.GroupFindings(d.Findings)}
-	for _, a := range table().areas {
+	for _, a := range builtinTable().areas {
 		s.Areas = append(s.Areas, result.AreaStat{Area: a.Name, Probes: 100, Agreed: 90, Apart: map[string]int{"temoto": 10}})
 	}
 	return withDiff(d, nil, s), s
@@ -518,8 +518,8 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	if err := os.WriteFile(page, []byte(renderHTML(t, d, HTMLOptions{})), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var fk filterKeys
-	for _, a := range table().areas {
+	fk := filterKeys{table: builtinTable()}
+	for _, a := range fk.table.areas {
 		fk.areas.key(a.Name)
 	}
 	groups := run.Groups
@@ -527,7 +527,7 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	inArea := map[string]int{}
 	for _, g := range groups {
 		ids = append(ids, groupAnchor(g))
-		for _, a := range areasOf(g.Req) {
+		for _, a := range fk.table.areasOf(g.Req) {
 			inArea[fk.areas.key(a)]++
 		}
 	}
@@ -560,8 +560,8 @@ func TestDashLazyClassesInChromium(t *testing.T) {
 	}
 	out := renderHTML(t, d, HTMLOptions{})
 	links := areaLinkRE.FindAllStringSubmatch(out, -1)
-	if len(links) != len(table().areas) {
-		t.Fatalf("area table links %d areas, the run recorded %d", len(links), len(table().areas))
+	if len(links) != len(builtinTable().areas) {
+		t.Fatalf("area table links %d areas, the run recorded %d", len(links), len(builtinTable().areas))
 	}
 	for _, l := range links {
 		if inArea[l[1]] == 0 {

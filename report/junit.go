@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
@@ -125,7 +124,7 @@ func junitRoot(d *result.Document) junitSuites {
 		root.Suites[idx[p.Name]].add(junitTestCase{Name: "the parser ran", Classname: visible(p.Name, 200), Time: "0",
 			Error: &junitProblem{Message: visible("not run: "+p.NotRun, 1000), Type: "not-run"}})
 	}
-	auditSuites(&root, idx, decodeAudit(d))
+	auditSuites(&root, idx, d.Audit)
 	for _, s := range root.Suites {
 		root.Tests += s.Tests
 		root.Failures += s.Failures
@@ -151,7 +150,7 @@ func (s *junitSuite) add(tc junitTestCase) {
 
 // junitCase is the test case of one result; m is its expected-failure
 // mark, if any.
-func junitCase(d *result.Document, r cases.Result, m *result.ExpectedFailure) junitTestCase {
+func junitCase(d *result.Document, r result.Result, m *result.ExpectedFailure) junitTestCase {
 	tc := junitTestCase{
 		Name:      fmt.Sprintf("check %d: %s %s", r.Check, visible(r.Agent, 200), visible(r.URL, 500)),
 		Classname: visible(r.Parser, 200) + "." + visible(r.Case, 300),
@@ -159,7 +158,7 @@ func junitCase(d *result.Document, r cases.Result, m *result.ExpectedFailure) ju
 	}
 	msg := checkMessage(d, r)
 	switch {
-	case r.Outcome == cases.Skipped:
+	case r.Outcome == result.Skipped:
 		tc.Skipped = &junitSkipped{Message: visible(r.Detail, 1000)}
 	case r.Outcome.Fails(true) && m != nil:
 		text := "expected failure: " + m.Reason
@@ -168,27 +167,27 @@ func junitCase(d *result.Document, r cases.Result, m *result.ExpectedFailure) ju
 		}
 		tc.Skipped = &junitSkipped{Message: visible(text, 1000)}
 		tc.SystemOut = msg
-	case r.Outcome == cases.Error:
+	case r.Outcome == result.Error:
 		tc.Error = &junitProblem{Message: headline(r), Type: "error", Text: msg}
 	case r.Outcome.Fails(d.Strict):
 		tc.Failure = &junitProblem{Message: headline(r), Type: string(r.Outcome), Text: msg}
-	case r.Outcome != cases.Pass:
+	case r.Outcome != result.Pass:
 		tc.SystemOut = msg
 	}
 	return tc
 }
 
 // headline is the one-line message of a failing check.
-func headline(r cases.Result) string {
+func headline(r result.Result) string {
 	got := string(r.Verdict)
-	if r.Outcome == cases.Error {
+	if r.Outcome == result.Error {
 		got = "an error"
 	}
 	return visible(fmt.Sprintf("%s: expected %s, got %s (%s %s)", r.Outcome, r.Expect, got, r.Level, strings.Join(r.Req, " ")), 500)
 }
 
 // checkMessage is the full explanation of a check's result.
-func checkMessage(d *result.Document, r cases.Result) string {
+func checkMessage(d *result.Document, r result.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case: %s (check %d)\n", r.Case, r.Check)
 	if r.Title != "" {

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -57,8 +56,8 @@ func noteDoc() *result.Document {
 	d := fixtureDoc()
 	r := d.Results[0]
 	r.Parser, r.Check = "grobotstxt", 7
-	r.Expect, r.Accept, r.Verdict = cases.Disallow, []cases.Verdict{cases.Allow}, cases.Allow
-	r.Outcome = cases.OutcomeOf(r.Level, r.Expect, r.Accept, r.Verdict)
+	r.Expect, r.Accept, r.Verdict = result.Disallow, []result.Verdict{result.Allow}, result.Allow
+	r.Outcome = result.OutcomeOf(r.Level, r.Expect, r.Accept, r.Verdict)
 	d.Results = append(d.Results, r)
 	d.Summarize()
 	return d
@@ -116,7 +115,7 @@ func TestJUnitValidatesAgainstSchema(t *testing.T) {
 	}
 	// The documents between them hold every outcome and an expected
 	// failure, so that every JUnit element the renderer writes is checked.
-	seen := map[cases.Outcome]bool{}
+	seen := map[result.Outcome]bool{}
 	expected := 0
 	var all bytes.Buffer
 	for _, c := range docs {
@@ -137,7 +136,7 @@ func TestJUnitValidatesAgainstSchema(t *testing.T) {
 			t.Logf("%s: %s", c.name, strings.TrimSpace(out))
 		}
 	}
-	for _, o := range []cases.Outcome{cases.Pass, cases.Note, cases.Deviation, cases.Violation, cases.Error, cases.Skipped} {
+	for _, o := range []result.Outcome{result.Pass, result.Note, result.Deviation, result.Violation, result.Error, result.Skipped} {
 		if !seen[o] {
 			t.Errorf("no %s result among the documents", o)
 		}

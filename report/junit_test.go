@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"github.com/reptest/reptest/result"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,10 +121,10 @@ func TestJUnitExpectedAndStrict(t *testing.T) {
 // TestJUnitParserDetail checks that a parser's own reason for a reject
 // reaches the failure's text.
 func TestJUnitParserDetail(t *testing.T) {
-	rs := []cases.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
-		Expect: cases.Allow, Verdict: cases.Reject, Outcome: cases.Violation, Level: cases.MUST, Req: []string{"SYN-1"},
+	rs := []result.Result{{Case: "t/one", Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+		Expect: result.Allow, Verdict: result.Reject, Outcome: result.Violation, Level: result.MUST, Req: []string{"SYN-1"},
 		ParserDetail: "line 1: no colon"}}
-	d := FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC}, []result.Summary{{Name: "mybot"}}, rs, nil)
 	var buf bytes.Buffer
 	if err := JUnit(&buf, d); err != nil {
 		t.Fatal(err)

@@ -22,8 +22,8 @@ func shard(ids ...string) *result.Document {
 			}
 		}
 	}
-	sums := []cases.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
-	return FromResults(Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, sums, fixtureResults(cs), cs)
+	sums := []result.Summary{{Name: "reference", Version: "0.1.0"}, {Name: "temoto", Version: "v1.1.2"}, {Name: "grobotstxt", Version: "v1.0.3"}}
+	return cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC}, sums, fixtureResults(cs), cs)
 }
 
 func TestMergeShards(t *testing.T) {
@@ -31,7 +31,7 @@ func TestMergeShards(t *testing.T) {
 	whole.Findings, whole.Summary, whole.Run, whole.Reference = nil, nil, nil, ""
 	a := shard("merge/two-groups-same-agent", "match/tie-allow-wins", "syn/comment")
 	b := shard("http/redirect-cross-host", "cache/refetch-after-a-day", "syn/comment") // syn/comment in both: identical
-	got, err := Merge(a, b)
+	got, err := result.Merge(embeddedTable(t), a, b)
 	if err != nil {
 		t.Fatalf("Merge: %v", err)
 	}
@@ -43,11 +43,11 @@ func TestMergeShards(t *testing.T) {
 func TestMergeConflicts(t *testing.T) {
 	a := shard("merge/two-groups-same-agent")
 	b := shard("merge/two-groups-same-agent")
-	b.Results[0].Outcome = cases.Violation
-	b.Results[0].Verdict = cases.Allow
+	b.Results[0].Outcome = result.Violation
+	b.Results[0].Verdict = result.Allow
 	b.Parsers[1].Version = "v9"
-	b.Profile = cases.ProfileGoogle
-	_, err := Merge(a, b)
+	b.Profile = result.ProfileGoogle
+	_, err := result.Merge(embeddedTable(t), a, b)
 	var ce *result.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Merge error = %v, want a *result.ConflictError", err)
@@ -64,12 +64,12 @@ func TestMergeConflicts(t *testing.T) {
 }
 
 func TestMergeFindingsAndRequirements(t *testing.T) {
-	a := &result.Document{Tool: result.Tool, Requirements: []cases.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
-	b := &result.Document{Tool: result.Tool, Requirements: []cases.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
+	a := &result.Document{Tool: result.Tool, Requirements: []result.Requirement{{ID: "UA-10", Cases: 1}, {ID: "SYN-1", Cases: 2}}}
+	b := &result.Document{Tool: result.Tool, Requirements: []result.Requirement{{ID: "UA-2", Cases: 3}, {ID: "SYN-1", Cases: 2}}}
 	f := fixtureDoc().Findings
 	a.Findings = f[:1]
 	b.Findings = f
-	got, err := Merge(a, b)
+	got, err := result.Merge(embeddedTable(t), a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,42 +84,11 @@ func TestMergeFindingsAndRequirements(t *testing.T) {
 		t.Errorf("merged findings = %d, want 2 (one duplicate dropped)", len(got.Findings))
 	}
 	b.Requirements[1].Cases = 5
-	if _, err := Merge(a, b); err == nil || !strings.Contains(err.Error(), `requirement "SYN-1" differs`) {
+	if _, err := result.Merge(embeddedTable(t), a, b); err == nil || !strings.Contains(err.Error(), `requirement "SYN-1" differs`) {
 		t.Errorf("differing requirement: err = %v", err)
 	}
-	if _, err := Merge(); err == nil {
-		t.Errorf("Merge() of nothing succeeded")
-	}
-}
-
-// CheckShards tells every shard of a run from an incomplete or mixed set.
-func TestCheckShards(t *testing.T) {
-	doc := func(shard string, cases, held int) *result.Document {
-		return &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: cases, Shard: shard, ShardCases: held}}
-	}
-	for _, tt := range []struct {
-		name string
-		docs []*result.Document
-		want string // in the error; "" for none
-	}{
-		{"whole", []*result.Document{doc("1/1", 5, 5)}, ""},
-		{"all shards", []*result.Document{doc("2/3", 9, 3), doc("1/3", 9, 4), doc("3/3", 9, 2)}, ""},
-		{"one missing", []*result.Document{doc("1/4", 9, 3), doc("2/4", 9, 2), doc("4/4", 9, 2)}, "missing shard 3/4"},
-		{"alone", []*result.Document{doc("2/4", 9, 3)}, "missing shards 1/4, 3/4, 4/4"},
-		{"twice", []*result.Document{doc("1/2", 9, 3), doc("1/2", 9, 3), doc("2/2", 9, 6)}, "shard 1/2 is given twice"},
-		{"other run", []*result.Document{doc("1/2", 9, 3), doc("2/3", 9, 3)}, "not 2"},
-		{"other selection", []*result.Document{doc("1/2", 9, 3), doc("2/2", 8, 6)}, "selection of 8 cases"},
-		{"cases lost", []*result.Document{doc("1/2", 9, 3), doc("2/2", 9, 5)}, "the shards hold 8 cases, the selection 9"},
-		{"unrecorded", []*result.Document{{Tool: result.Tool}, {Tool: result.Tool}}, ""},
-		{"mixed", []*result.Document{doc("1/1", 9, 9), {Tool: result.Tool}}, "do not record their shard"},
-	} {
-		err := CheckShards(tt.docs)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s: %v, want no error", tt.name, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("%s: %v, want an error saying %q", tt.name, err, tt.want)
-		}
+	if _, err := result.Merge(embeddedTable(t)); err == nil {
+		t.Errorf("result.Merge(embeddedTable(t)) of nothing succeeded")
 	}
 }
 
@@ -127,7 +96,7 @@ func TestCheckShards(t *testing.T) {
 func TestMergeInterruptedShard(t *testing.T) {
 	a := &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 3, Shard: "1/2", ShardCases: 2}}
 	b := &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 3, Shard: "2/2", ShardCases: 1}, Interrupted: true, InterruptReason: "terminated signal received"}
-	m, err := Merge(a, b)
+	m, err := result.Merge(embeddedTable(t), a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +109,19 @@ func TestMergeInterruptedShard(t *testing.T) {
 	if !m.ShouldFail() {
 		t.Error("an interrupted run does not fail")
 	}
-	m, _ = Merge(a)
+	m, _ = result.Merge(embeddedTable(t), a)
 	if m.Selection.Shard != "1/2" {
 		t.Errorf("partial merge: shard %q, want 1/2", m.Selection.Shard)
 	}
+}
+
+// embeddedTable is the requirement table the merged documents were run
+// against.
+func embeddedTable(t *testing.T) result.Table {
+	t.Helper()
+	tb, err := cases.RequirementTable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
 }

@@ -12,15 +12,15 @@ import (
 // notRunDoc is a run in which "absent" skipped every check (its runtime is
 // missing) and "reference" passed them.
 func notRunDoc() *result.Document {
-	var rs []cases.Result
-	for i, lv := range []cases.Level{cases.MUST, cases.MUST, cases.SHOULD} {
-		base := cases.Result{Case: "c", Check: i, Agent: "FooBot", URL: "https://example.com/", Expect: cases.Allow, Level: lv, Req: []string{"UA-1"}}
+	var rs []result.Result
+	for i, lv := range []result.Level{result.MUST, result.MUST, result.SHOULD} {
+		base := result.Result{Case: "c", Check: i, Agent: "FooBot", URL: "https://example.com/", Expect: result.Allow, Level: lv, Req: []string{"UA-1"}}
 		ok, skip := base, base
-		ok.Parser, ok.Verdict, ok.Outcome = "reference", cases.Allow, cases.Pass
-		skip.Parser, skip.Outcome, skip.Detail = "absent", cases.Skipped, "python3 is not installed (apt-get install python3)"
+		ok.Parser, ok.Verdict, ok.Outcome = "reference", result.Allow, result.Pass
+		skip.Parser, skip.Outcome, skip.Detail = "absent", result.Skipped, "python3 is not installed (apt-get install python3)"
 		rs = append(rs, ok, skip)
 	}
-	return FromResults(Meta{Version: "t", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "reference"}, {Name: "absent"}}, rs, nil)
+	return cases.NewDocument(result.Meta{Version: "t", Profile: result.ProfileRFC}, []result.Summary{{Name: "reference"}, {Name: "absent"}}, rs, nil)
 }
 
 // A parser that ran nothing is never reported as a pass: its summary
@@ -68,7 +68,7 @@ func TestNotRunIsNoPass(t *testing.T) {
 	if err := d.WriteJSON(&js); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadJSON(&js)
+	back, err := result.ReadJSON(&js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +81,11 @@ func TestNotRunIsNoPass(t *testing.T) {
 // A parser that skipped every MUST check did not run, even though its
 // SHOULD checks passed.
 func TestNotRunOneLevel(t *testing.T) {
-	rs := []cases.Result{
-		{Parser: "p", Case: "a", Level: cases.MUST, Outcome: cases.Skipped, Detail: "needs fetch"},
-		{Parser: "p", Case: "b", Level: cases.SHOULD, Outcome: cases.Pass},
+	rs := []result.Result{
+		{Parser: "p", Case: "a", Level: result.MUST, Outcome: result.Skipped, Detail: "needs fetch"},
+		{Parser: "p", Case: "b", Level: result.SHOULD, Outcome: result.Pass},
 	}
-	d := FromResults(Meta{Profile: cases.ProfileRFC}, []cases.Summary{{Name: "p"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Profile: result.ProfileRFC}, []result.Summary{{Name: "p"}}, rs, nil)
 	if s := d.Parsers[0]; s.Conforms || s.NotRun != "the one MUST check was skipped: needs fetch" {
 		t.Errorf("summary = %+v", s)
 	}

@@ -8,39 +8,77 @@ import (
 	"sync"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
-// reqTable is the embedded requirement table (corpus/requirements.yaml),
-// the one source of areas and sections, indexed for rendering.
+// reqTable is the requirement table a document is rendered with, the one
+// source of levels, areas and sections, indexed for rendering.
 type reqTable struct {
-	areas []cases.Area
-	byID  map[string]cases.Requirement // requirement ID → row
+	areas      []result.Area
+	rank       map[string]int                // area name → its place
+	byID       map[string]result.Requirement // requirement ID → row
+	prefixArea map[string]string             // ID prefix ("MATCH") → area name
 }
 
-// table reads the embedded table once. A malformed table is caught by
-// the cases package's tests and by every load; here it only leaves the
-// lookups empty (unknown areas, no sections).
-var table = sync.OnceValue(func() reqTable {
-	t := reqTable{byID: map[string]cases.Requirement{}}
-	t.areas, _ = cases.Areas()
-	reqs, _ := cases.Requirements()
-	for _, r := range reqs {
-		t.byID[r.ID] = r
-	}
+// builtin is the embedded table (corpus/requirements.yaml), for the
+// documents that carry no table of their own: reptest diff's and audit's,
+// and those of earlier versions. A malformed table is caught by the cases
+// package's tests and by every load; here it only leaves the lookups
+// empty (unknown areas, no sections).
+var builtin = sync.OnceValue(func() result.Table {
+	t, _ := cases.RequirementTable()
 	return t
 })
 
+// tableOf returns the table d is rendered with: its own requirement rows
+// ("requirements") and areas ("areas"), each from the embedded table
+// when d carries none.
+func tableOf(d *result.Document) *reqTable {
+	b := builtin()
+	areas, reqs := d.Areas, d.Requirements
+	if len(areas) == 0 {
+		areas = b.Areas
+	}
+	if len(reqs) == 0 {
+		reqs = b.Requirements
+	}
+	t := &reqTable{areas: areas, rank: map[string]int{}, byID: map[string]result.Requirement{}, prefixArea: map[string]string{}}
+	for i, a := range areas {
+		if _, ok := t.rank[a.Name]; !ok {
+			t.rank[a.Name] = i
+		}
+	}
+	for _, r := range reqs {
+		t.byID[r.ID] = r
+		t.prefixArea[result.IDPrefix(r.ID)] = r.Area
+	}
+	return t
+}
+
+// areaOf returns the area of a requirement ID, by its prefix: the table
+// puts the IDs of one prefix in one area, so an ID from another version
+// of the table still finds its area. "" for a prefix the table lacks.
+func (t *reqTable) areaOf(id string) string { return t.prefixArea[result.IDPrefix(id)] }
+
+// areaRank returns the place of an area in the table; an area the table
+// does not list comes after all of them.
+func (t *reqTable) areaRank(name string) int {
+	if i, ok := t.rank[name]; ok {
+		return i
+	}
+	return len(t.areas)
+}
+
 // area returns the area of the given name; a zero Area with Name name
 // and Title "other" when the table has none.
-func area(name string) cases.Area {
-	t := table()
-	if i := cases.AreaRank(name); i < len(t.areas) {
+func (t *reqTable) area(name string) result.Area {
+	if i := t.areaRank(name); i < len(t.areas) {
 		return t.areas[i]
 	}
 	if name == "" {
-		return cases.Area{Title: "other"}
+		return result.Area{Title: "other"}
 	}
-	return cases.Area{Name: name, Title: name}
+	return result.Area{Name: name, Title: name}
 }
 
 var sectionRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)*$`)
@@ -59,9 +97,9 @@ const googleDoc = "https://developers.google.com/search/docs/crawling-indexing/r
 
 // requirementURL links a requirement to its RFC section as the table
 // gives it, or to Google's documentation for the google area's rows.
-func requirementURL(id string) string {
-	r := table().byID[id]
-	if r.Level == cases.LevelGoogle {
+func (t *reqTable) requirementURL(id string) string {
+	r := t.byID[id]
+	if r.Level == result.LevelGoogle {
 		return googleDoc
 	}
 	return SectionURL(r.Section)
@@ -69,11 +107,11 @@ func requirementURL(id string) string {
 
 // compareReq orders requirement IDs by area, then by prefix, then by
 // number ("UA-2" before "UA-10"), then as text.
-func compareReq(a, b string) int {
-	if ra, rb := cases.AreaRank(cases.AreaOf(a)), cases.AreaRank(cases.AreaOf(b)); ra != rb {
+func (t *reqTable) compareReq(a, b string) int {
+	if ra, rb := t.areaRank(t.areaOf(a)), t.areaRank(t.areaOf(b)); ra != rb {
 		return ra - rb
 	}
-	pa, pb := cases.IDPrefix(a), cases.IDPrefix(b)
+	pa, pb := result.IDPrefix(a), result.IDPrefix(b)
 	if pa != pb {
 		return strings.Compare(pa, pb)
 	}
@@ -87,13 +125,13 @@ func compareReq(a, b string) int {
 
 // areasOf returns the distinct areas of a result's requirements, in the
 // table's order.
-func areasOf(reqs []string) []string {
+func (t *reqTable) areasOf(reqs []string) []string {
 	var out []string
 	for _, r := range reqs {
-		if a := cases.AreaOf(r); !slices.Contains(out, a) {
+		if a := t.areaOf(r); !slices.Contains(out, a) {
 			out = append(out, a)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int { return cases.AreaRank(a) - cases.AreaRank(b) })
+	slices.SortFunc(out, func(a, b string) int { return t.areaRank(a) - t.areaRank(b) })
 	return out
 }

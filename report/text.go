@@ -10,7 +10,6 @@ import (
 	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -52,17 +51,17 @@ func newPalette(color bool) palette {
 		magenta: "\x1b[35m", cyan: "\x1b[36m", green: "\x1b[32m", reset: "\x1b[0m"}
 }
 
-func (p palette) outcome(o cases.Outcome) string {
+func (p palette) outcome(o result.Outcome) string {
 	switch o {
-	case cases.Pass:
+	case result.Pass:
 		return p.green
-	case cases.Note:
+	case result.Note:
 		return p.cyan
-	case cases.Deviation:
+	case result.Deviation:
 		return p.yellow
-	case cases.Violation:
+	case result.Violation:
 		return p.red
-	case cases.Error:
+	case result.Error:
 		return p.magenta
 	}
 	return p.dim
@@ -72,7 +71,12 @@ func (p palette) outcome(o cases.Outcome) string {
 // of each outcome and whether it conforms; with Verbose, every failing
 // check. Text from cases and parsers is shown with control and
 // bidirectional characters escaped, so it cannot drive the terminal.
+//
+// An audit's document is written as reptest audit prints it (AuditText).
 func Text(w io.Writer, d *result.Document, o TextOptions) error {
+	if d.Audit != nil {
+		return AuditText(w, d.Audit)
+	}
 	if d.Summary != nil && !d.Summary.FindingsOnly && len(d.Results) == 0 {
 		return diffText(w, d, o.Top)
 	}
@@ -148,15 +152,7 @@ func (t *textWriter) interrupted() {
 
 func (t *textWriter) summaries() {
 	d, p := t.d, t.p
-	exp := d.ExpectedIndex()
-	newFail := map[string]int{}
-	for _, r := range d.NewFailures() {
-		newFail[r.Parser]++
-	}
-	known := map[string]int{}
-	for k := range exp {
-		known[k.Parser]++
-	}
+	fails := d.FailureCounts()
 	width, vwidth := len("parser"), 12
 	for _, s := range d.Parsers {
 		width = max(width, len(visible(s.Name, 40)))
@@ -171,8 +167,8 @@ func (t *textWriter) summaries() {
 			conf = p.red + "NOT RUN" + p.reset
 		case !s.Conforms:
 			conf = p.red + "NO" + p.reset
-			if len(exp) > 0 {
-				conf += fmt.Sprintf(" (%d new, %d expected)", newFail[s.Name], known[s.Name])
+			if len(d.Expected) > 0 {
+				conf += fmt.Sprintf(" (%d new, %d expected)", fails[s.Name].New, fails[s.Name].Known)
 			}
 		}
 		t.printf("%-*s  %-*s %6d %6d %5s %5s %5s %5s %5d  %s\n", width, visible(s.Name, 40), vwidth, visible(s.Version, 40),
@@ -196,8 +192,8 @@ func colorCount(color, reset string, n, width int) string {
 }
 
 // failures returns the failing results in document order.
-func (t *textWriter) failures() []cases.Result {
-	var out []cases.Result
+func (t *textWriter) failures() []result.Result {
+	var out []result.Result
 	for _, r := range t.d.Results {
 		if r.Outcome.Fails(true) {
 			out = append(out, r)
@@ -207,7 +203,7 @@ func (t *textWriter) failures() []cases.Result {
 }
 
 // details prints each failing check, grouped by (case, check).
-func (t *textWriter) details(fs []cases.Result) {
+func (t *textWriter) details(fs []result.Result) {
 	p := t.p
 	exp := t.d.ExpectedIndex()
 	for i := 0; i < len(fs); {

@@ -41,8 +41,12 @@ type Document struct {
 	Results         []Result  `json:"results"`
 
 	// Requirements is the requirement table with the number of cases
-	// that name each requirement (coverage); optional.
+	// that name each requirement (coverage); optional. With Areas, the
+	// table the document is rendered with: levels, sections, summaries
+	// and area titles are read from it, and from reptest's own table
+	// when the document carries none.
 	Requirements []Requirement `json:"requirements,omitempty"`
+	Areas        []Area        `json:"areas,omitempty"`
 	// Cases holds, for each case with a result other than pass or
 	// skipped, what a person needs to see it: the robots.txt body or the
 	// served responses, and the reference's deciding line per check.
@@ -51,9 +55,9 @@ type Document struct {
 	Findings []Finding `json:"findings,omitempty"`
 	// Crawls are the request timelines of reptest crawl's runs.
 	Crawls []CrawlRun `json:"crawls,omitempty"`
-	// Audit is reptest audit's own account (accesslog.Section: counts per
-	// agent, and every judged request; docs/FORMAT.md §7), kept verbatim.
-	Audit json.RawMessage `json:"audit,omitempty"`
+	// Audit is reptest audit's own account (counts per agent as the
+	// auditor recorded them, and every judged request; docs/FORMAT.md §7).
+	Audit *Audit `json:"audit,omitempty"`
 	// CrawlLayout is how reptest crawl served the scenarios' origins:
 	// "addresses" (each host its own address of 127.0.0.0/8, each origin
 	// the case's own port) or "ports" (each origin a port of 127.0.0.1);
@@ -95,7 +99,8 @@ type Selection struct {
 	ShardCases int `json:"shard_cases"`
 }
 
-// Meta is what FromResults needs to know of a run besides its results.
+// Meta is what cases.NewDocument needs to know of a run besides its
+// results.
 type Meta struct {
 	Version   string     // reptest's version
 	Profile   string     // the run's profile, "rfc9309" or "google"
@@ -281,6 +286,9 @@ func (d *Document) upgrade() {
 		if d.Run != nil && d.Profile == "" {
 			d.Profile = d.Run.Profile
 		}
+	}
+	if d.Audit != nil {
+		d.Audit.quoteJudged()
 	}
 	if d.Summary != nil && d.Reference == "" {
 		d.Reference = ReferenceOf(d.Summary.Parsers, d.findingsProfile())
@@ -509,6 +517,44 @@ func (d *Document) NewFailures() []Result {
 		}
 	}
 	return out
+}
+
+// FailureCount is how many of a parser's failing checks are new (no
+// expected-failure entry covers them; see NewFailures) and how many an
+// entry marks as known.
+type FailureCount struct{ New, Known int }
+
+// FailureCounts counts each parser's new and known failures, as the
+// reports show them beside its conformance.
+func (d *Document) FailureCounts() map[string]FailureCount {
+	out := map[string]FailureCount{}
+	for _, r := range d.NewFailures() {
+		c := out[r.Parser]
+		c.New++
+		out[r.Parser] = c
+	}
+	for k := range d.ExpectedIndex() {
+		c := out[k.Parser]
+		c.Known++
+		out[k.Parser] = c
+	}
+	return out
+}
+
+// LevelPassed counts a parser's checks of a level that ran (skipped ones
+// are not counted) and those of them that passed (pass or note): what
+// its badge says.
+func (d *Document) LevelPassed(parser string, level Level) (pass, total int) {
+	for _, r := range d.Results {
+		if r.Parser != parser || r.Level != level || r.Outcome == Skipped {
+			continue
+		}
+		total++
+		if r.Outcome == Pass || r.Outcome == Note {
+			pass++
+		}
+	}
+	return pass, total
 }
 
 // ShouldFail reports whether the run should fail when known failures are

@@ -19,3 +19,15 @@ func ExampleSummarize() {
 	// false
 	// the one MUST check was skipped: the parser takes no fetch requests
 }
+
+// The shards of a run merge only when every one is there.
+func ExampleCheckShards() {
+	shard := func(k string, held int) *result.Document {
+		return &result.Document{Tool: result.Tool, Selection: &result.Selection{Cases: 10, Shard: k, ShardCases: held}}
+	}
+	fmt.Println(result.CheckShards([]*result.Document{shard("1/3", 4), shard("3/3", 3)}))
+	fmt.Println(result.CheckShards([]*result.Document{shard("1/3", 4), shard("2/3", 3), shard("3/3", 3)}))
+	// Output:
+	// result: the documents are not a whole run: missing shard 2/3
+	// <nil>
+}

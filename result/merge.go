@@ -119,6 +119,13 @@ func (m *merger) add(n int, d *Document) {
 	m.addResults(n, d.Results)
 	m.addCases(n, d.Cases)
 	m.addRequirements(n, d.Requirements)
+	switch {
+	case len(d.Areas) == 0:
+	case len(out.Areas) == 0:
+		out.Areas = d.Areas
+	case !slices.Equal(out.Areas, d.Areas):
+		m.conflict("document %d's areas of the requirement table differ from those before it", n)
+	}
 	for _, f := range d.Findings {
 		if m.diff {
 			break

@@ -87,3 +87,24 @@ func TestMergeRuns(t *testing.T) {
 		})
 	}
 }
+
+// The shards' requirement areas are the merged document's; shards that
+// were run against tables with other areas do not merge.
+func TestMergeTableAreas(t *testing.T) {
+	tb := table(t)
+	shard := func(areas []result.Area) *result.Document {
+		return &result.Document{Tool: result.Tool, Parsers: []result.Summary{}, Results: []result.Result{}, Areas: areas}
+	}
+	got, err := result.Merge(tb, shard(tb.Areas), shard(nil), shard(tb.Areas))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(tb.Areas, got.Areas); diff != "" {
+		t.Errorf("merged areas (-table +merged):\n%s", diff)
+	}
+	other := append([]result.Area(nil), tb.Areas...)
+	other[0].Title = "another title"
+	if _, err := result.Merge(tb, shard(tb.Areas), shard(other)); err == nil {
+		t.Error("shards with other areas merged")
+	}
+}

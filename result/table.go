@@ -34,3 +34,11 @@ func (t Table) compareReq(a, b Requirement) int {
 	}
 	return strings.Compare(a.ID, b.ID)
 }
+
+// IDPrefix returns the part of a requirement ID before its first '-'
+// ("MATCH" of "MATCH-4"): the table puts the IDs of one prefix in one
+// area.
+func IDPrefix(id string) string {
+	p, _, _ := strings.Cut(id, "-")
+	return p
+}

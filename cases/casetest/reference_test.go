@@ -6,6 +6,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/cases/casetest"
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/result"
 )
 
 // TestReference runs the whole embedded corpus against the reference, in
@@ -14,7 +15,7 @@ import (
 // reference regression shows as the case it breaks rather than only
 // through the CLI's exit status.
 func TestReference(t *testing.T) {
-	for _, profile := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+	for _, profile := range []string{result.ProfileRFC, result.ProfileGoogle, result.ProfileAIPref} {
 		t.Run(profile, func(t *testing.T) {
 			casetest.Test(t, parsers.NewReference(), cases.SuiteOptions{
 				Profile:    profile,
@@ -29,9 +30,9 @@ func TestReference(t *testing.T) {
 // and timeline capabilities, as most parser libraries are.
 type parseOnly struct{ cases.Parser }
 
-func (p parseOnly) Info() cases.Info {
+func (p parseOnly) Info() result.Info {
 	info := p.Parser.Info()
-	info.Capabilities = []cases.Capability{cases.CapParse}
+	info.Capabilities = []result.Capability{result.CapParse}
 	return info
 }
 

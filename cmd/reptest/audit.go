@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
 	"github.com/reptest/reptest/result"
 )
 
@@ -40,7 +40,7 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	sec, interrupted, err := cfg.audit(ctx)
+	audit, results, interrupted, err := cfg.audit(ctx)
 	if err != nil {
 		fmt.Fprintln(stderr, "reptest audit:", err)
 		return exitUsage
@@ -48,34 +48,25 @@ func cmdAudit(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if interrupted != "" {
 		fmt.Fprintln(stderr, "reptest audit: interrupted; the requests read so far are reported")
 	}
-	rep := sec.Report
-	if why := judgedNothing(rep); why != "" && interrupted == "" {
+	if why := judgedNothing(audit); why != "" && interrupted == "" {
 		if !cfg.quiet {
-			accesslog.WriteText(stderr, rep)
+			report.AuditText(stderr, audit)
 		}
 		fmt.Fprintln(stderr, "reptest audit:", why)
 		return exitUsage
 	}
-	reqs, err := cases.RequirementTable()
-	if err != nil {
-		fmt.Fprintln(stderr, "reptest audit:", err)
-		return exitUsage
-	}
-	sums, results := accesslog.Results(rep, reqs)
+	sums, res := results()
 	meta := result.Meta{Version: reference.Version, Profile: cfg.profile, Interrupted: interrupted}
-	doc := cases.NewDocument(meta, sums, results, nil)
-	if doc.Audit, err = json.Marshal(sec); err != nil {
-		fmt.Fprintln(stderr, "reptest audit:", err)
-		return exitUsage
-	}
-	if sec.JudgedOmitted > 0 && cfg.out.json != "" {
-		fmt.Fprintf(stderr, "reptest audit: the JSON lists the first %d judged requests of %d; --requests FILE writes them all as JSON lines\n", len(sec.Judged), len(sec.Judged)+sec.JudgedOmitted)
+	doc := cases.NewDocument(meta, sums, res, nil)
+	doc.Audit = audit
+	if audit.JudgedOmitted > 0 && cfg.out.json != "" {
+		fmt.Fprintf(stderr, "reptest audit: the JSON lists the first %d judged requests of %d; --requests FILE writes them all as JSON lines\n", len(audit.Judged), len(audit.Judged)+audit.JudgedOmitted)
 	}
 	if !cfg.out.write("audit", doc, stdout, stderr) {
 		return exitUsage
 	}
 	if !cfg.quiet && !cfg.out.toStdout() {
-		accesslog.WriteText(stdout, rep)
+		report.Text(stdout, doc, report.TextOptions{})
 	}
 	return resultStatus(doc)
 }
@@ -95,7 +86,7 @@ func parseAuditFlags(args []string, stderr io.Writer) (cfg *auditConfig, code in
 	fs.Var(&cfg.ranges, "verified-ranges", "a bot's published address ranges, `FILE` in googlebot.json's shape (prefixes: ipv4Prefix/ipv6Prefix; repeatable): requests from inside are verified, others claimed")
 	fs.StringVar(&cfg.requests, "requests", "", "write every judged request to `FILE` as JSON lines, streamed (default: listed in --json, up to 100,000)")
 	fs.DurationVar(&cfg.grace, "grace", 24*time.Hour, "how long a bot may use its copy of robots.txt (CACHE-2)")
-	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "read robots.txt as rfc9309 or google")
+	fs.StringVar(&cfg.profile, "profile", result.ProfileRFC, "read robots.txt as rfc9309 or google")
 	cfg.out.register(fs, flagJSON|flagHTML|flagJUnit)
 	fs.BoolVar(&cfg.quiet, "quiet", false, "print nothing but errors")
 	if code, ok := parseChecked(fs, args, cfg.check); !ok {
@@ -131,21 +122,26 @@ func (cfg *auditConfig) check(pos []string) error {
 }
 
 // audit reads the robots.txt versions and feeds the logs to an auditor,
-// merged in time order. When ctx is cancelled while the logs are read,
-// the report holds the requests read so far and interrupted says why it
-// stopped.
-func (cfg *auditConfig) audit(ctx context.Context) (sec *accesslog.Section, interrupted string, err error) {
+// merged in time order; results gives the audit's results, with levels
+// from the requirement table. When ctx is cancelled while the logs are
+// read, the audit holds the requests read so far and interrupted says
+// why it stopped.
+func (cfg *auditConfig) audit(ctx context.Context) (audit *result.Audit, results func() ([]result.Summary, []result.Result), interrupted string, err error) {
+	table, err := cases.RequirementTable()
+	if err != nil {
+		return nil, nil, "", err
+	}
 	versions, err := readVersions(ctx, cfg.robots, cfg.git)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	names, err := expandLogs(cfg.logs)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	ranges, err := readRanges(cfg.ranges)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	opts, _ := reference.OptionsFor(cfg.profile)
 	a := accesslog.NewAuditor(versions, accesslog.Options{Agents: cfg.agents, Grace: cfg.grace, Reference: opts,
@@ -154,40 +150,40 @@ func (cfg *auditConfig) audit(ctx context.Context) (sec *accesslog.Section, inte
 	for _, name := range names {
 		r, err := openLog(ctx, name)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, "", err
 		}
 		defer r.Close()
 		scanners = append(scanners, accesslog.NewScanner(r, name, cfg.format))
 	}
-	sec = &accesslog.Section{RequestsFile: cfg.requests}
+	listed := &result.Audit{RequestsFile: cfg.requests}
 	list := func(crawl.Judgement) {}
 	if cfg.out.json != "" {
-		list = func(j crawl.Judgement) { sec.List(accesslog.Record(j)) }
+		list = func(j crawl.Judgement) { listed.List(accesslog.Record(j)) }
 	}
 	if cfg.requests != "" {
 		f, err := os.Create(cfg.requests)
 		if err != nil {
-			return nil, "", fmt.Errorf("--requests: %w", err)
+			return nil, nil, "", fmt.Errorf("--requests: %w", err)
 		}
 		defer f.Close()
 		rw := accesslog.NewRecordWriter(f)
 		list = func(j crawl.Judgement) { rw.Write(accesslog.Record(j)) }
 		defer func() {
 			if ferr := rw.Flush(); ferr != nil && err == nil {
-				sec, interrupted, err = nil, "", fmt.Errorf("--requests %s: %w", cfg.requests, ferr)
+				audit, results, interrupted, err = nil, nil, "", fmt.Errorf("--requests %s: %w", cfg.requests, ferr)
 			}
 		}()
 	}
 	err = feed(ctx, a, accesslog.Merge(scanners...), list)
-	if err != nil && ctx.Err() != nil {
-		sec.Report = a.Report(scanners...)
-		return sec, interruption(ctx, ctx.Err()), nil
+	if err != nil && ctx.Err() == nil {
+		return nil, nil, "", err
 	}
 	if err != nil {
-		return nil, "", err
+		interrupted = interruption(ctx, ctx.Err())
 	}
-	sec.Report = a.Report(scanners...)
-	return sec, "", nil
+	audit = a.Report(scanners...)
+	audit.RequestsFile, audit.Judged, audit.JudgedOmitted = listed.RequestsFile, listed.Judged, listed.JudgedOmitted
+	return audit, func() ([]result.Summary, []result.Result) { return a.Results(table) }, interrupted, nil
 }
 
 // readRanges reads the --verified-ranges files; nil when none is given.
@@ -286,7 +282,7 @@ func feed(ctx context.Context, a *accesslog.Auditor, m *accesslog.Merged, list f
 // judgedNothing returns why an audit's report cannot stand for a
 // verdict, or "": it judged no request, or most of its lines were
 // malformed (a log in another format, a binary file).
-func judgedNothing(rep *accesslog.Report) string {
+func judgedNothing(rep *result.Audit) string {
 	judged := rep.Requests - rep.Skipped - rep.Browsers
 	switch {
 	case rep.Malformed > 0 && rep.Malformed*2 >= rep.Lines:

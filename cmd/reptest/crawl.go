@@ -74,14 +74,14 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
 	sum := crawl.Summarize(cfg.crawler.Name, version, results, cfg.strict)
-	doc := cases.NewDocument(meta, []cases.Summary{sum}, results, selected)
+	doc := cases.NewDocument(meta, []result.Summary{sum}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	doc.CrawlLayout, doc.CrawlLayoutNote = string(lab.Layout()), lab.Note()
 	if doc.Diagnosis, err = diagnose.Fit(ctx, crawl.Evidence(runs, results, cfg.crawler.Name)); err != nil {
 		fmt.Fprintln(stderr, "reptest crawl: diagnosis:", err)
 	}
-	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = cases.Coverage(reqs, all)
+	if table, err := cases.RequirementTable(); err == nil {
+		doc.Requirements, doc.Areas = cases.Coverage(table.Requirements, all), table.Areas
 	}
 	if !cfg.out.write("crawl", doc, stdout, stderr) {
 		return exitUsage
@@ -104,7 +104,7 @@ func parseCrawlFlags(args []string, stderr io.Writer) (cfg *crawlConfig, code in
 	fs.StringVar(&cfg.version, "crawler-version", "", "a command printing the crawler's version, whose first line reports keep (default: the template's program with --version)")
 	cfg.corpus.register(fs)
 	cfg.sel.registerGlobs(fs, "run")
-	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309 or google")
+	fs.StringVar(&cfg.profile, "profile", result.ProfileRFC, "the cases to run: rfc9309 or google")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
 	fs.DurationVar(&c.Timeout, "timeout", 30*time.Second, "stop a crawler run (its whole process group) after this long")
 	fs.IntVar(&c.Budget, "budget", 200, "stop a crawler run after this many requests")

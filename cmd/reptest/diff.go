@@ -13,7 +13,6 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
-	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/report"
 	"github.com/reptest/reptest/result"
 )
@@ -64,9 +63,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	rep, code := o.compare(ctx, in, len(files), factory, stderr)
+	doc, code := o.compare(ctx, in, len(files), factory, run, stderr)
 	if code == 0 {
-		code = o.writeOutputs(rep, run, stdout, stderr)
+		code = o.writeOutputs(doc, stdout, stderr)
 	}
 	doctorNote(stderr, "diff", o.leftOut)
 	if code == 0 && len(o.leftOut) > 0 {
@@ -102,7 +101,7 @@ func parseDiffFlags(args []string, stderr io.Writer) (o *diffOptions, code int, 
 	fs.StringVar(&o.cacheDir, "cache", "", "keep verdicts and results for later runs in `DIR` (default: reptest in the user cache folder)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache: ask every parser everything")
 	fs.Int64Var(&o.cacheMB, "cache-size", diff.DefaultCacheBytes>>20, "the cache's size in `MiB` at most (least recently used entries go first)")
-	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
+	fs.StringVar(&o.profile, "profile", result.ProfileRFC, "the profile of --inputs and --generate files: rfc9309 or google (requests carry it; the reference's traces, tags and minimisation follow it)")
 	if code, ok := parseNoArgs(fs, args, stderr); !ok {
 		return nil, code, false
 	}
@@ -195,11 +194,12 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *result.RunInfo, st
 }
 
 // compare runs the comparison over the shard's inputs (files of them held
-// in memory), with progress on stderr. A failure returns a non-zero code:
-// 1 when the run was interrupted, 2 otherwise.
-func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, factory diff.Factory, stderr io.Writer) (*diff.Report, int) {
+// in memory), with progress on stderr, and returns its results document,
+// described by run. A failure returns a non-zero code: 1 when the run was
+// interrupted, 2 otherwise.
+func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, factory diff.Factory, run *result.RunInfo, stderr io.Writer) (*result.Document, int) {
 	opts := diff.Options{Workers: o.workers, MaxProbes: o.maxProbes, CheckTimeout: o.timeout, NoMinimize: o.noMin, Profile: o.profile,
-		Cache: o.openCache(stderr), Identities: o.identities}
+		Cache: o.openCache(stderr), Identities: o.identities, Run: run}
 	var progress *report.Progress
 	if !o.quiet {
 		progress = report.NewProgress(stderr)
@@ -254,12 +254,11 @@ func (o *diffOptions) openCache(stderr io.Writer) *diff.DiskCache {
 // writeOutputs writes the requested files and, unless quiet or an output
 // is stdout ("-"), the summary on stdout; it returns the command's exit
 // status. Every output is rendered from one results document.
-func (o *diffOptions) writeOutputs(rep *diff.Report, run *result.RunInfo, stdout, stderr io.Writer) int {
+func (o *diffOptions) writeOutputs(doc *result.Document, stdout, stderr io.Writer) int {
 	write := func(path string, render func(io.Writer) error) bool {
 		return writeOutput("diff", stdout, stderr, path, render)
 	}
-	run.Date = time.Now().UTC().Format(time.RFC3339)
-	doc := diffDocument(rep, run)
+	doc.Run.Date = time.Now().UTC().Format(time.RFC3339)
 	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, doc.Findings) }) &&
 		write(o.summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -278,14 +277,6 @@ func (o *diffOptions) writeOutputs(rep *diff.Report, run *result.RunInfo, stdout
 		}
 	}
 	return 0
-}
-
-// diffDocument is the results document of a differential run.
-func diffDocument(rep *diff.Report, run *result.RunInfo) *result.Document {
-	return &result.Document{Tool: result.Tool, Version: reference.Version, Profile: run.Profile,
-		Parsers: []result.Summary{}, Results: []result.Result{},
-		Findings: rep.Findings, Summary: &rep.Summary, Run: run, Diagnosis: rep.Diagnosis,
-		Reference: result.ReferenceOf(rep.Summary.Parsers, run.Profile)}
 }
 
 // diffTitle is the title of a differential run's page.

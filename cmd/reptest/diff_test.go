@@ -178,7 +178,7 @@ func atoi(t *testing.T, s string) int {
 // every trace agrees with reference-google's verdict in the same finding,
 // and every finding records the profile.
 func TestDiffProfileGoogleTraces(t *testing.T) {
-	for _, profile := range []string{cases.ProfileGoogle, cases.ProfileRFC} {
+	for _, profile := range []string{result.ProfileGoogle, result.ProfileRFC} {
 		t.Run(profile, func(t *testing.T) {
 			dir := t.TempDir()
 			findings := filepath.Join(dir, "findings.jsonl")
@@ -199,7 +199,7 @@ func TestDiffProfileGoogleTraces(t *testing.T) {
 			}
 			// The parser whose verdict the trace must match.
 			traced := "reference-google"
-			if profile == cases.ProfileRFC {
+			if profile == result.ProfileRFC {
 				traced = "reference"
 			}
 			for _, f := range fs {
@@ -219,7 +219,7 @@ func TestDiffProfileGoogleTraces(t *testing.T) {
 // the findings' classes, grouped as diff groups them.
 func TestReportWithFindingsOnePage(t *testing.T) {
 	dir := t.TempDir()
-	results := shardFile(t, dir, "a.json", map[string]cases.Outcome{"ua/one": cases.Pass, "ua/two": cases.Violation})
+	results := shardFile(t, dir, "a.json", map[string]result.Outcome{"ua/one": result.Pass, "ua/two": result.Violation})
 	findings := filepath.Join(dir, "findings.jsonl")
 	page := filepath.Join(dir, "state.html")
 	var stdout, stderr bytes.Buffer

@@ -8,17 +8,18 @@ import (
 	"text/tabwriter"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/visible"
 )
 
 // listing is what `reptest list` shows, and its --json form.
 type listing struct {
-	Cases    []listedCase        `json:"cases"`
-	Checks   int                 `json:"checks"`
-	Loaded   int                 `json:"loaded"` // cases loaded before the selection
-	Coverage []cases.Requirement `json:"coverage"`
-	scope    string              // "all loaded cases" or "the 3 cases listed, of 9 loaded"
-	holes    int                 // requirements without cases
+	Cases    []listedCase         `json:"cases"`
+	Checks   int                  `json:"checks"`
+	Loaded   int                  `json:"loaded"` // cases loaded before the selection
+	Coverage []result.Requirement `json:"coverage"`
+	scope    string               // "all loaded cases" or "the 3 cases listed, of 9 loaded"
+	holes    int                  // requirements without cases
 }
 
 type listedCase struct {
@@ -81,7 +82,7 @@ func cmdList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // newListing describes the selected cases and their coverage of reqs.
-func newListing(sel []cases.Case, loaded int, reqs []cases.Requirement) *listing {
+func newListing(sel []cases.Case, loaded int, reqs []result.Requirement) *listing {
 	l := &listing{Loaded: loaded, scope: "all loaded cases", Cases: []listedCase{}, Coverage: cases.Coverage(reqs, sel)}
 	if len(sel) < loaded {
 		l.scope = fmt.Sprintf("the %d cases listed, of %d loaded", len(sel), loaded)

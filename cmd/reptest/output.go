@@ -217,7 +217,7 @@ func pageTitle(doc *result.Document) string {
 			}
 		}
 		return "reptest crawl: " + strings.Join(names, ", ")
-	case len(doc.Audit) > 0:
+	case doc.Audit != nil:
 		return "reptest audit"
 	}
 	return ""

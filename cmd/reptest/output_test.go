@@ -203,7 +203,7 @@ func TestPageTitle(t *testing.T) {
 		{"diff", &result.Document{Summary: &result.DiffSummary{}}, diffTitle},
 		{"findings with a run", &result.Document{Summary: &result.DiffSummary{FindingsOnly: true}, Results: []result.Result{{Case: "c", Parser: "p"}}}, ""},
 		{"crawl", &result.Document{Crawls: []result.CrawlRun{{Crawler: "wget"}, {Crawler: "wget"}, {Crawler: "scrapy"}}}, "reptest crawl: wget, scrapy"},
-		{"audit", &result.Document{Audit: []byte(`{"lines": 1}`)}, "reptest audit"},
+		{"audit", &result.Document{Audit: &result.Audit{Lines: 1}}, "reptest audit"},
 	} {
 		if got := pageTitle(tc.doc); got != tc.want {
 			t.Errorf("%s: pageTitle = %q, want %q", tc.name, got, tc.want)

@@ -11,12 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 // runJSON runs "reptest run" over goodCase with args and returns the exit
 // status, stderr and the summaries and results of the JSON written.
-func runJSON(t *testing.T, args ...string) (int, string, []cases.Summary, []cases.Result) {
+func runJSON(t *testing.T, args ...string) (int, string, []result.Summary, []result.Result) {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(goodCase), 0o644); err != nil {
@@ -26,8 +26,8 @@ func runJSON(t *testing.T, args ...string) (int, string, []cases.Summary, []case
 	var stdout, stderr bytes.Buffer
 	code := dispatch(context.Background(), append([]string{"run", "--corpus", dir, "--json", out, "--timeout", "4s"}, args...), &stdout, &stderr)
 	var doc struct {
-		Parsers []cases.Summary `json:"parsers"`
-		Results []cases.Result  `json:"results"`
+		Parsers []result.Summary `json:"parsers"`
+		Results []result.Result  `json:"results"`
 	}
 	if b, err := os.ReadFile(out); err == nil {
 		if err := json.Unmarshal(b, &doc); err != nil {
@@ -48,14 +48,14 @@ func TestRunExecDiesBeforeHello(t *testing.T) {
 	if !strings.Contains(stderr, "exec: --exec \"echo no library >&2; exit 3\" did not start") {
 		t.Errorf("stderr does not say the program did not start:\n%s", stderr)
 	}
-	got := map[string]cases.Outcome{}
+	got := map[string]result.Outcome{}
 	for _, r := range results {
 		got[r.Parser] = r.Outcome
 		if r.Parser == "exec" && !strings.Contains(r.Detail, "no library") {
 			t.Errorf("the error does not quote the program's stderr: %q", r.Detail)
 		}
 	}
-	if diff := cmp.Diff(map[string]cases.Outcome{"reference": cases.Pass, "exec": cases.Error}, got); diff != "" {
+	if diff := cmp.Diff(map[string]result.Outcome{"reference": result.Pass, "exec": result.Error}, got); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 	for _, s := range sums {
@@ -108,7 +108,7 @@ func TestRunParserDetail(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit status %d, want 1\n%s", code, stderr)
 	}
-	if len(results) != 1 || results[0].Verdict != cases.Reject || results[0].ParserDetail != "line 1: nope" {
+	if len(results) != 1 || results[0].Verdict != result.Reject || results[0].ParserDetail != "line 1: nope" {
 		t.Errorf("results %+v; want one reject with the parser's detail", results)
 	}
 	dir := t.TempDir()

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/result"
 )
@@ -46,7 +45,7 @@ type promoteOptions struct {
 func parsePromote(args []string, stderr io.Writer) (o promoteOptions, code int, ok bool) {
 	fs := newFlags("promote", stderr)
 	fs.StringVar(&o.out, "out", "", "write one YAML file per draft into `DIR` (default: all drafts to stdout)")
-	fs.StringVar(&o.profile, "profile", cases.ProfileRFC, "the profile of fuzz corpus inputs: rfc9309 or google")
+	fs.StringVar(&o.profile, "profile", result.ProfileRFC, "the profile of fuzz corpus inputs: rfc9309 or google")
 	o.files, code, ok = parseOperands(fs, args, "usage: reptest promote [--out DIR] [--profile P] FINDING-FILE...\n\n"+
 		"A FINDING-FILE holds JSON lines from 'reptest diff --json', or is a Go fuzz\n"+
 		"corpus file (testdata/fuzz/FuzzX/HASH) of ([]byte robots, string agent, string url).", 1, -1)
@@ -105,7 +104,7 @@ func readPromoteInput(ctx context.Context, name, profile string) (found []result
 	if err != nil {
 		return nil, "", "", fmt.Errorf("%s: %w", name, err)
 	}
-	if profile == cases.ProfileGoogle {
+	if profile == result.ProfileGoogle {
 		in.Profile = profile
 	}
 	// The fuzz targets feed any agent and URL; a case needs a product

@@ -80,7 +80,7 @@ func cmdReport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 // readDocuments reads the results documents and merges them into one. They
-// must be every shard of one run (report.CheckShards) unless partial, when
+// must be every shard of one run (result.CheckShards) unless partial, when
 // a warning says they are not.
 func readDocuments(files []string, partial bool, stderr io.Writer) (*result.Document, error) {
 	var docs []*result.Document
@@ -91,7 +91,7 @@ func readDocuments(files []string, partial bool, stderr io.Writer) (*result.Docu
 		}
 		docs = append(docs, d)
 	}
-	if err := report.CheckShards(docs); err != nil {
+	if err := result.CheckShards(docs); err != nil {
 		if !partial {
 			return nil, fmt.Errorf("%w\n(give every shard's file, or --partial to render these anyway)", err)
 		}

@@ -14,18 +14,18 @@ import (
 )
 
 // shardFile writes a results document holding one check per case id.
-func shardFile(t *testing.T, dir, name string, outcomes map[string]cases.Outcome) string {
+func shardFile(t *testing.T, dir, name string, outcomes map[string]result.Outcome) string {
 	t.Helper()
-	var rs []cases.Result
+	var rs []result.Result
 	for id, o := range outcomes {
-		v := cases.Disallow
-		if o != cases.Pass {
-			v = cases.Allow
+		v := result.Disallow
+		if o != result.Pass {
+			v = result.Allow
 		}
-		rs = append(rs, cases.Result{Case: id, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
-			Expect: cases.Disallow, Verdict: v, Outcome: o, Level: cases.MUST, Req: []string{"UA-4"}})
+		rs = append(rs, result.Result{Case: id, Parser: "mybot", Agent: "FooBot", URL: "https://example.com/x",
+			Expect: result.Disallow, Verdict: v, Outcome: o, Level: result.MUST, Req: []string{"UA-4"}})
 	}
-	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: cases.ProfileRFC}, []cases.Summary{{Name: "mybot", Version: "1"}}, rs, nil)
+	d := cases.NewDocument(result.Meta{Version: "0.1.0", Profile: result.ProfileRFC}, []result.Summary{{Name: "mybot", Version: "1"}}, rs, nil)
 	var buf bytes.Buffer
 	if err := d.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
@@ -39,8 +39,8 @@ func shardFile(t *testing.T, dir, name string, outcomes map[string]cases.Outcome
 
 func TestReportCommand(t *testing.T) {
 	dir := t.TempDir()
-	a := shardFile(t, dir, "a.json", map[string]cases.Outcome{"ua/one": cases.Pass, "ua/two": cases.Violation})
-	b := shardFile(t, dir, "b.json", map[string]cases.Outcome{"ua/three": cases.Pass})
+	a := shardFile(t, dir, "a.json", map[string]result.Outcome{"ua/one": result.Pass, "ua/two": result.Violation})
+	b := shardFile(t, dir, "b.json", map[string]result.Outcome{"ua/three": result.Pass})
 	expect := writeTemp(t, "expect.yaml", "mybot:\n  - case: ua/two\n    reason: known bug\n    link: https://example.com/bug/1\n")
 	html := filepath.Join(dir, "out.html")
 	junit := filepath.Join(dir, "out.xml")
@@ -85,7 +85,7 @@ func TestReportCommand(t *testing.T) {
 	}
 
 	// Conflicting shards are a load error.
-	c := shardFile(t, dir, "c.json", map[string]cases.Outcome{"ua/one": cases.Violation})
+	c := shardFile(t, dir, "c.json", map[string]result.Outcome{"ua/one": result.Violation})
 	if code, _, errs := run(a, c); code != 2 || !strings.Contains(errs, "conflicts between shards") {
 		t.Errorf("conflicting shards: exit %d, stderr %q", code, errs)
 	}

@@ -57,8 +57,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if doc.Diagnosis, err = diagnose.Fit(ctx, diagnose.FromResults(selected, rep.Results)); err != nil {
 		fmt.Fprintln(stderr, "reptest run: diagnosis:", err)
 	}
-	if reqs, err := cases.Requirements(); err == nil {
-		doc.Requirements = cases.Coverage(reqs, all)
+	if table, err := cases.RequirementTable(); err == nil {
+		doc.Requirements, doc.Areas = cases.Coverage(table.Requirements, all), table.Areas
 	}
 	if !cfg.out.write("run", doc, stdout, stderr) {
 		return exitUsage
@@ -78,7 +78,7 @@ func parseRunFlags(args []string, stderr io.Writer) (cfg *runConfig, code int, o
 	fs.Var((*multi)(&cfg.names), "parser", "a built-in parser to test (repeatable; default: reference); one of "+fmt.Sprint(parsers.Names())+", or reference+ID[+ID…], a variant with misreadings (reptest variants)")
 	cfg.progs = addProgramFlags(fs)
 	cfg.corpus.register(fs)
-	fs.StringVar(&cfg.profile, "profile", cases.ProfileRFC, "the cases to run: rfc9309, google or aipref")
+	fs.StringVar(&cfg.profile, "profile", result.ProfileRFC, "the cases to run: rfc9309, google or aipref")
 	fs.BoolVar(&cfg.strict, "strict", false, "deviations (failed SHOULD checks) count against conformance")
 	cfg.sel.register(fs, "run")
 	cfg.out.register(fs, flagJSON|flagJUnit|flagHTML|flagBadge|flagExpect|flagWriteExpect)
@@ -118,7 +118,7 @@ func (cfg *runConfig) check(pos []string) error {
 type selectFlags struct {
 	runGlobs, skipGlobs multi
 	levelFlag           string
-	levels              []cases.Level // from levelFlag, by parseLevels
+	levels              []result.Level // from levelFlag, by parseLevels
 }
 
 // register adds the flags; verb ("run", "list") is what the command does
@@ -146,8 +146,8 @@ func (s *selectFlags) of(all []cases.Case, profile string) []cases.Case {
 }
 
 // parseLevels reads a comma-separated list of levels; "" is none.
-func parseLevels(s string) ([]cases.Level, error) {
-	var out []cases.Level
+func parseLevels(s string) ([]result.Level, error) {
+	var out []result.Level
 	for _, f := range strings.Split(s, ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
@@ -206,7 +206,7 @@ func emptySelection(all []cases.Case, profile string, sel *selectFlags) string {
 	return msg
 }
 
-func joinLevels(levels []cases.Level) string {
+func joinLevels(levels []result.Level) string {
 	s := make([]string, len(levels))
 	for i, lv := range levels {
 		s[i] = string(lv)
@@ -341,7 +341,7 @@ func printLoadError(w io.Writer, err error) {
 // otherProfiles names the profiles that are not p.
 func otherProfiles(p string) []string {
 	var out []string
-	for _, q := range []string{cases.ProfileRFC, cases.ProfileGoogle, cases.ProfileAIPref} {
+	for _, q := range []string{result.ProfileRFC, result.ProfileGoogle, result.ProfileAIPref} {
 		if q != p {
 			out = append(out, q)
 		}

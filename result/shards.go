@@ -1,11 +1,8 @@
-package report
+package result
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/result"
 )
 
 // ShardError says why a set of documents is not every shard of one run.
@@ -28,7 +25,7 @@ func (e *ShardError) Error() string {
 		parts = append(parts, "missing "+noun+" "+strings.Join(e.Missing, ", "))
 	}
 	parts = append(parts, e.Problems...)
-	return "report: the documents are not a whole run: " + strings.Join(parts, "; ")
+	return "result: the documents are not a whole run: " + strings.Join(parts, "; ")
 }
 
 // CheckShards reports whether docs are every shard of one selection, each
@@ -36,7 +33,7 @@ func (e *ShardError) Error() string {
 // N all present. A single unsharded document ("1/1") is whole. Documents
 // that record no selection (written by an older reptest) cannot be checked
 // and pass, unless others do record one. The error is a *ShardError.
-func CheckShards(docs []*result.Document) error {
+func CheckShards(docs []*Document) error {
 	e := &ShardError{}
 	n, want := 0, -1
 	seen := map[int]int{} // shard number -> document
@@ -46,15 +43,15 @@ func CheckShards(docs []*result.Document) error {
 			unknown++
 			continue
 		}
-		sh, err := cases.ParseShard(d.Selection.Shard)
-		if err == nil && sh.N == 0 {
-			err = fmt.Errorf("no shard recorded")
-		}
-		if err != nil {
-			e.Problems = append(e.Problems, fmt.Sprintf("document %d: %v", i+1, err))
+		k, dn, ok := parseShard(d.Selection.Shard)
+		if !ok {
+			why := fmt.Sprintf("shard %q: want K/N with 1 ≤ K ≤ N", d.Selection.Shard)
+			if d.Selection.Shard == "" {
+				why = "no shard recorded"
+			}
+			e.Problems = append(e.Problems, fmt.Sprintf("document %d: %s", i+1, why))
 			continue
 		}
-		k, dn := sh.K, sh.N
 		switch {
 		case n == 0:
 			n, want = dn, d.Selection.Cases
