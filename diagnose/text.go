@@ -26,8 +26,12 @@ func Line(d result.Diagnosis) string {
 			b.WriteString(" (or " + strings.Join(x.Alternatives, " or ") + ")")
 		}
 	}
-	fmt.Fprintf(&b, " (explains %s of %s departures; %s unexplained)",
+	fmt.Fprintf(&b, " (explains %s of %s departures; %s unexplained",
 		thousands(d.Explained()), thousands(d.Departures), thousands(d.Unexplained))
+	if d.Unfitted > 0 {
+		fmt.Fprintf(&b, "; fitted on a sample: %s files left out", thousands(d.Unfitted))
+	}
+	b.WriteString(")")
 	return b.String()
 }
 

@@ -2,11 +2,13 @@ package diff
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
@@ -68,5 +70,34 @@ func TestRunReferenceColumnsSameDiagnosis(t *testing.T) {
 	}
 	if want.Diagnosis[0].Departures == 0 {
 		t.Fatal("temoto departs nowhere: nothing was compared")
+	}
+}
+
+// TestRunSampledDiagnosisSaysSo checks that a run whose evidence passes
+// its bound records, in every diagnosis, how many files the fit left
+// out, and that its text line says the fit read a sample.
+func TestRunSampledDiagnosisSaysSo(t *testing.T) {
+	files := Generate(5, 40)
+	mk := func(context.Context) ([]cases.Parser, error) {
+		return []cases.Parser{parsers.NewReference(), parsers.NewTemoto()}, nil
+	}
+	for _, tt := range []struct {
+		bound    int
+		leftOut  bool
+		wantText bool
+	}{{-1, false, false}, {200000, true, true}} {
+		doc, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 40, NoMinimize: true, EvidenceBytes: tt.bound})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range doc.Diagnosis {
+			if (d.Unfitted > 0) != tt.leftOut || d.Unfitted >= len(files) {
+				t.Errorf("bound %d: %s left %d of %d files out of the fit; want some: %v", tt.bound, d.Parser, d.Unfitted, len(files), tt.leftOut)
+			}
+		}
+		line := diagnose.Line(doc.Diagnosis[1])
+		if got := strings.Contains(line, "fitted on a sample"); got != tt.wantText {
+			t.Errorf("bound %d: line %q says a sample: %v, want %v", tt.bound, line, got, tt.wantText)
+		}
 	}
 }

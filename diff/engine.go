@@ -219,6 +219,9 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		ev.ReferenceColumns = c.refs
 	}
 	doc.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.Fit)
+	for i := range doc.Diagnosis {
+		doc.Diagnosis[i].Unfitted = c.sample.dropped
+	}
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}

@@ -51,6 +51,7 @@ type behaviourCol struct {
 	Departures, Unexplained int
 	Explained               int
 	NoEvidence              bool   // not diagnosed: no verdict to compare
+	Unfitted                int    // files left out of the fit (a sample)
 	Share                   string // the explained share of its departures, "97.3%"
 	Found                   int    // the behaviours found
 	// Found, Absent and Untested name the rows by state, for the narrow
@@ -132,7 +133,7 @@ func buildBehaviours(ds []result.Diagnosis, unit string, fk *filterKeys) *behavi
 	for _, d := range ds {
 		col := behaviourCol{Key: fk.parsers.key(d.Parser), Name: d.Parser, NameParts: strings.SplitAfter(d.Parser, "+"), Departures: d.Departures,
 			Unexplained: d.Unexplained, Explained: d.Explained(), Share: percent(d.Explained(), d.Departures),
-			Found: len(d.Behaviours), NoEvidence: d.NoEvidence}
+			Found: len(d.Behaviours), NoEvidence: d.NoEvidence, Unfitted: d.Unfitted}
 		for r := range t.Rows {
 			row := &t.Rows[r]
 			c := cellOf(&d, row.ID)

@@ -27,6 +27,11 @@ type Diagnosis struct {
 	// was skipped, no request was made): it is not diagnosed, which is
 	// not the same as matching the reference.
 	NoEvidence bool `json:"no_evidence,omitempty"`
+	// Unfitted counts the files a diff compared but left out of the fit,
+	// past its bound on the evidence kept for the diagnosis: their
+	// departures are neither counted here nor explained. Zero when the
+	// fit read every file.
+	Unfitted int `json:"unfitted,omitempty"`
 }
 
 // Behaviour is one misreading found in a parser.
@@ -114,6 +119,7 @@ func MergeDiagnoses(parts ...[]Diagnosis) []Diagnosis {
 			o := &out[k]
 			o.Departures += d.Departures
 			o.Unexplained += d.Unexplained
+			o.Unfitted += d.Unfitted
 			for _, id := range d.Untested {
 				untested[d.Parser][id]++
 			}
