@@ -78,6 +78,38 @@ func knownCode(c uint8) bool { return c == codeAllow || c == codeDisallow }
 // newEvaluator reads the reference's verdicts and every single variant's
 // reach.
 func newEvaluator(ev *Evidence) *evaluator {
+	e := newLayout(ev)
+	all := make([]int32, len(e.order))
+	for i := range all {
+		all[i] = int32(i)
+	}
+	e.knownReference()
+	e.ref = e.codes(nil, all)
+	urls := make([][]string, len(ev.Bodies))
+	for p, q := range e.order {
+		b := e.bodyAt[p]
+		urls[b] = append(urls[b], ev.Questions[q].URL)
+	}
+	for _, m := range e.cands {
+		pos := e.shown(m.ID, urls)
+		vs := e.codes([]string{m.ID}, pos)
+		var r, on []int32
+		for k, v := range vs {
+			if p := pos[k]; knownCode(v) && knownCode(e.ref[p]) && v != e.ref[p] {
+				r = append(r, int32(p))
+				if b := e.bodyAt[p]; len(on) == 0 || on[len(on)-1] != b {
+					on = append(on, b)
+				}
+			}
+		}
+		e.reach[m.ID], e.on[m.ID] = r, on
+	}
+	return e
+}
+
+// newLayout orders ev's questions by body and lists the misreadings a
+// variant models: the evaluator before it reads anything.
+func newLayout(ev *Evidence) *evaluator {
 	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, on: map[string][]int32{},
 		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}}
 	for i := range e.order {
@@ -92,35 +124,11 @@ func newEvaluator(ev *Evidence) *evaluator {
 	for b := range e.first {
 		e.first[b] = int32(sortSearch(e.bodyAt, int32(b)))
 	}
-	all := make([]int32, len(e.order))
-	for i := range all {
-		all[i] = int32(i)
-	}
-	e.knownReference()
-	e.ref = e.codes(nil, all)
-	urls := make([][]string, len(ev.Bodies))
-	for p, q := range e.order {
-		b := e.bodyAt[p]
-		urls[b] = append(urls[b], ev.Questions[q].URL)
-	}
 	for i, m := range catalogue() {
 		e.rank[m.ID] = i
-		if !m.ForParsers() {
-			continue
+		if m.ForParsers() {
+			e.cands = append(e.cands, m)
 		}
-		e.cands = append(e.cands, m)
-		pos := e.shown(m.ID, urls)
-		vs := e.codes([]string{m.ID}, pos)
-		var r, on []int32
-		for k, v := range vs {
-			if p := pos[k]; knownCode(v) && knownCode(e.ref[p]) && v != e.ref[p] {
-				r = append(r, int32(p))
-				if b := e.bodyAt[p]; len(on) == 0 || on[len(on)-1] != b {
-					on = append(on, b)
-				}
-			}
-		}
-		e.reach[m.ID], e.on[m.ID] = r, on
 	}
 	return e
 }

@@ -56,15 +56,7 @@ const (
 // candidate alone departs from the reference, which is where it changes
 // verdicts unless misreadings interact.
 func Fit(ctx context.Context, ev *Evidence) ([]result.Diagnosis, error) {
-	e := newEvaluator(ev)
-	out := make([]result.Diagnosis, 0, len(ev.Parsers))
-	for i, name := range ev.Parsers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		out = append(out, e.diagnose(i, name))
-	}
-	return out, nil
+	return FitFrom(ctx, ev, NewStart(ev))
 }
 
 // parserFit is the fitting state of one parser.

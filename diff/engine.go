@@ -218,7 +218,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if !opts.Unoptimised {
 		ev.ReferenceColumns = c.refs
 	}
-	doc.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.Fit)
+	doc.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.FitFrom)
 	for i := range doc.Diagnosis {
 		doc.Diagnosis[i].Unfitted = c.sample.dropped
 	}

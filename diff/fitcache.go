@@ -18,9 +18,10 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-// fitFunc fits the diagnosis of evidence: diagnose.Fit, or a stand-in
-// that counts calls in tests.
-type fitFunc func(context.Context, *diagnose.Evidence) ([]result.Diagnosis, error)
+// fitFunc fits the diagnosis of evidence from a start read of its bodies
+// and questions: diagnose.FitFrom, or a stand-in that counts calls in
+// tests.
+type fitFunc func(context.Context, *diagnose.Evidence, *diagnose.Start) ([]result.Diagnosis, error)
 
 // fitCached fits the diagnosis of ev, one parser at a time through the
 // disk cache: a parser's diagnosis depends only on the bodies, the
@@ -29,12 +30,14 @@ type fitFunc func(context.Context, *diagnose.Evidence) ([]result.Diagnosis, erro
 // fitter's build (fitterIdentity). Only the parsers the cache does not
 // hold are fitted, together, on the evidence of their columns alone; a
 // second run over the same inputs fits nothing, and a run after one
-// parser changed fits that parser. Evidence with crawlers' requests, and
+// parser changed fits that parser, from the fitter's start (the
+// reference's and the single misreadings' verdicts, which depend on the
+// bodies and questions alone) kept in the cache too. Evidence with crawlers' requests, and
 // any evidence when the build cannot be identified, is fitted whole and
 // not cached.
 func fitCached(ctx context.Context, disk *DiskCache, ev *diagnose.Evidence, fit fitFunc) ([]result.Diagnosis, error) {
 	if disk == nil || len(ev.Requests) > 0 || fitterIdentity() == "" {
-		return fit(ctx, ev)
+		return fit(ctx, ev, diagnose.NewStart(ev))
 	}
 	base := evidenceDigest(ev)
 	out := make([]result.Diagnosis, len(ev.Parsers))
@@ -54,7 +57,8 @@ func fitCached(ctx context.Context, disk *DiskCache, ev *diagnose.Evidence, fit 
 	if len(missing) < len(ev.Parsers) {
 		sub = columns(ev, missing)
 	}
-	ds, err := fit(ctx, sub)
+	start, _ := startOf(disk, base, sub)
+	ds, err := fit(ctx, sub, start)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +69,23 @@ func fitCached(ctx context.Context, disk *DiskCache, ev *diagnose.Evidence, fit 
 		}
 	}
 	return out, nil
+}
+
+// startOf returns the fitter's start for ev, whose digest is base, from
+// the cache (true) or read afresh and stored; an entry that does not
+// decode, or fits other evidence, is read again and replaced.
+func startOf(disk *DiskCache, base [sha256.Size]byte, ev *diagnose.Evidence) (*diagnose.Start, bool) {
+	key := digest("fit-start", string(base[:]))
+	if data, ok := disk.get(key); ok {
+		if s, err := diagnose.StartFrom(ev, data); err == nil {
+			return s, true
+		}
+	}
+	s := diagnose.NewStart(ev)
+	if data, err := s.MarshalBinary(); err == nil {
+		disk.put(key, data)
+	}
+	return s, false
 }
 
 // columns returns ev with the verdicts of the parsers cols only.

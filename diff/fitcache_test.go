@@ -51,9 +51,9 @@ func TestFitCached(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fitted [][]string // the parsers of each fit
-	fit := func(ctx context.Context, ev *diagnose.Evidence) ([]result.Diagnosis, error) {
+	fit := func(ctx context.Context, ev *diagnose.Evidence, s *diagnose.Start) ([]result.Diagnosis, error) {
 		fitted = append(fitted, ev.Parsers)
-		return diagnose.Fit(ctx, ev)
+		return diagnose.FitFrom(ctx, ev, s)
 	}
 	check := func(name string, ev *diagnose.Evidence, wantFits [][]string) {
 		t.Helper()
@@ -79,21 +79,8 @@ func TestFitCached(t *testing.T) {
 	}
 	check("second", ev, nil)
 
-	changed := *ev
-	changed.Questions = append([]diagnose.Question(nil), ev.Questions...)
-	flipped := 0
-	for k, q := range changed.Questions {
-		if k%7 == 0 && q.Verdicts[2] == result.Allow {
-			q.Verdicts = append([]result.Verdict(nil), q.Verdicts...)
-			q.Verdicts[2] = result.Disallow
-			changed.Questions[k] = q
-			flipped++
-		}
-	}
-	if flipped == 0 {
-		t.Fatal("no verdict of naive changed")
-	}
-	check("naive changed", &changed, [][]string{{"naive"}})
+	changed := flipNaive(t, ev, 7)
+	check("naive changed", changed, [][]string{{"naive"}})
 
 	renamed := *ev
 	renamed.Bodies = append([]diagnose.Body(nil), ev.Bodies...)
@@ -106,6 +93,41 @@ func TestFitCached(t *testing.T) {
 	}
 	check("an entry spoilt", ev, [][]string{{"reference-google"}})
 	check("mended", ev, nil)
+
+	// The start the partial fits read came from the cache, and a spoilt
+	// one is read again, replaced, and fits alike.
+	base := evidenceDigest(ev)
+	if _, cached := startOf(disk, base, ev); !cached {
+		t.Error("the fitter's start was not kept in the cache")
+	}
+	if err := os.WriteFile(disk.path(digest("fit-start", string(base[:]))), []byte("spoilt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, cached := startOf(disk, base, ev); cached {
+		t.Error("a spoilt start was read from the cache")
+	}
+	check("start spoilt, naive changed again", flipNaive(t, ev, 5), [][]string{{"naive"}})
+}
+
+// flipNaive returns ev with naive's allow turned to disallow on every
+// mod-th question.
+func flipNaive(t *testing.T, ev *diagnose.Evidence, mod int) *diagnose.Evidence {
+	t.Helper()
+	changed := *ev
+	changed.Questions = append([]diagnose.Question(nil), ev.Questions...)
+	flipped := 0
+	for k, q := range changed.Questions {
+		if k%mod == 0 && q.Verdicts[2] == result.Allow {
+			q.Verdicts = append([]result.Verdict(nil), q.Verdicts...)
+			q.Verdicts[2] = result.Disallow
+			changed.Questions[k] = q
+			flipped++
+		}
+	}
+	if flipped == 0 {
+		t.Fatal("no verdict of naive changed")
+	}
+	return &changed
 }
 
 // departures counts the questions on which parser col's verdict is not
