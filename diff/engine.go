@@ -235,6 +235,13 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 // on them for the fitter.
 func evidenceOf(names []string, results []*fileResult) *diagnose.Evidence {
 	ev := &diagnose.Evidence{Parsers: names}
+	n, m := 0, 0
+	for _, r := range results {
+		if r != nil && r.answers != nil {
+			n, m = n+1, m+min(len(r.asked), len(r.answers))
+		}
+	}
+	ev.Bodies, ev.Questions = make([]diagnose.Body, 0, n), make([]diagnose.Question, 0, m)
 	for _, r := range results {
 		if r == nil || r.answers == nil {
 			continue
