@@ -209,26 +209,35 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	doc := collect(c.names, c.results, c.dups, opts.Profile)
 	doc.Run = opts.Run
+	if doc.Diagnosis, err = diagnoseRun(ctx, c, &opts); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// diagnoseRun fits the diagnosis of the run's evidence, through the disk
+// cache unless the run is unoptimised, and records how many files the
+// evidence bound left out of the fit.
+func diagnoseRun(ctx context.Context, c *collector, opts *Options) ([]result.Diagnosis, error) {
 	start := time.Now()
 	disk := opts.Cache
+	ev := evidenceOf(c.names, c.results)
 	if opts.Unoptimised {
 		disk = nil
-	}
-	ev := evidenceOf(c.names, c.results)
-	if !opts.Unoptimised {
+	} else {
 		ev.ReferenceColumns = c.refs
 	}
-	doc.Diagnosis, err = fitCached(ctx, disk, ev, diagnose.FitFrom)
-	for i := range doc.Diagnosis {
-		doc.Diagnosis[i].Unfitted = c.sample.dropped
-	}
+	ds, err := fitCached(ctx, disk, ev, diagnose.FitFrom)
 	if opts.Fitted != nil {
 		opts.Fitted(time.Since(start))
 	}
 	if err != nil {
 		return nil, err
 	}
-	return doc, nil
+	for i := range ds {
+		ds[i].Unfitted = c.sample.dropped
+	}
+	return ds, nil
 }
 
 // evidenceOf gathers the probes of every file and the parsers' verdicts
