@@ -117,14 +117,23 @@ func (p *Progress) Done() {
 	}
 }
 
+// draw writes the progress: steps of a total with a share done, or,
+// when the total is not known beforehand (records streamed from WARC
+// files) or was passed, the steps done alone.
 func (p *Progress) draw(now time.Time) {
 	const width = 30
-	frac := 1.0
-	if p.total > 0 {
-		frac = min(1, float64(p.done)/float64(p.total))
-	}
-	full := int(frac * width)
 	el := now.Sub(p.start).Truncate(time.Second)
+	if p.total <= 0 || p.done > p.total {
+		if !p.terminal {
+			fmt.Fprintf(p.w, "progress: %d done, %s elapsed\n", p.done, el)
+			return
+		}
+		fmt.Fprintf(p.w, "\r\x1b[K%d done %s", p.done, el)
+		p.drawn = true
+		return
+	}
+	frac := float64(p.done) / float64(p.total)
+	full := int(frac * width)
 	if !p.terminal {
 		fmt.Fprintf(p.w, "progress: %d/%d (%d%%), %s elapsed\n", p.done, p.total, int(frac*100), el)
 		return

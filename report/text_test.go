@@ -177,6 +177,24 @@ func TestProgress(t *testing.T) {
 		t.Errorf("the clock wrote %q, want %q", slow.String(), want)
 	}
 
+	// A total not known beforehand (0) or passed: the steps alone,
+	// never a share over 100 %.
+	for _, total := range []int{0, 2} {
+		var u bytes.Buffer
+		v := NewProgress(&u)
+		v.now, v.tick = clk.now, 0
+		v.Start(total)
+		for range 3 {
+			v.Step()
+		}
+		clk.add(lineEvery)
+		v.Step()
+		v.Done()
+		if want := "progress: 4 done, 5s elapsed\n"; u.String() != want {
+			t.Errorf("total %d: progress = %q, want %q", total, u.String(), want)
+		}
+	}
+
 	// A nil progress does nothing.
 	var np *Progress
 	np.Start(1)
