@@ -191,7 +191,7 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 	// The runs differ (how many reports each was made from); the results
 	// must not.
 	// A merge adds the shards' diagnoses rather than fitting again
-	// (docs/FORMAT.md §7): the departures add up, the rest may differ.
+	// (docs/FORMAT.md §9): the departures add up, the rest may differ.
 	if diff := cmp.Diff(whole, merged, cmpopts.IgnoreFields(result.Document{}, "Run", "Diagnosis")); diff != "" {
 		t.Fatalf("merged shards differ from the whole run (-whole +merged):\n%s", diff)
 	}

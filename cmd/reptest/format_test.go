@@ -252,8 +252,8 @@ func formatDocs() []formatDoc {
 				formatRun(t, diffArgs(t, dir), exitOK)
 				readJSON(t, filepath.Join(dir, "s.json"), false, findingMaps, keys)
 			}},
-		{name: "diff report", sections: []string{"4. Findings", "4.2", "4.3", "5. The results", "7. The diagnosis"},
-			tables: []string{"4. Findings", "4.2", "4.3", "7. The diagnosis"}, maps: findingMaps,
+		{name: "diff report", sections: []string{"4. Findings", "4.2", "4.3", "5. The results", "9. The diagnosis"},
+			tables: []string{"4. Findings", "4.2", "4.3", "9. The diagnosis"}, maps: findingMaps,
 			unwritten: map[string]string{"profile": "the google profile", "unrecorded": "merging a report of an older version"},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				formatRun(t, diffArgs(t, dir), exitOK)
@@ -263,7 +263,7 @@ func formatDocs() []formatDoc {
 				formatRun(t, []string{"report", "--quiet", "--merge-out", m, r, r}, exitOK)
 				readJSON(t, m, false, findingMaps, keys)
 			}},
-		{name: "results", sections: []string{"5. The results", "1.3", "7. The diagnosis"},
+		{name: "results", sections: []string{"5. The results", "1.3", "9. The diagnosis"},
 			maps: map[string]bool{"cases": true, "usage": true, "expect_usage": true},
 			unwritten: map[string]string{
 				"drafts": "the aipref profile", "findings": "documents of older versions", "audit": "reptest audit",
@@ -277,8 +277,8 @@ func formatDocs() []formatDoc {
 					"--strict", "--quiet", "--json", out}, exitFail)
 				readJSON(t, out, false, map[string]bool{"cases": true}, keys)
 			}},
-		{name: "crawl", sections: []string{"5. The results", "1.3", "7. The diagnosis", "11. Crawl timelines"},
-			tables: []string{"11. Crawl timelines"}, maps: map[string]bool{"cases": true},
+		{name: "crawl", sections: []string{"5. The results", "1.3", "9. The diagnosis", "12. Crawl timelines"},
+			tables: []string{"12. Crawl timelines"}, maps: map[string]bool{"cases": true},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				wget, err := exec.LookPath("wget")
 				if err != nil {
@@ -316,7 +316,7 @@ func formatDocs() []formatDoc {
 				formatRun(t, []string{"audit", "--robots", robots, "--log", "../../accesslog/testdata/access.log", "--requests", out, "--quiet"}, exitOK, exitFail)
 				readJSON(t, out, true, nil, keys)
 			}},
-		{name: "badges", sections: []string{"12. Badges"},
+		{name: "badges", sections: []string{"13. Badges"},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				badges := filepath.Join(dir, "badges")
 				formatRun(t, []string{"run", "--corpus", formatCorpus(t, dir), "--parser", "reference", "--parser", "temoto",
@@ -343,13 +343,13 @@ func formatDocs() []formatDoc {
 				os.WriteFile(out, formatRun(t, []string{"variants", "--json"}, exitOK), 0o644)
 				readJSON(t, out, false, nil, keys)
 			}},
-		{name: "list", sections: []string{"9. The case list", "1.3"},
+		{name: "list", sections: []string{"10. The case list", "1.3"},
 			write: func(t *testing.T, dir string, keys map[string]bool) {
 				out := filepath.Join(dir, "l.json")
 				os.WriteFile(out, formatRun(t, []string{"list", "--json"}, exitOK), 0o644)
 				readJSON(t, out, false, nil, keys)
 			}},
-		{name: "matrix", sections: []string{"10. The verdict matrix"},
+		{name: "matrix", sections: []string{"11. The verdict matrix"},
 			maps: map[string]bool{"usage": true},
 			unwritten: map[string]string{"usage": "the aipref profile", "drafts": "the aipref profile", "unnamed": "--agent naming no group",
 				"fixes": "a star-not-inherited warning"},
