@@ -5,11 +5,13 @@
 //
 // The package is laid out by role:
 //
-//   - Model (model.go, result.go, parser.go): a Case with its Checks,
-//     HTTP Responses or timeline Steps; the Outcome of a check and the
-//     rule that says which outcomes fail (Outcome.Fails); a parser as
-//     seen by the runner (Parser, its Info and Capabilities, the Request
-//     it is asked, and the optional Tracer, Batcher and SessionEnder).
+//   - Model (model.go, parser.go): a Case with its Checks, HTTP
+//     Responses or timeline Steps, and a parser as seen by the runner
+//     (Parser, the Request it is asked, and the optional Tracer, Batcher
+//     and SessionEnder). The names a result is made of (result.Outcome
+//     and the rule that says which outcomes fail, result.Verdict,
+//     result.Level, result.Info and its Capabilities, result.Result) are
+//     package result's; this package uses them and restates none.
 //   - Requirements (requirements.go): the requirement table of
 //     corpus/requirements.yaml, the one source of requirement IDs, levels,
 //     sections and areas, and Coverage.

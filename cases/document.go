@@ -15,12 +15,12 @@ import (
 // for every check, what the runner recorded in results: the explainer's
 // deciding line, the response whose body holds it, and its trace. The
 // report renders these; it does not decide again.
-func CaseData(cs []Case, results []Result) map[string]*result.CaseInfo {
+func CaseData(cs []Case, results []result.Result) map[string]*result.CaseInfo {
 	type key struct {
 		id    string
 		check int
 	}
-	rec := make(map[key]*Result, len(results))
+	rec := make(map[key]*result.Result, len(results))
 	for i := range results {
 		r := &results[i]
 		k := key{r.Case, r.Check}
@@ -216,7 +216,7 @@ func lineText(body []byte, n int) string {
 // results. cs may be nil; otherwise the cases that have a result other
 // than pass or skipped are described in Document.Cases (see CaseData).
 // Results are sorted by case, check and parser order.
-func NewDocument(m result.Meta, parsers []Summary, results []Result, cs []Case) *result.Document {
+func NewDocument(m result.Meta, parsers []result.Summary, results []result.Result, cs []Case) *result.Document {
 	d := &result.Document{
 		Tool:    result.Tool,
 		Version: m.Version,
@@ -236,7 +236,7 @@ func NewDocument(m result.Meta, parsers []Summary, results []Result, cs []Case) 
 	if cs != nil {
 		want := map[string]bool{}
 		for _, r := range d.Results {
-			if r.Outcome != Pass && r.Outcome != Skipped {
+			if r.Outcome != result.Pass && r.Outcome != result.Skipped {
 				want[r.Case] = true
 			}
 		}

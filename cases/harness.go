@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/visible"
 )
 
@@ -18,7 +19,7 @@ type SuiteOptions struct {
 	// "google" or "aipref".
 	Profile string
 	// Levels, when set, runs only cases of these levels.
-	Levels []Level
+	Levels []result.Level
 	// Run and Skip are globs over case ids and requirement IDs, as for
 	// `reptest run --run/--skip`.
 	Run, Skip []string
@@ -74,8 +75,8 @@ func RunSuite(ctx context.Context, p Parser, opts SuiteOptions) (SuiteReport, er
 }
 
 // notRun says why the parser counts as not run (Summarize), or "".
-func notRun(info Info, results []Result, strict bool) string {
-	s := Summarize(Summary{Name: info.Name, Version: info.Version, Runtime: info.Runtime}, results, strict)
+func notRun(info result.Info, results []result.Result, strict bool) string {
+	s := result.Summarize(result.Summary{Name: info.Name, Version: info.Version, Runtime: info.Runtime}, results, strict)
 	if s.NotRun == "" {
 		return ""
 	}
@@ -87,14 +88,14 @@ func notRun(info Info, results []Result, strict bool) string {
 func selectForTest(opts SuiteOptions) ([]Case, error) {
 	profile := opts.Profile
 	if profile == "" {
-		profile = ProfileRFC
+		profile = result.ProfileRFC
 	}
-	if profile != ProfileRFC && profile != ProfileGoogle && profile != ProfileAIPref {
-		return nil, fmt.Errorf("cases: Profile %q: want %q, %q or %q", profile, ProfileRFC, ProfileGoogle, ProfileAIPref)
+	if profile != result.ProfileRFC && profile != result.ProfileGoogle && profile != result.ProfileAIPref {
+		return nil, fmt.Errorf("cases: Profile %q: want %q, %q or %q", profile, result.ProfileRFC, result.ProfileGoogle, result.ProfileAIPref)
 	}
 	for _, lv := range opts.Levels {
-		if lv.Rank() > Interpretation.Rank() {
-			return nil, fmt.Errorf("cases: Levels: %q is not a level (want cases.MUST, SHOULD, MAY or Interpretation)", lv)
+		if lv.Rank() > result.Interpretation.Rank() {
+			return nil, fmt.Errorf("cases: Levels: %q is not a level (want result.MUST, SHOULD, MAY or Interpretation)", lv)
 		}
 	}
 	all := opts.Cases
@@ -112,8 +113,8 @@ func selectForTest(opts SuiteOptions) ([]Case, error) {
 }
 
 // harnessReports sorts results into one report per case, in case order.
-func harnessReports(cs []Case, results []Result, strict bool) (reports []CaseReport) {
-	byCase := make(map[string][]Result, len(cs))
+func harnessReports(cs []Case, results []result.Result, strict bool) (reports []CaseReport) {
+	byCase := make(map[string][]result.Result, len(cs))
 	for _, r := range results {
 		byCase[r.Case] = append(byCase[r.Case], r)
 	}
@@ -124,11 +125,11 @@ func harnessReports(cs []Case, results []Result, strict bool) (reports []CaseRep
 		skipped := 0
 		for _, r := range rs {
 			switch {
-			case r.Outcome == Skipped:
+			case r.Outcome == result.Skipped:
 				skipped++
 			case r.Outcome.Fails(strict):
 				cr.Failures = append(cr.Failures, describeResult(c, r))
-			case r.Outcome != Pass:
+			case r.Outcome != result.Pass:
 				cr.Logs = append(cr.Logs, describeResult(c, r))
 			}
 		}
@@ -143,7 +144,7 @@ func harnessReports(cs []Case, results []Result, strict bool) (reports []CaseRep
 // describeResult formats a non-passing result for a test log: what was
 // asked, what was expected and answered, where the check is written, the
 // reference's trace, and the robots.txt or the responses served.
-func describeResult(c *Case, r Result) string {
+func describeResult(c *Case, r result.Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s %s): agent %q url %q: want %s", r.Outcome, r.Level, strings.Join(r.Req, ","), r.Agent, r.URL, r.Expect)
 	if len(r.Accept) > 0 {
@@ -246,9 +247,9 @@ func (referenceTracer) Trace(_ context.Context, req Request) (Explanation, error
 	var d reference.Decision
 	var err error
 	switch req.Kind() {
-	case CapFetch:
+	case result.CapFetch:
 		return Explanation{}, fmt.Errorf("no trace for fetch requests")
-	case CapStatus:
+	case result.CapStatus:
 		d, err = reference.FromStatus(req.Status, req.Robots, opts).Decide(req.Agent, req.URL)
 	default:
 		d, err = reference.Parse(req.Robots, opts).Decide(req.Agent, req.URL)
@@ -261,7 +262,7 @@ func (referenceTracer) Trace(_ context.Context, req Request) (Explanation, error
 
 // SelectLevels returns the cases of cs whose level is one of levels, in
 // order; all of cs when levels is empty. It reuses cs's storage.
-func SelectLevels(cs []Case, levels []Level) []Case {
+func SelectLevels(cs []Case, levels []result.Level) []Case {
 	if len(levels) == 0 {
 		return cs
 	}
@@ -270,8 +271,8 @@ func SelectLevels(cs []Case, levels []Level) []Case {
 
 // ParseLevel reads a level as a person writes it: MUST, SHOULD, MAY or
 // interpretation, in any case.
-func ParseLevel(s string) (Level, error) {
-	for _, lv := range []Level{MUST, SHOULD, MAY, Interpretation} {
+func ParseLevel(s string) (result.Level, error) {
+	for _, lv := range []result.Level{result.MUST, result.SHOULD, result.MAY, result.Interpretation} {
 		if strings.EqualFold(s, string(lv)) {
 			return lv, nil
 		}

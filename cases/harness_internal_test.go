@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/result"
 )
 
 func TestHarnessReports(t *testing.T) {
@@ -13,12 +14,12 @@ func TestHarnessReports(t *testing.T) {
 		{ID: "b", Fetch: []Response{{URL: "http://a.test/robots.txt", Status: 503}}, Checks: []Check{{Agent: "x", URL: "/"}}},
 		{ID: "c", Robots: []byte(""), Checks: []Check{{Agent: "x", URL: "/"}, {Agent: "x", URL: "/"}}},
 	}
-	results := []Result{
-		{Case: "a", Check: 0, Outcome: Pass},
-		{Case: "a", Check: 1, Outcome: Violation},
-		{Case: "b", Check: 0, Outcome: Skipped, Detail: "needs fetch"},
-		{Case: "c", Check: 0, Outcome: Deviation},
-		{Case: "c", Check: 1, Outcome: Note},
+	results := []result.Result{
+		{Case: "a", Check: 0, Outcome: result.Pass},
+		{Case: "a", Check: 1, Outcome: result.Violation},
+		{Case: "b", Check: 0, Outcome: result.Skipped, Detail: "needs fetch"},
+		{Case: "c", Check: 0, Outcome: result.Deviation},
+		{Case: "c", Check: 1, Outcome: result.Note},
 	}
 	type summary struct {
 		ID             string
@@ -49,19 +50,19 @@ func TestHarnessReports(t *testing.T) {
 // A parser that skipped every check, or every check of one level, did
 // not run: the harness says so (and fails), whatever else passed.
 func TestHarnessNotRun(t *testing.T) {
-	info := Info{Name: "p", Capabilities: []Capability{CapParse}}
-	r := func(lv Level, o Outcome) Result {
-		return Result{Parser: "p", Level: lv, Outcome: o, Detail: map[Outcome]string{Skipped: "needs fetch"}[o]}
+	info := result.Info{Name: "p", Capabilities: []result.Capability{result.CapParse}}
+	r := func(lv result.Level, o result.Outcome) result.Result {
+		return result.Result{Parser: "p", Level: lv, Outcome: o, Detail: map[result.Outcome]string{result.Skipped: "needs fetch"}[o]}
 	}
 	for _, tt := range []struct {
 		name    string
-		results []Result
+		results []result.Result
 		want    string // in the message; "" for none
 	}{
-		{"ran", []Result{r(MUST, Pass), r(MUST, Skipped), r(MAY, Pass)}, ""},
+		{"ran", []result.Result{r(result.MUST, result.Pass), r(result.MUST, result.Skipped), r(result.MAY, result.Pass)}, ""},
 		{"nothing", nil, "no check was run"},
-		{"all skipped", []Result{r(MUST, Skipped), r(MAY, Skipped)}, "all 2 checks were skipped: needs fetch"},
-		{"every MUST skipped", []Result{r(MUST, Skipped), r(MUST, Skipped), r(MAY, Pass)}, "all 2 MUST checks were skipped: needs fetch"},
+		{"all skipped", []result.Result{r(result.MUST, result.Skipped), r(result.MAY, result.Skipped)}, "all 2 checks were skipped: needs fetch"},
+		{"every MUST skipped", []result.Result{r(result.MUST, result.Skipped), r(result.MUST, result.Skipped), r(result.MAY, result.Pass)}, "all 2 MUST checks were skipped: needs fetch"},
 	} {
 		got := notRun(info, tt.results, false)
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
@@ -73,8 +74,8 @@ func TestHarnessNotRun(t *testing.T) {
 func TestDescribeResult(t *testing.T) {
 	c := &Case{ID: "x", Robots: []byte("User-agent: *\rDisallow: /a\x00b\r\n# end\n"),
 		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Source: "f.yaml:9"}}}
-	r := Result{Case: "x", Outcome: Violation, Level: MUST, Req: []string{"SYN-9"}, Agent: "FooBot",
-		URL: "https://example.com/a", Expect: Disallow, Verdict: Allow, Trace: "allow \"/a\": no matching rule \"/a\xffb\x00\""}
+	r := result.Result{Case: "x", Outcome: result.Violation, Level: result.MUST, Req: []string{"SYN-9"}, Agent: "FooBot",
+		URL: "https://example.com/a", Expect: result.Disallow, Verdict: result.Allow, Trace: "allow \"/a\": no matching rule \"/a\xffb\x00\""}
 	got := describeResult(c, r)
 	for _, want := range []string{
 		`violation (MUST SYN-9): agent "FooBot" url "https://example.com/a": want disallow, got allow`,
@@ -92,7 +93,7 @@ func TestDescribeResult(t *testing.T) {
 		t.Errorf("describeResult wrote a NUL or 0xFF byte:\n%q", got)
 	}
 	c = &Case{ID: "h", Fetch: []Response{{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "/r"}}}}
-	r = Result{Case: "h", Outcome: Error, Detail: "boom\nstderr: x"}
+	r = result.Result{Case: "h", Outcome: result.Error, Detail: "boom\nstderr: x"}
 	got = describeResult(c, r)
 	for _, want := range []string{"served:", "http://a.test/robots.txt → 301, Location: /r", "boom\n  stderr: x"} {
 		if !strings.Contains(got, want) {

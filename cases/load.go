@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reptest/reptest/corpus"
+	"github.com/reptest/reptest/result"
 	"github.com/reptest/reptest/visible"
 	"gopkg.in/yaml.v3"
 )
@@ -145,7 +146,7 @@ func (ld Loader) Load(srcs ...Source) ([]Case, error) {
 	if err != nil {
 		return nil, err
 	}
-	reqs := make(map[string]Requirement, len(reqList))
+	reqs := make(map[string]result.Requirement, len(reqList))
 	for _, r := range reqList {
 		reqs[r.ID] = r
 	}
@@ -162,7 +163,7 @@ func (ld Loader) Load(srcs ...Source) ([]Case, error) {
 
 // loader holds the state of one Loader.Load call.
 type loader struct {
-	reqs  map[string]Requirement
+	reqs  map[string]result.Requirement
 	ids   map[string]string // case id -> where it was first defined
 	cases []Case
 	errs  []*LoadError

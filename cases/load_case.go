@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // The keys of each mapping of a case file (docs/FORMAT.md §1, plus the
@@ -56,7 +57,7 @@ func (l *loader) parseCase(r *reader, n *yaml.Node) (Case, bool) {
 		return Case{}, false
 	}
 	errs := len(r.errs)
-	c := Case{Source: fmt.Sprintf("%s:%d", r.file, n.Line), Profile: ProfileRFC}
+	c := Case{Source: fmt.Sprintf("%s:%d", r.file, n.Line), Profile: result.ProfileRFC}
 	l.identity(r, n, f, &c)
 	l.requirements(r, n, f, &c)
 	l.body(r, n, f, &c)
@@ -99,8 +100,8 @@ func (l *loader) identity(r *reader, n *yaml.Node, f fields, c *Case) {
 	}
 	if fl, ok := f["profile"]; ok {
 		if p, ok := r.str(fl.val, "profile"); ok {
-			if p != ProfileRFC && p != ProfileGoogle && p != ProfileAIPref {
-				r.errorf(fl.val, "bad profile %q (want %s, %s or %s)", p, ProfileRFC, ProfileGoogle, ProfileAIPref)
+			if p != result.ProfileRFC && p != result.ProfileGoogle && p != result.ProfileAIPref {
+				r.errorf(fl.val, "bad profile %q (want %s, %s or %s)", p, result.ProfileRFC, result.ProfileGoogle, result.ProfileAIPref)
 			}
 			c.Profile = p
 		}
@@ -133,17 +134,17 @@ func (l *loader) requirements(r *reader, n *yaml.Node, f fields, c *Case) {
 		if s, ok := r.str(fl.val, "level"); ok {
 			// BCP 14 keywords are conventionally upper case, but "may" or
 			// "Interpretation" are not in doubt.
-			switch lv := Level(strings.ToUpper(s)); lv {
-			case MUST, SHOULD, MAY:
+			switch lv := result.Level(strings.ToUpper(s)); lv {
+			case result.MUST, result.SHOULD, result.MAY:
 				c.Level = lv
-			case Level(strings.ToUpper(string(Interpretation))):
-				c.Level = Interpretation
+			case result.Level(strings.ToUpper(string(result.Interpretation))):
+				c.Level = result.Interpretation
 			default:
 				r.errorf(fl.val, "bad level %q (want MUST, SHOULD, MAY or interpretation)", s)
 			}
 		}
 	} else if reqOK {
-		c.Level = Interpretation
+		c.Level = result.Interpretation
 		for _, id := range c.Req {
 			if lv := l.reqs[id].LevelFor(c.Profile); lv.Rank() < c.Level.Rank() {
 				c.Level = lv
@@ -354,7 +355,7 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 		}
 		chk.Agent = a
 	}
-	if s, ok := r.str(f["url"].val, "url"); ok && s == "" && body && profile == ProfileGoogle {
+	if s, ok := r.str(f["url"].val, "url"); ok && s == "" && body && profile == result.ProfileGoogle {
 		// Google's matcher reads an empty URL as "/" (G-API); a fetch
 		// needs a URL to fetch from.
 	} else if ok {
@@ -390,13 +391,13 @@ func (r *reader) check(n *yaml.Node, host, profile string, body bool) (Check, bo
 }
 
 // verdict reads an expectation: allow or disallow.
-func (r *reader) verdict(n *yaml.Node, what string) (Verdict, bool) {
+func (r *reader) verdict(n *yaml.Node, what string) (result.Verdict, bool) {
 	s, ok := r.str(n, what)
 	if !ok {
 		return "", false
 	}
-	switch v := Verdict(strings.ToLower(s)); v {
-	case Allow, Disallow:
+	switch v := result.Verdict(strings.ToLower(s)); v {
+	case result.Allow, result.Disallow:
 		return v, true
 	}
 	r.errorf(n, "%s: bad verdict %q (want allow or disallow)", what, s)

@@ -5,6 +5,7 @@ import (
 	"testing/fstest"
 
 	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/result"
 )
 
 func ExampleLoad() {
@@ -48,9 +49,9 @@ func ExampleLoad() {
 
 func ExampleSelect() {
 	cs := []cases.Case{
-		{ID: "match/longest/allow-inside", Req: []string{"MATCH-4"}, Profile: cases.ProfileRFC},
-		{ID: "match/dollar", Req: []string{"SPC-2"}, Profile: cases.ProfileRFC},
-		{ID: "merge/two-groups", Req: []string{"UA-3"}, Profile: cases.ProfileRFC},
+		{ID: "match/longest/allow-inside", Req: []string{"MATCH-4"}, Profile: result.ProfileRFC},
+		{ID: "match/dollar", Req: []string{"SPC-2"}, Profile: result.ProfileRFC},
+		{ID: "merge/two-groups", Req: []string{"UA-3"}, Profile: result.ProfileRFC},
 	}
 	sel := cases.Select(cs, "", []string{"match/*", "UA-*"}, []string{"SPC-2"})
 	for _, c := range sel {
@@ -85,7 +86,7 @@ func ExampleParseShard() {
 }
 
 func ExampleCoverage() {
-	reqs := []cases.Requirement{{ID: "MATCH-4"}, {ID: "MATCH-5"}}
+	reqs := []result.Requirement{{ID: "MATCH-4"}, {ID: "MATCH-5"}}
 	cs := []cases.Case{{ID: "m/longest", Req: []string{"MATCH-4"}, Checks: make([]cases.Check, 3)}}
 	for _, r := range cases.Coverage(reqs, cs) {
 		fmt.Println(r.ID, r.Cases, r.Checks)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/result"
 )
 
 func intp(v int) *int { return &v }
@@ -88,25 +89,25 @@ func TestLoadGood(t *testing.T) {
 	}
 	want := []Case{
 		{
-			ID: "merge/two-groups", Title: "Two groups combine", Req: []string{"UA-3"}, Level: MUST,
-			Profile: ProfileRFC, Tags: []string{"merging", "groups"},
+			ID: "merge/two-groups", Title: "Two groups combine", Req: []string{"UA-3"}, Level: result.MUST,
+			Profile: result.ProfileRFC, Tags: []string{"merging", "groups"},
 			Robots: []byte("User-agent: FooBot\nDisallow: /a\n"),
 			Checks: []Check{
-				{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow, Rule: intp(2), Source: "src/a/basic.yaml:10"},
-				{Agent: "FooBot", URL: "https://other.test/b?x=1", Expect: Allow, Accept: []Verdict{Disallow}, Source: "src/a/basic.yaml:11"},
+				{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Disallow, Rule: intp(2), Source: "src/a/basic.yaml:10"},
+				{Agent: "FooBot", URL: "https://other.test/b?x=1", Expect: result.Allow, Accept: []result.Verdict{result.Disallow}, Source: "src/a/basic.yaml:11"},
 			},
 			Source: "src/a/basic.yaml:2",
 		},
 		{
-			ID: "bytes/bom", Req: []string{"SYN-10", "SYN-1"}, Level: SHOULD, Profile: ProfileGoogle,
+			ID: "bytes/bom", Req: []string{"SYN-10", "SYN-1"}, Level: result.SHOULD, Profile: result.ProfileGoogle,
 			Robots: []byte("\xef\xbb\xbfUser-agent: *\nDisallow: /\n"),
 			Checks: []Check{
-				{Agent: "x", URL: "http://h.test:8080/y", Expect: Disallow, Rule: intp(0), Source: "src/a/basic.yaml:22"},
+				{Agent: "x", URL: "http://h.test:8080/y", Expect: result.Disallow, Rule: intp(0), Source: "src/a/basic.yaml:22"},
 			},
 			Source: "src/a/basic.yaml:15",
 		},
 		{
-			ID: "http/redirect", Req: []string{"ACC-3", "ACC-4"}, Level: MUST, Profile: ProfileRFC,
+			ID: "http/redirect", Req: []string{"ACC-3", "ACC-4"}, Level: result.MUST, Profile: result.ProfileRFC,
 			Fetch: []Response{
 				{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "http://b.test/r.txt"}},
 				{URL: "http://b.test/r.txt", Status: 200, Headers: map[string]string{"Content-Type": "text/html", "X-Count": "3"},
@@ -115,38 +116,38 @@ func TestLoadGood(t *testing.T) {
 				{URL: "http://a.test/cut", Fault: "truncated", Body: []byte("User-agent")},
 				{URL: "http://a.test/bytes", Status: 200, Body: []byte{0xff}},
 			},
-			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/p", Expect: Disallow, Source: "src/b/http.yaml:15"}},
+			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/p", Expect: result.Disallow, Source: "src/b/http.yaml:15"}},
 			Source: "src/b/http.yaml:2",
 		},
 		{
-			ID: "cache/refetch", Req: []string{"CACHE-2"}, Level: SHOULD, Profile: ProfileRFC,
+			ID: "cache/refetch", Req: []string{"CACHE-2"}, Level: result.SHOULD, Profile: result.ProfileRFC,
 			Timeline: []Step{
 				{
 					At:       0,
 					Response: Response{URL: "http://example.com/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
-					Checks:   []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow, Source: "src/b/http.yaml:21"}},
+					Checks:   []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: result.Disallow, Source: "src/b/http.yaml:21"}},
 				},
 				{
 					At:       25 * time.Hour,
 					Response: Response{URL: "http://example.com/robots.txt", Status: 503},
-					Checks:   []Check{{Agent: "FooBot", URL: "http://c.test/a", Expect: Disallow, Source: "src/b/http.yaml:24"}},
+					Checks:   []Check{{Agent: "FooBot", URL: "http://c.test/a", Expect: result.Disallow, Source: "src/b/http.yaml:24"}},
 				},
 			},
 			Source: "src/b/http.yaml:16",
 		},
 		{
-			ID: "google/ua", Req: []string{"G-UA"}, Level: MUST, Profile: ProfileGoogle,
+			ID: "google/ua", Req: []string{"G-UA"}, Level: result.MUST, Profile: result.ProfileGoogle,
 			Robots: []byte("User-agent: *\n# pad\nDisallow: /\n"),
-			Checks: []Check{{Agent: "Googlebot", URL: "https://example.com/", Expect: Disallow, Source: "src/b/http.yaml:29"}},
+			Checks: []Check{{Agent: "Googlebot", URL: "https://example.com/", Expect: result.Disallow, Source: "src/b/http.yaml:29"}},
 			Source: "src/b/http.yaml:25",
 		},
 		{
-			ID: "interp/only", Req: []string{"G-LEN", "PAT-1"}, Level: Interpretation, Profile: ProfileRFC,
+			ID: "interp/only", Req: []string{"G-LEN", "PAT-1"}, Level: result.Interpretation, Profile: result.ProfileRFC,
 			Robots: []byte{},
 			Checks: []Check{
-				{Agent: "a", URL: "https://example.com/", Expect: Allow, Source: "src/b/http.yaml:33"},
+				{Agent: "a", URL: "https://example.com/", Expect: result.Allow, Source: "src/b/http.yaml:33"},
 				// A path net/url refuses is kept as written.
-				{Agent: "a", URL: "https://example.com/100%", Expect: Allow, Source: "src/b/http.yaml:33"},
+				{Agent: "a", URL: "https://example.com/100%", Expect: result.Allow, Source: "src/b/http.yaml:33"},
 			},
 			Source: "src/b/http.yaml:30",
 		},
@@ -520,11 +521,11 @@ func ids(cs []Case) []string {
 
 func TestSelect(t *testing.T) {
 	cs := []Case{
-		{ID: "merge/two-groups", Req: []string{"UA-3"}, Profile: ProfileRFC},
-		{ID: "match/longest/allow-inside", Req: []string{"MATCH-4", "MATCH-10"}, Profile: ProfileRFC},
-		{ID: "match/dollar", Req: []string{"SPC-2"}, Profile: ProfileRFC},
-		{ID: "google/ua-cut", Req: []string{"G-UA"}, Profile: ProfileGoogle},
-		{ID: "http/redirect/five", Req: []string{"ACC-3"}, Profile: ProfileRFC},
+		{ID: "merge/two-groups", Req: []string{"UA-3"}, Profile: result.ProfileRFC},
+		{ID: "match/longest/allow-inside", Req: []string{"MATCH-4", "MATCH-10"}, Profile: result.ProfileRFC},
+		{ID: "match/dollar", Req: []string{"SPC-2"}, Profile: result.ProfileRFC},
+		{ID: "google/ua-cut", Req: []string{"G-UA"}, Profile: result.ProfileGoogle},
+		{ID: "http/redirect/five", Req: []string{"ACC-3"}, Profile: result.ProfileRFC},
 	}
 	for _, tc := range []struct {
 		name      string
@@ -533,7 +534,7 @@ func TestSelect(t *testing.T) {
 		want      []string
 	}{
 		{name: "all", want: ids(cs)},
-		{name: "profile", profile: ProfileGoogle, want: []string{"google/ua-cut"}},
+		{name: "profile", profile: result.ProfileGoogle, want: []string{"google/ua-cut"}},
 		{name: "req glob", run: []string{"MATCH-*"}, want: []string{"match/longest/allow-inside"}},
 		{name: "req exact", run: []string{"SPC-2"}, want: []string{"match/dollar"}},
 		{name: "star crosses slash", run: []string{"match/*"}, want: []string{"match/longest/allow-inside", "match/dollar"}},
@@ -544,7 +545,7 @@ func TestSelect(t *testing.T) {
 		{name: "no classes", run: []string{"match/[d]ollar"}, want: nil},
 		{name: "skip", run: []string{"match/*", "merge/*"}, skip: []string{"MATCH-10"}, want: []string{"merge/two-groups", "match/dollar"}},
 		{name: "skip only", skip: []string{"*"}, want: nil},
-		{name: "profile and run", profile: ProfileRFC, run: []string{"UA-*", "MATCH-*", "ACC-*", "G-*"}, want: []string{"merge/two-groups", "match/longest/allow-inside", "http/redirect/five"}},
+		{name: "profile and run", profile: result.ProfileRFC, run: []string{"UA-*", "MATCH-*", "ACC-*", "G-*"}, want: []string{"merge/two-groups", "match/longest/allow-inside", "http/redirect/five"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := Select(cs, tc.profile, tc.run, tc.skip)

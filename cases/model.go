@@ -6,42 +6,14 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-// Level is the strength of a requirement (result.Level).
-type Level = result.Level
-
-// The levels, strongest first.
-const (
-	MUST           = result.MUST
-	SHOULD         = result.SHOULD
-	MAY            = result.MAY
-	Interpretation = result.Interpretation
-)
-
-// Profiles a case can belong to.
-const (
-	ProfileRFC    = result.ProfileRFC
-	ProfileGoogle = result.ProfileGoogle
-	ProfileAIPref = result.ProfileAIPref
-)
-
-// Verdict is a parser's answer for one check (result.Verdict).
-type Verdict = result.Verdict
-
-// The verdicts. Reject means the parser refused the whole file.
-const (
-	Allow    = result.Allow
-	Disallow = result.Disallow
-	Reject   = result.Reject
-)
-
 // Case is one test case of the corpus (docs/FORMAT.md §1).
 type Case struct {
-	ID      string   // unique across the loaded files
-	Title   string   // one line; says which reading expect holds for open readings
-	Req     []string // requirement IDs (corpus/requirements.yaml)
-	Level   Level    // as written, or the strongest level among Req
-	Profile string   // ProfileRFC or ProfileGoogle
-	Tags    []string // free words, for filtering
+	ID      string       // unique across the loaded files
+	Title   string       // one line; says which reading expect holds for open readings
+	Req     []string     // requirement IDs (corpus/requirements.yaml)
+	Level   result.Level // as written, or the strongest level among Req
+	Profile string       // result.ProfileRFC or result.ProfileGoogle
+	Tags    []string     // free words, for filtering
 
 	// Robots is the body of the file for plain cases; nil for HTTP and
 	// timeline cases.
@@ -63,8 +35,8 @@ type Case struct {
 type Check struct {
 	Agent  string
 	URL    string // absolute, after resolution against the case's host
-	Expect Verdict
-	Accept []Verdict
+	Expect result.Verdict
+	Accept []result.Verdict
 	// Rule is the expected line of the deciding rule; nil when the case
 	// does not say, 0 when no rule should match.
 	Rule *int

@@ -10,22 +10,6 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-// Capability is something a parser can do (result.Capability,
-// docs/FORMAT.md §3).
-type Capability = result.Capability
-
-// The capabilities.
-const (
-	CapParse  = result.CapParse
-	CapStatus = result.CapStatus
-	CapFetch  = result.CapFetch
-	CapClock  = result.CapClock
-	CapUsage  = result.CapUsage
-)
-
-// Info describes a parser (result.Info).
-type Info = result.Info
-
 // Request is one check put to a parser.
 type Request struct {
 	// Case and Profile identify the case; a parser that implements
@@ -60,14 +44,14 @@ type Request struct {
 }
 
 // Kind returns "parse", "status" or "fetch": what the request asks.
-func (r *Request) Kind() Capability {
+func (r *Request) Kind() result.Capability {
 	switch {
 	case r.RobotsURL != "":
-		return CapFetch
+		return result.CapFetch
 	case r.Status != 0:
-		return CapStatus
+		return result.CapStatus
 	}
-	return CapParse
+	return result.CapParse
 }
 
 // Parser is a robots.txt parser under test. Check must be safe to call
@@ -75,8 +59,8 @@ func (r *Request) Kind() Capability {
 // An error means the parser failed to answer (a crash, a hang, a garbled
 // reply); a parser that refuses the file answers Reject.
 type Parser interface {
-	Info() Info
-	Check(ctx context.Context, req Request) (Verdict, error)
+	Info() result.Info
+	Check(ctx context.Context, req Request) (result.Verdict, error)
 }
 
 // Closer is implemented by parsers that hold resources (processes).
@@ -166,7 +150,7 @@ type Question struct {
 // differential engine uses it when present, and Check otherwise, so a
 // parser's answers must be the same either way.
 type Batcher interface {
-	CheckBatch(ctx context.Context, req Request, qs []Question) ([]Verdict, []error)
+	CheckBatch(ctx context.Context, req Request, qs []Question) ([]result.Verdict, []error)
 }
 
 // Concurrent is implemented by parsers that may be asked from several
@@ -183,5 +167,5 @@ type Concurrent interface {
 // error answer, "" when it gave none. The runner records it in
 // Result.ParserDetail.
 type Detailer interface {
-	CheckDetail(ctx context.Context, req Request) (Verdict, string, error)
+	CheckDetail(ctx context.Context, req Request) (result.Verdict, string, error)
 }

@@ -13,17 +13,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Requirement is one row of the requirement table (result.Requirement).
-type Requirement = result.Requirement
-
-// Area is a part of the suite (result.Area).
-type Area = result.Area
-
-// Table is the requirement table (result.Table).
-type Table = result.Table
-
 // Coverage returns a copy of reqs with Cases and Checks counted over cs.
-func Coverage(reqs []Requirement, cs []Case) []Requirement {
+func Coverage(reqs []result.Requirement, cs []Case) []result.Requirement {
 	ncases, nchecks := map[string]int{}, map[string]int{}
 	for i := range cs {
 		for _, r := range cs[i].Req {
@@ -38,15 +29,11 @@ func Coverage(reqs []Requirement, cs []Case) []Requirement {
 	return out
 }
 
-// LevelGoogle is the level of the requirement rows that describe Google's
-// documented behaviour (result.LevelGoogle).
-const LevelGoogle = result.LevelGoogle
-
 // embeddedTable parses the embedded table once; callers get copies.
-var embeddedTable = sync.OnceValues(func() (Table, error) {
+var embeddedTable = sync.OnceValues(func() (result.Table, error) {
 	data, err := fs.ReadFile(corpus.FS(), corpus.RequirementsFile)
 	if err != nil {
-		return Table{}, fmt.Errorf("cases: requirement table: %w", err)
+		return result.Table{}, fmt.Errorf("cases: requirement table: %w", err)
 	}
 	return ParseRequirements(data, "corpus/"+corpus.RequirementsFile)
 })
@@ -54,7 +41,7 @@ var embeddedTable = sync.OnceValues(func() (Table, error) {
 // Requirements returns the requirements of the embedded corpus's table,
 // in the order of the file. The error is non-nil only if the table
 // compiled into the binary is malformed.
-func Requirements() ([]Requirement, error) {
+func Requirements() ([]result.Requirement, error) {
 	t, err := embeddedTable()
 	return slices.Clone(t.Requirements), err
 }
@@ -62,13 +49,13 @@ func Requirements() ([]Requirement, error) {
 // RequirementTable returns the embedded corpus's requirement table, a
 // copy that callers pass on as a value. The error is non-nil only if the
 // table compiled into the binary is malformed.
-func RequirementTable() (Table, error) {
+func RequirementTable() (result.Table, error) {
 	t, err := embeddedTable()
-	return Table{Areas: slices.Clone(t.Areas), Requirements: slices.Clone(t.Requirements)}, err
+	return result.Table{Areas: slices.Clone(t.Areas), Requirements: slices.Clone(t.Requirements)}, err
 }
 
 // Areas returns the areas of the embedded corpus's table, in order.
-func Areas() ([]Area, error) {
+func Areas() ([]result.Area, error) {
 	t, err := embeddedTable()
 	return slices.Clone(t.Areas), err
 }
@@ -87,7 +74,7 @@ var embeddedIndex = sync.OnceValue(func() tableIndex {
 		ix.rank[a.Name] = i
 	}
 	for _, r := range t.Requirements {
-		ix.prefixArea[IDPrefix(r.ID)] = r.Area
+		ix.prefixArea[result.IDPrefix(r.ID)] = r.Area
 	}
 	return ix
 })
@@ -96,7 +83,7 @@ var embeddedIndex = sync.OnceValue(func() tableIndex {
 // table, or "" for an ID whose prefix the table does not know. It goes by
 // the ID's prefix: the table puts the IDs of one prefix in one area, so an
 // ID from another version of the table still finds its area.
-func AreaOf(id string) string { return embeddedIndex().prefixArea[IDPrefix(id)] }
+func AreaOf(id string) string { return embeddedIndex().prefixArea[result.IDPrefix(id)] }
 
 // AreaRank returns the place of an area in the embedded table, counting
 // from 0; an area the table does not list comes after all of them.
@@ -108,11 +95,6 @@ func AreaRank(name string) int {
 	return ix.areas
 }
 
-// IDPrefix returns the part of a requirement ID before its first '-'
-// ("MATCH" of "MATCH-4"): the table puts the IDs of one prefix in one
-// area.
-func IDPrefix(id string) string { return result.IDPrefix(id) }
-
 var requirementID = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9.]*$`)
 
 // ParseRequirements reads a requirement table in the format of
@@ -123,9 +105,9 @@ var requirementID = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9.]*$`)
 // unique, each requirement's area one of the areas, and the IDs of one
 // prefix in one area. name is the file name used in errors, which are
 // *LoadError values joined as by errors.Join.
-func ParseRequirements(data []byte, name string) (Table, error) {
+func ParseRequirements(data []byte, name string) (result.Table, error) {
 	r := &reader{file: name}
-	var t Table
+	var t result.Table
 	if f := r.documentKeys(data, "areas", "requirements"); f != nil {
 		top := f["requirements"].val
 		areas := r.areas(f["areas"].val)
@@ -142,9 +124,9 @@ func ParseRequirements(data []byte, name string) (Table, error) {
 				continue
 			}
 			seen[req.ID] = it.Line
-			prefix := IDPrefix(req.ID)
+			prefix := result.IDPrefix(req.ID)
 			switch a, ok := prefixArea[prefix]; {
-			case areas != nil && !slices.ContainsFunc(areas, func(a Area) bool { return a.Name == req.Area }):
+			case areas != nil && !slices.ContainsFunc(areas, func(a result.Area) bool { return a.Name == req.Area }):
 				r.errorf(mappingValue(it, "area"), "unknown area %q (the areas are listed under areas:)", req.Area)
 			case ok && a != req.Area:
 				r.errorf(mappingValue(it, "area"), "area %q, but the other %s-* requirements are in area %q", req.Area, prefix, a)
@@ -159,7 +141,7 @@ func ParseRequirements(data []byte, name string) (Table, error) {
 		}
 	}
 	if len(r.errs) > 0 {
-		return Table{}, joinErrors(r.errs)
+		return result.Table{}, joinErrors(r.errs)
 	}
 	return t, nil
 }
@@ -167,7 +149,7 @@ func ParseRequirements(data []byte, name string) (Table, error) {
 var areaKeys = []string{"name", "title", "section"}
 
 // areas reads the areas list of a requirement table.
-func (r *reader) areas(n *yaml.Node) []Area {
+func (r *reader) areas(n *yaml.Node) []result.Area {
 	items, ok := r.list(n, "areas")
 	if !ok {
 		return nil
@@ -175,20 +157,20 @@ func (r *reader) areas(n *yaml.Node) []Area {
 	if len(items) == 0 {
 		r.errorf(n, "the requirement table lists no areas")
 	}
-	var out []Area
+	var out []result.Area
 	for _, it := range items {
 		f, ok := r.mapping(it, "an area", areaKeys)
 		if !ok || !r.require(it, f, "the area", areaKeys...) {
 			continue
 		}
-		var a Area
+		var a result.Area
 		a.Name, _ = r.str(f["name"].val, "name")
 		a.Title, _ = r.str(f["title"].val, "title")
 		a.Section, _ = r.str(f["section"].val, "section")
 		switch {
 		case a.Name == "" || a.Title == "":
 			r.errorf(it, "an area needs a name and a title")
-		case slices.ContainsFunc(out, func(b Area) bool { return b.Name == a.Name }):
+		case slices.ContainsFunc(out, func(b result.Area) bool { return b.Name == a.Name }):
 			r.errorf(f["name"].val, "duplicate area %q", a.Name)
 		default:
 			out = append(out, a)
@@ -199,10 +181,10 @@ func (r *reader) areas(n *yaml.Node) []Area {
 
 var requirementKeys = []string{"id", "level", "section", "area", "summary"}
 
-func (r *reader) requirement(n *yaml.Node) (Requirement, bool) {
+func (r *reader) requirement(n *yaml.Node) (result.Requirement, bool) {
 	f, ok := r.mapping(n, "a requirement", append(requirementKeys[:len(requirementKeys):len(requirementKeys)], "quote"))
 	if !ok || !r.require(n, f, "the requirement", requirementKeys...) {
-		return Requirement{}, false
+		return result.Requirement{}, false
 	}
 	var vals [5]string
 	for i, k := range requirementKeys {
@@ -215,9 +197,9 @@ func (r *reader) requirement(n *yaml.Node) (Requirement, bool) {
 		vals[i] = s
 	}
 	if !ok {
-		return Requirement{}, false
+		return result.Requirement{}, false
 	}
-	req := Requirement{ID: vals[0], Level: vals[1], Section: vals[2], Area: vals[3], Summary: vals[4]}
+	req := result.Requirement{ID: vals[0], Level: vals[1], Section: vals[2], Area: vals[3], Summary: vals[4]}
 	if q, found := f["quote"]; found {
 		req.Quote, ok = r.str(q.val, "quote")
 	}
@@ -225,8 +207,8 @@ func (r *reader) requirement(n *yaml.Node) (Requirement, bool) {
 		r.errorf(f["id"].val, "bad requirement id %q (want letters, '-', then letters, digits or '.', e.g. MATCH-4)", req.ID)
 		ok = false
 	}
-	switch Level(req.Level) {
-	case MUST, SHOULD, MAY, Interpretation, LevelGoogle:
+	switch result.Level(req.Level) {
+	case result.MUST, result.SHOULD, result.MAY, result.Interpretation, result.LevelGoogle:
 	default:
 		r.errorf(f["level"].val, "bad level %q (want MUST, SHOULD, MAY, interpretation or google)", req.Level)
 		ok = false

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/reptest/reptest/result"
 )
 
 // TestCorpusFoldersAreAreas keeps one taxonomy: the embedded corpus has
@@ -43,7 +45,7 @@ func TestCorpusFoldersAreAreas(t *testing.T) {
 }
 
 func TestCoverage(t *testing.T) {
-	reqs := []Requirement{{ID: "A-1"}, {ID: "A-2"}}
+	reqs := []result.Requirement{{ID: "A-1"}, {ID: "A-2"}}
 	cs := []Case{
 		{ID: "x", Req: []string{"A-1"}, Checks: make([]Check, 2)},
 		{ID: "y", Req: []string{"A-1", "B-9"}, Timeline: []Step{{Checks: make([]Check, 3)}}},
@@ -62,17 +64,17 @@ func TestCoverage(t *testing.T) {
 // RECOMMENDED" SHOULD), so words are compared one by one.
 var keywordStrength = []struct {
 	word  string
-	level Level
+	level result.Level
 }{
-	{"MUST", MUST}, {"REQUIRED", MUST}, {"SHALL", MUST},
-	{"SHOULD", SHOULD}, {"RECOMMENDED", SHOULD},
-	{"MAY", MAY}, {"OPTIONAL", MAY},
+	{"MUST", result.MUST}, {"REQUIRED", result.MUST}, {"SHALL", result.MUST},
+	{"SHOULD", result.SHOULD}, {"RECOMMENDED", result.SHOULD},
+	{"MAY", result.MAY}, {"OPTIONAL", result.MAY},
 }
 
 // strongestKeyword returns the strongest level a quote's capitalised
 // BCP 14 keywords carry, and false when it has none.
-func strongestKeyword(quote string) (Level, bool) {
-	best, found := Interpretation, false
+func strongestKeyword(quote string) (result.Level, bool) {
+	best, found := result.Interpretation, false
 	for _, w := range strings.FieldsFunc(quote, func(r rune) bool { return r < 'A' || r > 'Z' }) {
 		for _, k := range keywordStrength {
 			if w == k.word && (!found || k.level.Rank() < best.Rank()) {
@@ -93,9 +95,9 @@ func TestLevelsQuoteTheirKeyword(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range reqs {
-		lv := Level(r.Level)
+		lv := result.Level(r.Level)
 		switch lv {
-		case MUST, SHOULD, MAY:
+		case result.MUST, result.SHOULD, result.MAY:
 			got, ok := strongestKeyword(r.Quote)
 			switch {
 			case r.Quote == "":
@@ -113,14 +115,14 @@ func TestLevelsQuoteTheirKeyword(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		quote string
-		want  Level
+		want  result.Level
 		ok    bool
 	}{
-		{"The /robots.txt URI is implicitly allowed.", Interpretation, false},
-		{"The last group may have no rules", Interpretation, false},
-		{"Crawlers SHOULD NOT use the cached version", SHOULD, true},
-		{"a Sitemaps record MUST NOT terminate a group", MUST, true},
-		{"Crawlers MAY cache; crawlers SHOULD impose a limit", SHOULD, true},
+		{"The /robots.txt URI is implicitly allowed.", result.Interpretation, false},
+		{"The last group may have no rules", result.Interpretation, false},
+		{"Crawlers SHOULD NOT use the cached version", result.SHOULD, true},
+		{"a Sitemaps record MUST NOT terminate a group", result.MUST, true},
+		{"Crawlers MAY cache; crawlers SHOULD impose a limit", result.SHOULD, true},
 	} {
 		if got, ok := strongestKeyword(tt.quote); got != tt.want || ok != tt.ok {
 			t.Errorf("strongestKeyword(%q) = %s, %v; want %s, %v", tt.quote, got, ok, tt.want, tt.ok)

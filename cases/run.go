@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // Tracer is implemented by parsers that can say which line decided a
@@ -25,7 +26,7 @@ type Tracer interface {
 
 // Explanation is a Tracer's account of one request.
 type Explanation struct {
-	Verdict Verdict
+	Verdict result.Verdict
 	// Line is the 1-based line of the deciding rule, 0 when no rule
 	// decided.
 	Line int
@@ -41,9 +42,9 @@ type Explanation struct {
 
 // ExplainDecision turns a reference decision into an Explanation.
 func ExplainDecision(d reference.Decision) Explanation {
-	e := Explanation{Verdict: Disallow, Text: d.String(), Fetch: d.Fetch}
+	e := Explanation{Verdict: result.Disallow, Text: d.String(), Fetch: d.Fetch}
 	if d.Allowed {
-		e.Verdict = Allow
+		e.Verdict = result.Allow
 	}
 	if d.Reason == reference.RuleMatched {
 		e.Line, e.Ties = d.Rule.Line, d.Ties
@@ -84,8 +85,8 @@ type RunOptions struct {
 // Report is what Run returns: one Result per check per parser, in case
 // order, then check order, then parser order; and one Summary per parser.
 type Report struct {
-	Results   []Result
-	Summaries []Summary
+	Results   []result.Result
+	Summaries []result.Summary
 }
 
 // Run runs every check of every case against every parser (docs/FORMAT.md §2).
@@ -111,7 +112,7 @@ func Run(ctx context.Context, cs []Case, parsers []Parser, opts RunOptions) (Rep
 		workers = 1
 	}
 	workers = max(1, min(workers, len(cs)))
-	results := make([][]Result, len(cs))
+	results := make([][]result.Result, len(cs))
 	next := make(chan int)
 	var (
 		mu   sync.Mutex
@@ -193,7 +194,7 @@ func newRunner(parsers []Parser, opts RunOptions) *runner {
 }
 
 // runOne runs one case and returns its results.
-func (r *runner) runOne(ctx context.Context, c *Case) []Result {
+func (r *runner) runOne(ctx context.Context, c *Case) []result.Result {
 	if (len(c.Fetch) > 0 || len(c.Timeline) > 0) && r.srv == nil {
 		r.srv = NewServer()
 		// The server holds a timed-out connection for half the check
@@ -235,14 +236,14 @@ type runner struct {
 	// on purpose; patient waits longer, so that on a loaded machine no
 	// ordinary fetch is taken for a timeout. client is the one in use.
 	hasty, patient *http.Client
-	results        []Result
+	results        []result.Result
 	// sessions counts timeline sessions started.
 	sessions int
 }
 
 type parserState struct {
 	Parser
-	info Info
+	info result.Info
 	// dead is set once a check hung: the parser may still be running it,
 	// and must not be called again.
 	dead string
@@ -251,7 +252,7 @@ type parserState struct {
 func (r *runner) report() Report {
 	rep := Report{Results: r.results}
 	for _, p := range r.parsers {
-		rep.Summaries = append(rep.Summaries, Summarize(Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}, r.results, r.opts.Strict))
+		rep.Summaries = append(rep.Summaries, result.Summarize(result.Summary{Name: p.info.Name, Version: p.info.Version, Runtime: p.info.Runtime}, r.results, r.opts.Strict))
 	}
 	return rep
 }
@@ -285,8 +286,8 @@ func (r *runner) runCase(ctx context.Context, c *Case) {
 				cr.req = c.request(cr.chk.Agent, cr.chk.URL)
 				cr.req.Robots = c.Robots
 				switch {
-				case p.info.Has(CapParse):
-				case p.info.Has(CapStatus):
+				case p.info.Has(result.CapParse):
+				case p.info.Has(result.CapStatus):
 					cr.req.Status = http.StatusOK
 				default:
 					cr.skip = "the parser takes neither a body (parse) nor a status and body (status)"
@@ -375,7 +376,7 @@ func (r *runner) failCase(c *Case, from int, err error) {
 			continue
 		}
 		for _, p := range r.parsers {
-			r.add(checkRun{c: c, idx: i, chk: chk}, p.info.Name, "", Error, "case could not be served: "+err.Error())
+			r.add(checkRun{c: c, idx: i, chk: chk}, p.info.Name, "", result.Error, "case could not be served: "+err.Error())
 		}
 	}
 }
@@ -404,7 +405,7 @@ func (r *runner) fetchRequest(ctx context.Context, c *Case, chk *Check, p *parse
 		return req, "the check's URL has no robots.txt: " + err.Error()
 	}
 	switch {
-	case p.info.Has(CapFetch):
+	case p.info.Has(result.CapFetch):
 		// In-process parsers use the client and the check's URL; external
 		// programs fetch the loopback URL.
 		ext, err := r.srv.External(robotsURL)
@@ -413,7 +414,7 @@ func (r *runner) fetchRequest(ctx context.Context, c *Case, chk *Check, p *parse
 		}
 		req.Client, req.RobotsURL = r.client, ext
 		return req, ""
-	case p.info.Has(CapStatus):
+	case p.info.Has(result.CapStatus):
 		status, body, why := resolve(ctx, r.client, robotsURL)
 		if why != "" {
 			return req, "the parser cannot fetch (capability fetch) and " + why
@@ -510,7 +511,7 @@ func (r *runner) runTimeline(ctx context.Context, c *Case) {
 				req := base
 				req.Session = session + "/" + p.info.Name
 				skip := ""
-				if !p.info.Has(CapClock) || !p.info.Has(CapFetch) {
+				if !p.info.Has(result.CapClock) || !p.info.Has(result.CapFetch) {
 					skip = "a timeline case needs a parser that fetches and caches on the runner's clock (capabilities fetch and clock)"
 				} else if err != nil {
 					skip = err.Error()
@@ -538,7 +539,7 @@ func (r *runner) fetchOnly(ctx context.Context, c *Case, session string, now tim
 		return
 	}
 	for _, p := range r.parsers {
-		if p.dead == "" && p.info.Has(CapClock) && p.info.Has(CapFetch) {
+		if p.dead == "" && p.info.Has(result.CapClock) && p.info.Has(result.CapFetch) {
 			req := base
 			req.Session = session + "/" + p.info.Name
 			r.ask(ctx, p, req)
@@ -615,11 +616,11 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 		cr.skip = cr.chk.Invalid
 	}
 	if cr.skip != "" {
-		r.add(cr, name, "", Skipped, cr.skip)
+		r.add(cr, name, "", result.Skipped, cr.skip)
 		return
 	}
 	if p.dead != "" {
-		r.add(cr, name, "", Error, p.dead)
+		r.add(cr, name, "", result.Error, p.dead)
 		return
 	}
 	v, ex, said, err := r.ask(ctx, p, cr.req)
@@ -636,18 +637,18 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 				detail += "\nstderr:\n" + tail
 			}
 		}
-		r.add(cr, name, "", Error, detail)
+		r.add(cr, name, "", result.Error, detail)
 		return
 	}
-	if v != Allow && v != Disallow && v != Reject {
-		r.add(cr, name, v, Error, fmt.Sprintf("the answer %q is not a verdict", v))
+	if v != result.Allow && v != result.Disallow && v != result.Reject {
+		r.add(cr, name, v, result.Error, fmt.Sprintf("the answer %q is not a verdict", v))
 		return
 	}
 	c, chk := cr.c, cr.chk
-	out := OutcomeOf(c.Level, chk.Expect, chk.Accept, v)
+	out := result.OutcomeOf(c.Level, chk.Expect, chk.Accept, v)
 	detail := ""
-	if out == Pass && chk.Rule != nil && ex != nil && !ex.decidedAt(*chk.Rule) {
-		out = OutcomeOf(c.Level, chk.Expect, nil, "")
+	if out == result.Pass && chk.Rule != nil && ex != nil && !ex.decidedAt(*chk.Rule) {
+		out = result.OutcomeOf(c.Level, chk.Expect, nil, "")
 		detail = fmt.Sprintf("right verdict, but %s; the case expects %s", decidedBy(ex.Line), decidedBy(*chk.Rule))
 	}
 	var usage map[string]string
@@ -659,7 +660,7 @@ func (r *runner) check(ctx context.Context, p *parserState, cr checkRun) {
 // ask calls the parser with the per-check timeout, recovering from a
 // panic. The explanation is nil when the parser is not a Tracer; said is
 // the parser's own detail when it is a Detailer.
-func (r *runner) ask(run context.Context, p *parserState, req Request) (v Verdict, ex *Explanation, said string, err error) {
+func (r *runner) ask(run context.Context, p *parserState, req Request) (v result.Verdict, ex *Explanation, said string, err error) {
 	ctx, cancel := context.WithTimeout(run, r.opts.Timeout)
 	defer cancel()
 	ch := make(chan answer, 1)
@@ -696,7 +697,7 @@ func (r *runner) ask(run context.Context, p *parserState, req Request) (v Verdic
 
 // answer is what a parser said to one request.
 type answer struct {
-	v    Verdict
+	v    result.Verdict
 	ex   *Explanation
 	said string
 	err  error
@@ -710,7 +711,7 @@ const interruptWait = 2 * time.Second
 // timed out, so it says so, and the parser is not asked again in this run.
 // The parser gets a moment to end its work, so that nothing it would clean
 // up is left behind when the process exits.
-func (r *runner) interrupted(run context.Context, p *parserState, answered <-chan answer) (Verdict, *Explanation, string, error) {
+func (r *runner) interrupted(run context.Context, p *parserState, answered <-chan answer) (result.Verdict, *Explanation, string, error) {
 	select {
 	case <-answered:
 	case <-time.After(interruptWait):
@@ -729,9 +730,9 @@ func firstLines(s string, n int) string {
 }
 
 // add records the result of a check for the named parser.
-func (r *runner) add(cr checkRun, parser string, v Verdict, o Outcome, detail string) *Result {
+func (r *runner) add(cr checkRun, parser string, v result.Verdict, o result.Outcome, detail string) *result.Result {
 	c, chk := cr.c, cr.chk
-	r.results = append(r.results, Result{
+	r.results = append(r.results, result.Result{
 		Case: c.ID, Check: cr.idx, Parser: parser, Agent: chk.Agent, URL: chk.URL,
 		Expect: chk.Expect, Accept: chk.Accept, Verdict: v, Outcome: o, Level: c.Level,
 		Req: c.Req, Profile: c.Profile, Title: c.Title, Rule: chk.Rule, Detail: detail, Step: cr.step,

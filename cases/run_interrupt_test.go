@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/reptest/reptest/result"
 )
 
 // cleanupParser blocks until its request ends, then takes a while to clean
@@ -16,8 +18,10 @@ type cleanupParser struct {
 	cleaned atomic.Bool
 }
 
-func (p *cleanupParser) Info() Info { return Info{Name: "slow", Capabilities: []Capability{CapParse}} }
-func (p *cleanupParser) Check(ctx context.Context, _ Request) (Verdict, error) {
+func (p *cleanupParser) Info() result.Info {
+	return result.Info{Name: "slow", Capabilities: []result.Capability{result.CapParse}}
+}
+func (p *cleanupParser) Check(ctx context.Context, _ Request) (result.Verdict, error) {
 	select {
 	case p.started <- struct{}{}:
 	default:
@@ -33,11 +37,11 @@ func (p *cleanupParser) Check(ctx context.Context, _ Request) (Verdict, error) {
 // timeouts, and Run returns only after the parser ended its check.
 func TestRunInterruptedCheck(t *testing.T) {
 	c := []Case{{
-		ID: "t/one", Level: MUST, Req: []string{"MATCH-1"}, Profile: ProfileRFC,
+		ID: "t/one", Level: result.MUST, Req: []string{"MATCH-1"}, Profile: result.ProfileRFC,
 		Robots: []byte("User-agent: *\nDisallow: /a\n"),
 		Checks: []Check{
-			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow},
-			{Agent: "FooBot", URL: "https://example.com/b", Expect: Allow},
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Disallow},
+			{Agent: "FooBot", URL: "https://example.com/b", Expect: result.Allow},
 		},
 	}}
 	p := &cleanupParser{started: make(chan struct{}, 1)}
@@ -58,7 +62,7 @@ func TestRunInterruptedCheck(t *testing.T) {
 		t.Fatalf("%d results, want 2", len(rep.Results))
 	}
 	for i, r := range rep.Results {
-		if r.Outcome != Error || !strings.Contains(r.Detail, "interrupted (terminated signal received)") || strings.Contains(r.Detail, "within") {
+		if r.Outcome != result.Error || !strings.Contains(r.Detail, "interrupted (terminated signal received)") || strings.Contains(r.Detail, "within") {
 			t.Errorf("result %d: %s %q, want an error saying the run was interrupted", i, r.Outcome, r.Detail)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/result"
 )
 
 // TestRunParallelSameResults runs the embedded corpus on the reference
@@ -42,16 +43,16 @@ type exclusive struct {
 	inUse atomic.Int32
 }
 
-func (e *exclusive) Info() cases.Info {
-	return cases.Info{Name: "exclusive", Capabilities: []cases.Capability{cases.CapParse}}
+func (e *exclusive) Info() result.Info {
+	return result.Info{Name: "exclusive", Capabilities: []result.Capability{result.CapParse}}
 }
 
-func (e *exclusive) Check(context.Context, cases.Request) (cases.Verdict, error) {
+func (e *exclusive) Check(context.Context, cases.Request) (result.Verdict, error) {
 	if e.inUse.Add(1) != 1 {
 		e.t.Error("called concurrently")
 	}
 	defer e.inUse.Add(-1)
-	return cases.Allow, nil
+	return result.Allow, nil
 }
 
 // TestRunNotConcurrent checks that a parser that is not Concurrent is

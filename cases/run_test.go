@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // refParser is a minimal parser on the reference, with every capability.
@@ -16,11 +17,11 @@ type refParser struct {
 	now      time.Time
 }
 
-func (p *refParser) Info() Info {
-	return Info{Name: "ref", Capabilities: []Capability{CapParse, CapStatus, CapFetch, CapClock}}
+func (p *refParser) Info() result.Info {
+	return result.Info{Name: "ref", Capabilities: []result.Capability{result.CapParse, result.CapStatus, result.CapFetch, result.CapClock}}
 }
 
-func (p *refParser) Check(ctx context.Context, req Request) (Verdict, error) {
+func (p *refParser) Check(ctx context.Context, req Request) (result.Verdict, error) {
 	d, err := p.decide(ctx, req)
 	if err != nil {
 		return "", err
@@ -28,16 +29,16 @@ func (p *refParser) Check(ctx context.Context, req Request) (Verdict, error) {
 	return verdictOf(d), nil
 }
 
-func verdictOf(d reference.Decision) Verdict {
+func verdictOf(d reference.Decision) result.Verdict {
 	if d.Allowed {
-		return Allow
+		return result.Allow
 	}
-	return Disallow
+	return result.Disallow
 }
 
 func (p *refParser) decide(ctx context.Context, req Request) (d reference.Decision, err error) {
 	switch req.Kind() {
-	case CapFetch:
+	case result.CapFetch:
 		f := &reference.Fetcher{Client: req.Client, Options: reference.RFC()}
 		if req.Session != "" {
 			if p.fetchers == nil {
@@ -50,7 +51,7 @@ func (p *refParser) decide(ctx context.Context, req Request) (d reference.Decisi
 			p.now = req.Now
 		}
 		d, err = f.Decide(ctx, req.Agent, req.URL)
-	case CapStatus:
+	case result.CapStatus:
 		d, err = reference.FromStatus(req.Status, req.Robots, reference.RFC()).Decide(req.Agent, req.URL)
 	default:
 		d, err = reference.Parse(req.Robots, reference.RFC()).Decide(req.Agent, req.URL)
@@ -61,16 +62,18 @@ func (p *refParser) decide(ctx context.Context, req Request) (d reference.Decisi
 // funcParser answers with a function; it takes parse requests only.
 type funcParser struct {
 	name string
-	fn   func(Request) (Verdict, error)
+	fn   func(Request) (result.Verdict, error)
 }
 
-func (p funcParser) Info() Info { return Info{Name: p.name, Capabilities: []Capability{CapParse}} }
-func (p funcParser) Check(_ context.Context, req Request) (Verdict, error) {
+func (p funcParser) Info() result.Info {
+	return result.Info{Name: p.name, Capabilities: []result.Capability{result.CapParse}}
+}
+func (p funcParser) Check(_ context.Context, req Request) (result.Verdict, error) {
 	return p.fn(req)
 }
 
-func outcomes(rep Report) map[string][]Outcome {
-	m := map[string][]Outcome{}
+func outcomes(rep Report) map[string][]result.Outcome {
+	m := map[string][]result.Outcome{}
 	for _, r := range rep.Results {
 		m[r.Parser] = append(m[r.Parser], r.Outcome)
 	}
@@ -80,38 +83,38 @@ func outcomes(rep Report) map[string][]Outcome {
 func TestRunOutcomes(t *testing.T) {
 	one := 1
 	c := []Case{{
-		ID: "t/one", Level: MUST, Req: []string{"MATCH-1"}, Profile: ProfileRFC,
+		ID: "t/one", Level: result.MUST, Req: []string{"MATCH-1"}, Profile: result.ProfileRFC,
 		Robots: []byte("User-agent: *\nDisallow: /a\n"),
 		Checks: []Check{
-			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow, Rule: &one},
-			{Agent: "FooBot", URL: "https://example.com/b", Expect: Allow},
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Disallow, Rule: &one},
+			{Agent: "FooBot", URL: "https://example.com/b", Expect: result.Allow},
 		},
 	}, {
-		ID: "t/should", Level: SHOULD, Req: []string{"MATCH-5"}, Profile: ProfileRFC,
+		ID: "t/should", Level: result.SHOULD, Req: []string{"MATCH-5"}, Profile: result.ProfileRFC,
 		Robots: []byte("User-agent: *\nDisallow: /a\n"),
-		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: Allow, Accept: []Verdict{Disallow}}},
+		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Allow, Accept: []result.Verdict{result.Disallow}}},
 	}}
 	hang := make(chan struct{})
 	defer close(hang)
 	parsers := []Parser{
 		&refParser{},
-		funcParser{"always-allow", func(Request) (Verdict, error) { return Allow, nil }},
-		funcParser{"rejects", func(Request) (Verdict, error) { return Reject, nil }},
-		funcParser{"panics", func(Request) (Verdict, error) { panic("boom") }},
-		funcParser{"hangs", func(Request) (Verdict, error) { <-hang; return Allow, nil }},
-		funcParser{"garbage", func(Request) (Verdict, error) { return "maybe", nil }},
+		funcParser{"always-allow", func(Request) (result.Verdict, error) { return result.Allow, nil }},
+		funcParser{"rejects", func(Request) (result.Verdict, error) { return result.Reject, nil }},
+		funcParser{"panics", func(Request) (result.Verdict, error) { panic("boom") }},
+		funcParser{"hangs", func(Request) (result.Verdict, error) { <-hang; return result.Allow, nil }},
+		funcParser{"garbage", func(Request) (result.Verdict, error) { return "maybe", nil }},
 	}
 	rep, err := Run(context.Background(), c, parsers, RunOptions{Timeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]Outcome{
-		"ref":          {Pass, Pass, Note},
-		"always-allow": {Violation, Pass, Pass},
-		"rejects":      {Violation, Violation, Deviation},
-		"panics":       {Error, Error, Error},
-		"hangs":        {Error, Error, Error},
-		"garbage":      {Error, Error, Error},
+	want := map[string][]result.Outcome{
+		"ref":          {result.Pass, result.Pass, result.Note},
+		"always-allow": {result.Violation, result.Pass, result.Pass},
+		"rejects":      {result.Violation, result.Violation, result.Deviation},
+		"panics":       {result.Error, result.Error, result.Error},
+		"hangs":        {result.Error, result.Error, result.Error},
+		"garbage":      {result.Error, result.Error, result.Error},
 	}
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
@@ -128,11 +131,11 @@ func TestRunOutcomes(t *testing.T) {
 func TestRunRuleLine(t *testing.T) {
 	two, four := 2, 4
 	c := []Case{{
-		ID: "t/rule", Level: MUST, Req: []string{"MATCH-4"}, Profile: ProfileRFC,
+		ID: "t/rule", Level: result.MUST, Req: []string{"MATCH-4"}, Profile: result.ProfileRFC,
 		Robots: []byte("User-agent: *\nDisallow: /a\nDisallow: /ab\n"),
 		Checks: []Check{
-			{Agent: "FooBot", URL: "/ab", Expect: Disallow, Rule: &two},
-			{Agent: "FooBot", URL: "/ab", Expect: Disallow, Rule: &four},
+			{Agent: "FooBot", URL: "/ab", Expect: result.Disallow, Rule: &two},
+			{Agent: "FooBot", URL: "/ab", Expect: result.Disallow, Rule: &four},
 		},
 	}}
 	// The tracer says line 3 decided, and line 4 ties with it.
@@ -141,10 +144,10 @@ func TestRunRuleLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rep.Results[0]; got.Outcome != Violation || !strings.Contains(got.Detail, "line 3") {
+	if got := rep.Results[0]; got.Outcome != result.Violation || !strings.Contains(got.Detail, "line 3") {
 		t.Errorf("a wrong deciding line: got %s %q, want a violation naming line 3", got.Outcome, got.Detail)
 	}
-	if got := rep.Results[1]; got.Outcome != Pass {
+	if got := rep.Results[1]; got.Outcome != result.Pass {
 		t.Errorf("a line that ties with the deciding one: got %s %q, want a pass", got.Outcome, got.Detail)
 	}
 }
@@ -154,66 +157,68 @@ type tracer struct {
 	ties []int
 }
 
-func (tracer) Info() Info { return Info{Name: "tracer", Capabilities: []Capability{CapParse}} }
-func (tracer) Check(context.Context, Request) (Verdict, error) {
-	return Disallow, nil
+func (tracer) Info() result.Info {
+	return result.Info{Name: "tracer", Capabilities: []result.Capability{result.CapParse}}
+}
+func (tracer) Check(context.Context, Request) (result.Verdict, error) {
+	return result.Disallow, nil
 }
 func (t tracer) Trace(context.Context, Request) (Explanation, error) {
-	return Explanation{Verdict: Disallow, Line: t.line, Ties: t.ties}, nil
+	return Explanation{Verdict: result.Disallow, Line: t.line, Ties: t.ties}, nil
 }
 
 func TestRunHTTP(t *testing.T) {
 	body := []byte("User-agent: *\nDisallow: /private\n")
 	big := &Generator{Prefix: "User-agent: *\nDisallow: /early\n", Repeat: "# padding padding padding\n", UntilBytes: 50 << 20, Suffix: "Disallow: /late\n"}
 	mk := func(id string, fetch []Response, checks ...Check) Case {
-		return Case{ID: id, Level: MUST, Req: []string{"ACC-2"}, Profile: ProfileRFC, Fetch: fetch, Checks: checks}
+		return Case{ID: id, Level: result.MUST, Req: []string{"ACC-2"}, Profile: result.ProfileRFC, Fetch: fetch, Checks: checks}
 	}
-	chk := func(url string, v Verdict) Check { return Check{Agent: "FooBot", URL: url, Expect: v} }
+	chk := func(url string, v result.Verdict) Check { return Check{Agent: "FooBot", URL: url, Expect: v} }
 	cs := []Case{
 		mk("ok", []Response{{URL: "http://a.test/robots.txt", Status: 200, Body: body}},
-			chk("http://a.test/private/x", Disallow), chk("http://a.test/public", Allow)),
-		mk("notfound", nil, chk("http://a.test/private", Allow)),
-		mk("5xx", []Response{{URL: "http://a.test/robots.txt", Status: 503}}, chk("http://a.test/x", Disallow)),
+			chk("http://a.test/private/x", result.Disallow), chk("http://a.test/public", result.Allow)),
+		mk("notfound", nil, chk("http://a.test/private", result.Allow)),
+		mk("5xx", []Response{{URL: "http://a.test/robots.txt", Status: 503}}, chk("http://a.test/x", result.Disallow)),
 		mk("cross-host", []Response{
 			{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "http://b.test:8080/rules.txt"}},
 			{URL: "http://b.test:8080/rules.txt", Status: 200, Body: body},
-		}, chk("http://a.test/private", Disallow), chk("http://a.test/public", Allow)),
-		mk("reset", []Response{{URL: "http://a.test/robots.txt", Fault: "reset"}}, chk("http://a.test/x", Disallow)),
-		mk("timeout", []Response{{URL: "http://a.test/robots.txt", Fault: "timeout"}}, chk("http://a.test/x", Disallow)),
-		mk("truncated", []Response{{URL: "http://a.test/robots.txt", Status: 200, Fault: "truncated", Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", Disallow)),
-		mk("slow", []Response{{URL: "http://a.test/robots.txt", Status: 200, Delay: 2 * time.Second, Body: body}}, chk("http://a.test/x", Disallow)),
+		}, chk("http://a.test/private", result.Disallow), chk("http://a.test/public", result.Allow)),
+		mk("reset", []Response{{URL: "http://a.test/robots.txt", Fault: "reset"}}, chk("http://a.test/x", result.Disallow)),
+		mk("timeout", []Response{{URL: "http://a.test/robots.txt", Fault: "timeout"}}, chk("http://a.test/x", result.Disallow)),
+		mk("truncated", []Response{{URL: "http://a.test/robots.txt", Status: 200, Fault: "truncated", Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", result.Disallow)),
+		mk("slow", []Response{{URL: "http://a.test/robots.txt", Status: 200, Delay: 2 * time.Second, Body: body}}, chk("http://a.test/x", result.Disallow)),
 		mk("huge", []Response{{URL: "http://a.test/robots.txt", Status: 200, Gen: big}},
-			chk("http://a.test/early", Disallow), chk("http://a.test/late", Allow)),
+			chk("http://a.test/early", result.Disallow), chk("http://a.test/late", result.Allow)),
 		// The scheme picks plain HTTP or TLS, whatever the port.
 		mk("https-unserved-port", []Response{{URL: "http://a.test/robots.txt", Status: 200, Body: body}},
-			chk("https://a.test:8443/private", Allow), chk("http://a.test/private", Disallow)),
-		mk("https-port", []Response{{URL: "https://s.test:8443/robots.txt", Status: 200, Body: body}}, chk("https://s.test:8443/private", Disallow)),
-		mk("http-port-8443", []Response{{URL: "http://s.test:8443/robots.txt", Status: 200, Body: body}}, chk("http://s.test:8443/private", Disallow)),
-		mk("http-port-443", []Response{{URL: "http://w.test:443/robots.txt", Status: 200, Body: body}}, chk("http://w.test:443/private", Disallow)),
+			chk("https://a.test:8443/private", result.Allow), chk("http://a.test/private", result.Disallow)),
+		mk("https-port", []Response{{URL: "https://s.test:8443/robots.txt", Status: 200, Body: body}}, chk("https://s.test:8443/private", result.Disallow)),
+		mk("http-port-8443", []Response{{URL: "http://s.test:8443/robots.txt", Status: 200, Body: body}}, chk("http://s.test:8443/private", result.Disallow)),
+		mk("http-port-443", []Response{{URL: "http://w.test:443/robots.txt", Status: 200, Body: body}}, chk("http://w.test:443/private", result.Disallow)),
 		// A final 1xx is no response a client can use: unreachable.
-		mk("status-100", []Response{{URL: "http://a.test/robots.txt", Status: 100, Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", Disallow)),
-		mk("status-199", []Response{{URL: "http://a.test/robots.txt", Status: 199, Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", Disallow)),
+		mk("status-100", []Response{{URL: "http://a.test/robots.txt", Status: 100, Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", result.Disallow)),
+		mk("status-199", []Response{{URL: "http://a.test/robots.txt", Status: 199, Body: []byte("User-agent: *\nAllow: /\n")}}, chk("http://a.test/x", result.Disallow)),
 		// A truncated response keeps the case's headers.
 		mk("truncated-redirect", []Response{
 			{URL: "http://a.test/robots.txt", Status: 301, Fault: "truncated", Headers: map[string]string{"Location": "/r"}},
 			{URL: "http://a.test/r", Status: 200, Body: body},
-		}, chk("http://a.test/private", Disallow), chk("http://a.test/public", Allow)),
+		}, chk("http://a.test/private", result.Disallow), chk("http://a.test/public", result.Allow)),
 		// A Content-Length the case gives is sent as given: a longer one
 		// cuts the body short (unreachable), a shorter one sends a prefix.
 		mk("content-length-lie", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "5000"}, Body: body}},
-			chk("http://a.test/public", Disallow)),
+			chk("http://a.test/public", result.Disallow)),
 		mk("content-length-short", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "27"}, Body: []byte("User-agent: *\nDisallow: /a\nDisallow: /\n")}},
-			chk("http://a.test/public", Allow), chk("http://a.test/a", Disallow)),
+			chk("http://a.test/public", result.Allow), chk("http://a.test/a", result.Disallow)),
 		mk("content-length-short-generated", []Response{{URL: "http://a.test/robots.txt", Status: 200, Headers: map[string]string{"Content-Length": "27"},
 			Gen: &Generator{Prefix: "User-agent: *\nDisallow: /a\n", Repeat: "Disallow: /\n", UntilBytes: 1 << 20}}},
-			chk("http://a.test/a", Disallow), chk("http://a.test/b", Allow)),
+			chk("http://a.test/a", result.Disallow), chk("http://a.test/b", result.Allow)),
 	}
 	rep, err := Run(context.Background(), cs, []Parser{&refParser{}}, RunOptions{FetchTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rep.Results {
-		if r.Outcome != Pass {
+		if r.Outcome != result.Pass {
 			t.Errorf("%s %s: got %s (%s), want %s; %s", r.Case, r.URL, r.Verdict, r.Outcome, r.Expect, r.Detail)
 		}
 	}
@@ -223,27 +228,27 @@ func TestRunTimeline(t *testing.T) {
 	a := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "http://example.com/robots.txt"}
 	b := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n"), URL: "http://example.com/robots.txt"}
 	down := Response{Status: 503, URL: "http://example.com/robots.txt"}
-	chk := func(path string, v Verdict) Check {
+	chk := func(path string, v result.Verdict) Check {
 		return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: v}
 	}
 	c := []Case{{
-		ID: "cache", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
+		ID: "cache", Level: result.SHOULD, Req: []string{"CACHE-2"}, Profile: result.ProfileRFC,
 		Timeline: []Step{
-			{At: 0, Response: a, Checks: []Check{chk("/a", Disallow)}},
-			{At: 12 * time.Hour, Response: b, Checks: []Check{chk("/a", Disallow), chk("/b", Allow)}},
-			{At: 25 * time.Hour, Response: b, Checks: []Check{chk("/a", Allow), chk("/b", Disallow)}},
+			{At: 0, Response: a, Checks: []Check{chk("/a", result.Disallow)}},
+			{At: 12 * time.Hour, Response: b, Checks: []Check{chk("/a", result.Disallow), chk("/b", result.Allow)}},
+			{At: 25 * time.Hour, Response: b, Checks: []Check{chk("/a", result.Allow), chk("/b", result.Disallow)}},
 			// Unreachable: complete disallow, the cached copy aside (§2.3.1.4).
-			{At: 50 * time.Hour, Response: down, Checks: []Check{chk("/b", Disallow), chk("/a", Disallow)}},
-			{At: 50*time.Hour + 31*24*time.Hour, Response: down, Checks: []Check{chk("/b", Allow)}},
+			{At: 50 * time.Hour, Response: down, Checks: []Check{chk("/b", result.Disallow), chk("/a", result.Disallow)}},
+			{At: 50*time.Hour + 31*24*time.Hour, Response: down, Checks: []Check{chk("/b", result.Allow)}},
 		},
 	}}
 	rep, err := Run(context.Background(), c, []Parser{&refParser{}, funcParser{"parse-only", nil}}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]Outcome{
-		"ref":        {Pass, Pass, Pass, Pass, Pass, Pass, Pass, Pass},
-		"parse-only": {Skipped, Skipped, Skipped, Skipped, Skipped, Skipped, Skipped, Skipped},
+	want := map[string][]result.Outcome{
+		"ref":        {result.Pass, result.Pass, result.Pass, result.Pass, result.Pass, result.Pass, result.Pass, result.Pass},
+		"parse-only": {result.Skipped, result.Skipped, result.Skipped, result.Skipped, result.Skipped, result.Skipped, result.Skipped, result.Skipped},
 	}
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
@@ -258,12 +263,12 @@ func TestRunTimelineTrace(t *testing.T) {
 	wrong := func(path string) Check {
 		// Expect the opposite of the reference, so that the check fails
 		// and gets a trace.
-		return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: Allow}
+		return Check{Agent: "FooBot", URL: "http://example.com" + path, Expect: result.Allow}
 	}
 	c := []Case{{
-		ID: "trace", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
+		ID: "trace", Level: result.SHOULD, Req: []string{"CACHE-2"}, Profile: result.ProfileRFC,
 		Timeline: []Step{
-			{At: 0, Response: a, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow}}},
+			{At: 0, Response: a, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: result.Disallow}}},
 			{At: 25 * time.Hour, Response: down, Checks: []Check{wrong("/b")}},
 		},
 	}}
@@ -272,7 +277,7 @@ func TestRunTimelineTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := rep.Results[len(rep.Results)-1]
-	if last.Outcome != Deviation {
+	if last.Outcome != result.Deviation {
 		t.Fatalf("outcome %s, want deviation", last.Outcome)
 	}
 	// Only an explainer that saw the good fetch at 0h knows of a cached
@@ -299,18 +304,18 @@ func (tp traceParser) Trace(ctx context.Context, req Request) (Explanation, erro
 func TestRunTimelineOrigins(t *testing.T) {
 	resp := Response{Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n"), URL: "https://example.com/robots.txt"}
 	c := []Case{{
-		ID: "origins", Level: MUST, Req: []string{"ACC-2"}, Profile: ProfileRFC,
+		ID: "origins", Level: result.MUST, Req: []string{"ACC-2"}, Profile: result.ProfileRFC,
 		Timeline: []Step{{At: 0, Response: resp, Checks: []Check{
-			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow},
-			{Agent: "FooBot", URL: "http://other.test:8080/a", Expect: Allow},
-			{Agent: "FooBot", URL: "http://example.com/a", Expect: Allow},
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Disallow},
+			{Agent: "FooBot", URL: "http://other.test:8080/a", Expect: result.Allow},
+			{Agent: "FooBot", URL: "http://example.com/a", Expect: result.Allow},
 		}}},
 	}}
 	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string][]Outcome{"ref": {Pass, Pass, Pass}}, outcomes(rep)); diff != "" {
+	if diff := cmp.Diff(map[string][]result.Outcome{"ref": {result.Pass, result.Pass, result.Pass}}, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 }
@@ -319,17 +324,17 @@ func TestRunTimelineOrigins(t *testing.T) {
 // loader's reason; the other checks run.
 func TestRunInvalidCheck(t *testing.T) {
 	c := []Case{{
-		ID: "invalid", Level: MUST, Req: []string{"UA-1"}, Profile: ProfileRFC, Robots: []byte("User-agent: *\nDisallow: /\n"),
+		ID: "invalid", Level: result.MUST, Req: []string{"UA-1"}, Profile: result.ProfileRFC, Robots: []byte("User-agent: *\nDisallow: /\n"),
 		Checks: []Check{
-			{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow},
-			{Agent: "Foo1", URL: "https://example.com/a", Expect: Disallow, Invalid: "f.yaml:3:9: not a token"},
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Disallow},
+			{Agent: "Foo1", URL: "https://example.com/a", Expect: result.Disallow, Invalid: "f.yaml:3:9: not a token"},
 		},
 	}}
 	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string][]Outcome{"ref": {Pass, Skipped}}, outcomes(rep)); diff != "" {
+	if diff := cmp.Diff(map[string][]result.Outcome{"ref": {result.Pass, result.Skipped}}, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 	if got := rep.Results[1].Detail; got != "f.yaml:3:9: not a token" {
@@ -345,18 +350,18 @@ func TestRunTimelineStepWithoutChecks(t *testing.T) {
 	down := Response{Status: 503, URL: "http://example.com/robots.txt"}
 	day := 24 * time.Hour
 	c := []Case{{
-		ID: "checkless", Level: MAY, Req: []string{"ACC-8"}, Profile: ProfileRFC,
+		ID: "checkless", Level: result.MAY, Req: []string{"ACC-8"}, Profile: result.ProfileRFC,
 		Timeline: []Step{
-			{At: 0, Response: good, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Disallow}}},
+			{At: 0, Response: good, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: result.Disallow}}},
 			{At: 2 * day, Response: down},
-			{At: 32 * day, Response: down, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: Allow}}},
+			{At: 32 * day, Response: down, Checks: []Check{{Agent: "FooBot", URL: "http://example.com/a", Expect: result.Allow}}},
 		},
 	}}
 	rep, err := Run(context.Background(), c, []Parser{&refParser{}}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string][]Outcome{"ref": {Pass, Pass}}, outcomes(rep)); diff != "" {
+	if diff := cmp.Diff(map[string][]result.Outcome{"ref": {result.Pass, result.Pass}}, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 }
@@ -366,26 +371,26 @@ func TestRunTimelineStepWithoutChecks(t *testing.T) {
 // render them instead of deciding again.
 func TestRunRecordsDecidingLines(t *testing.T) {
 	cs := []Case{
-		{ID: "plain", Level: MUST, Req: []string{"UA-3"}, Profile: ProfileRFC,
+		{ID: "plain", Level: result.MUST, Req: []string{"UA-3"}, Profile: result.ProfileRFC,
 			Robots: []byte("User-agent: ExampleBot\nDisallow: /foo\n\nUser-agent: examplebot\nDisallow: /baz\n"),
-			Checks: []Check{{Agent: "ExampleBot", URL: "https://example.com/baz", Expect: Disallow}, {Agent: "ExampleBot", URL: "https://example.com/x", Expect: Allow}}},
-		{ID: "redirect", Level: MUST, Req: []string{"ACC-3"}, Profile: ProfileRFC,
+			Checks: []Check{{Agent: "ExampleBot", URL: "https://example.com/baz", Expect: result.Disallow}, {Agent: "ExampleBot", URL: "https://example.com/x", Expect: result.Allow}}},
+		{ID: "redirect", Level: result.MUST, Req: []string{"ACC-3"}, Profile: result.ProfileRFC,
 			Fetch: []Response{
 				{URL: "http://a.test/robots.txt", Status: 301, Headers: map[string]string{"Location": "http://b.test/rules.txt"}},
 				{URL: "http://b.test/rules.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /private\n")},
 			},
-			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/private/x", Expect: Disallow}, {Agent: "FooBot", URL: "http://a.test/public", Expect: Allow}}},
-		{ID: "refetch", Level: SHOULD, Req: []string{"CACHE-2"}, Profile: ProfileRFC,
+			Checks: []Check{{Agent: "FooBot", URL: "http://a.test/private/x", Expect: result.Disallow}, {Agent: "FooBot", URL: "http://a.test/public", Expect: result.Allow}}},
+		{ID: "refetch", Level: result.SHOULD, Req: []string{"CACHE-2"}, Profile: result.ProfileRFC,
 			Timeline: []Step{
 				{At: 0, Response: Response{URL: "http://a.test/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /a\n")},
-					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: Disallow}}},
+					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: result.Disallow}}},
 				{At: 25 * time.Hour, Response: Response{URL: "http://a.test/robots.txt", Status: 200, Body: []byte("User-agent: *\nDisallow: /b\n")},
-					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: Allow}, {Agent: "FooBot", URL: "http://a.test/b", Expect: Disallow}}},
+					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/a", Expect: result.Allow}, {Agent: "FooBot", URL: "http://a.test/b", Expect: result.Disallow}}},
 				{At: 26 * time.Hour, Response: Response{URL: "http://a.test/robots.txt", Status: 503},
-					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/b", Expect: Disallow}}},
+					Checks: []Check{{Agent: "FooBot", URL: "http://a.test/b", Expect: result.Disallow}}},
 			}},
 	}
-	rep, err := Run(context.Background(), cs, []Parser{&refParser{}, funcParser{"always", func(Request) (Verdict, error) { return Allow, nil }}},
+	rep, err := Run(context.Background(), cs, []Parser{&refParser{}, funcParser{"always", func(Request) (result.Verdict, error) { return result.Allow, nil }}},
 		RunOptions{Explain: traceParser{&refParser{}}})
 	if err != nil {
 		t.Fatal(err)
@@ -419,22 +424,22 @@ func TestRunRecordsDecidingLines(t *testing.T) {
 // versioned is a parser whose Info names a version and a runtime.
 type versioned struct{ funcParser }
 
-func (p versioned) Info() Info {
-	return Info{Name: p.name, Version: "1.2.3", Runtime: "CPython 3.11.7", Capabilities: []Capability{CapParse}}
+func (p versioned) Info() result.Info {
+	return result.Info{Name: p.name, Version: "1.2.3", Runtime: "CPython 3.11.7", Capabilities: []result.Capability{result.CapParse}}
 }
 
 func TestRunSummaryRuntime(t *testing.T) {
 	c := []Case{{
-		ID: "t/runtime", Level: MUST, Req: []string{"MATCH-4"}, Profile: ProfileRFC,
+		ID: "t/runtime", Level: result.MUST, Req: []string{"MATCH-4"}, Profile: result.ProfileRFC,
 		Robots: []byte("User-agent: *\nDisallow: /a\n"),
-		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: Disallow}},
+		Checks: []Check{{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Disallow}},
 	}}
-	p := versioned{funcParser{"v", func(Request) (Verdict, error) { return Disallow, nil }}}
+	p := versioned{funcParser{"v", func(Request) (result.Verdict, error) { return result.Disallow, nil }}}
 	rep, err := Run(context.Background(), c, []Parser{p}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Summary{{Name: "v", Version: "1.2.3", Runtime: "CPython 3.11.7", Checks: 1, Pass: 1, Conforms: true}}
+	want := []result.Summary{{Name: "v", Version: "1.2.3", Runtime: "CPython 3.11.7", Checks: 1, Pass: 1, Conforms: true}}
 	if diff := cmp.Diff(want, rep.Summaries); diff != "" {
 		t.Errorf("summaries (-want +got):\n%s", diff)
 	}

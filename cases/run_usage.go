@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/reptest/reptest/result"
 )
 
 // checkUsage asks a parser with CapUsage for the usage preferences that
@@ -14,12 +16,12 @@ import (
 // answers are returned for the result. A parser without the capability
 // keeps its verdict's outcome, with a detail saying that preferences were
 // not checked.
-func (r *runner) checkUsage(ctx context.Context, c *Case, chk *Check, p *parserState, req Request, out Outcome, detail string) (Outcome, string, map[string]string) {
+func (r *runner) checkUsage(ctx context.Context, c *Case, chk *Check, p *parserState, req Request, out result.Outcome, detail string) (result.Outcome, string, map[string]string) {
 	if len(chk.Usage) == 0 {
 		return out, detail, nil
 	}
 	ur, ok := p.Parser.(UsageReporter)
-	if !ok || !p.info.Has(CapUsage) {
+	if !ok || !p.info.Has(result.CapUsage) {
 		return out, joinDetail(detail, "usage preferences not checked: the parser lacks the capability usage"), nil
 	}
 	categories := make([]string, 0, len(chk.Usage))
@@ -29,7 +31,7 @@ func (r *runner) checkUsage(ctx context.Context, c *Case, chk *Check, p *parserS
 	slices.Sort(categories)
 	got, err := askUsage(ctx, ur, req, categories, r.opts.Timeout)
 	if err != nil {
-		return Error, joinDetail(detail, "usage: "+err.Error()), nil
+		return result.Error, joinDetail(detail, "usage: "+err.Error()), nil
 	}
 	var wrong []string
 	for _, k := range categories {
@@ -44,8 +46,8 @@ func (r *runner) checkUsage(ctx context.Context, c *Case, chk *Check, p *parserS
 	if len(wrong) == 0 {
 		return out, detail, got
 	}
-	if out == Pass || out == Note {
-		out = OutcomeOf(c.Level, chk.Expect, nil, "")
+	if out == result.Pass || out == result.Note {
+		out = result.OutcomeOf(c.Level, chk.Expect, nil, "")
 	}
 	return out, joinDetail(detail, "usage preferences differ: "+strings.Join(wrong, "; ")), got
 }

@@ -7,14 +7,15 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/reptest/reptest/result"
 )
 
 // usageParser answers allow, and "n" for every category asked.
-type usageParser struct{ caps []Capability }
+type usageParser struct{ caps []result.Capability }
 
-func (p usageParser) Info() Info { return Info{Name: "u", Capabilities: p.caps} }
-func (usageParser) Check(context.Context, Request) (Verdict, error) {
-	return Allow, nil
+func (p usageParser) Info() result.Info { return result.Info{Name: "u", Capabilities: p.caps} }
+func (usageParser) Check(context.Context, Request) (result.Verdict, error) {
+	return result.Allow, nil
 }
 func (usageParser) Usage(_ context.Context, _ Request, cs []string) (map[string]string, error) {
 	out := map[string]string{}
@@ -26,27 +27,27 @@ func (usageParser) Usage(_ context.Context, _ Request, cs []string) (map[string]
 
 func TestRunUsage(t *testing.T) {
 	c := []Case{{
-		ID: "t/usage", Level: MUST, Req: []string{"MATCH-4"}, Profile: ProfileAIPref,
+		ID: "t/usage", Level: result.MUST, Req: []string{"MATCH-4"}, Profile: result.ProfileAIPref,
 		Robots: []byte("User-agent: *\n"),
 		Checks: []Check{
-			{Agent: "FooBot", URL: "https://example.com/a", Expect: Allow, Usage: map[string]string{"train-ai": "n"}},
-			{Agent: "FooBot", URL: "https://example.com/b", Expect: Allow, Usage: map[string]string{"train-ai": "n", "search": "y"}},
+			{Agent: "FooBot", URL: "https://example.com/a", Expect: result.Allow, Usage: map[string]string{"train-ai": "n"}},
+			{Agent: "FooBot", URL: "https://example.com/b", Expect: result.Allow, Usage: map[string]string{"train-ai": "n", "search": "y"}},
 		},
 	}}
 	tests := []struct {
-		caps     []Capability
-		outcomes []Outcome
+		caps     []result.Capability
+		outcomes []result.Outcome
 		detail   string
 	}{
-		{[]Capability{CapParse, CapUsage}, []Outcome{Pass, Violation}, "usage preferences differ: search=n, want y"},
-		{[]Capability{CapParse}, []Outcome{Pass, Pass}, "usage preferences not checked"},
+		{[]result.Capability{result.CapParse, result.CapUsage}, []result.Outcome{result.Pass, result.Violation}, "usage preferences differ: search=n, want y"},
+		{[]result.Capability{result.CapParse}, []result.Outcome{result.Pass, result.Pass}, "usage preferences not checked"},
 	}
 	for _, tt := range tests {
 		rep, err := Run(context.Background(), c, []Parser{usageParser{tt.caps}}, RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []Outcome
+		var got []result.Outcome
 		for _, r := range rep.Results {
 			got = append(got, r.Outcome)
 		}
@@ -66,7 +67,7 @@ func TestLoadUsage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string]string{"train-ai": "n", "search": "unknown"}, cs[0].Checks[0].Usage); diff != "" || cs[0].Profile != ProfileAIPref {
+	if diff := cmp.Diff(map[string]string{"train-ai": "n", "search": "unknown"}, cs[0].Checks[0].Usage); diff != "" || cs[0].Profile != result.ProfileAIPref {
 		t.Errorf("profile %q, usage (-want +got):\n%s", cs[0].Profile, diff)
 	}
 	for _, bad := range []struct{ usage, msg string }{

@@ -7,6 +7,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/result"
 )
 
 // TestVariantsFailCorpus runs every misreading a parser can make, as the
@@ -40,7 +41,7 @@ func TestVariantsFailCorpus(t *testing.T) {
 	example := map[string]string{}
 	for _, r := range rep.Results {
 		switch {
-		case r.Outcome == cases.Error:
+		case r.Outcome == result.Error:
 			t.Errorf("%s: error on %s: %s", r.Parser, r.Case, r.Detail)
 		case r.Verdict != "" && r.Verdict != r.Expect:
 			failed[r.Parser]++
