@@ -538,7 +538,7 @@ func TestSelect(t *testing.T) {
 		{name: "req glob", run: []string{"MATCH-*"}, want: []string{"match/longest/allow-inside"}},
 		{name: "req exact", run: []string{"SPC-2"}, want: []string{"match/dollar"}},
 		{name: "star crosses slash", run: []string{"match/*"}, want: []string{"match/longest/allow-inside", "match/dollar"}},
-		// One syntax with expected-failure files (report.Expectations):
+		// One syntax with expected-failure files (package expect):
 		// an inner "*" crosses '/' too, and "[" or "\\" are literal.
 		{name: "inner star too", run: []string{"*/five"}, want: []string{"http/redirect/five"}},
 		{name: "question mark", run: []string{"match/dolla?"}, want: []string{"match/dollar"}},

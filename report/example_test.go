@@ -2,8 +2,9 @@ package report_test
 
 import (
 	"fmt"
-	"github.com/reptest/reptest/result"
 	"os"
+
+	"github.com/reptest/reptest/result"
 
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/report"
@@ -32,20 +33,4 @@ func ExampleText() {
 	//
 	// 1 failing check (deviations, violations, errors); run with -v to list each.
 	// 1/1 MUST
-}
-
-// A run's failures start an expected-failure file.
-func ExampleExpectationsFor() {
-	d := cases.NewDocument(result.Meta{Profile: result.ProfileRFC}, []result.Summary{{Name: "mybot"}}, []result.Result{
-		{Parser: "mybot", Case: "pct/upper", Check: 1, Level: result.MUST, Expect: result.Disallow, Verdict: result.Allow, Outcome: result.Violation},
-	}, nil)
-	if err := report.ExpectationsFor(d).WriteYAML(os.Stdout); err != nil {
-		fmt.Println(err)
-	}
-	// Output:
-	// # Expected failures (reptest run --expect FILE). Replace each reason with
-	// # why the parser fails, and add a link to the upstream bug.
-	// mybot:
-	//   - cases: [pct/upper]
-	//     reason: 'check 1: violation, expected disallow, got allow'
 }

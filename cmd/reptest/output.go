@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reptest/reptest/cases"
+	"github.com/reptest/reptest/expect"
 	"github.com/reptest/reptest/report"
 	"github.com/reptest/reptest/result"
 )
@@ -126,7 +128,7 @@ type outputFlags struct {
 	json, junit, html, badges, writeExpect string
 	title                                  string // of the HTML report
 	expectFile                             string
-	expected                               *report.Expectations // read from expectFile
+	expected                               *expect.File // read from expectFile
 }
 
 // register adds the output flags of the set has to fs.
@@ -156,7 +158,7 @@ func (o *outputFlags) readExpect() error {
 		return nil
 	}
 	var err error
-	o.expected, err = readFile(o.expectFile, report.ReadExpectations)
+	o.expected, err = readFile(o.expectFile, expect.Read)
 	return err
 }
 
@@ -165,7 +167,7 @@ func (o *outputFlags) readExpect() error {
 // all were written. A path "-" is stdout.
 func (o *outputFlags) write(cmd string, doc *result.Document, stdout, stderr io.Writer) bool {
 	if o.expected != nil {
-		report.ApplyExpectations(doc, o.expected)
+		doc.MarkExpected(o.expected.Expectations(), cases.Glob)
 	}
 	ok := writeOutput(cmd, stdout, stderr, o.json, doc.WriteJSON) &&
 		writeOutput(cmd, stdout, stderr, o.junit, func(w io.Writer) error { return report.JUnit(w, doc) }) &&
@@ -176,7 +178,7 @@ func (o *outputFlags) write(cmd string, doc *result.Document, stdout, stderr io.
 			}
 			return report.WriteHTML(w, doc, report.HTMLOptions{Title: title})
 		}) &&
-		writeOutput(cmd, stdout, stderr, o.writeExpect, report.ExpectationsFor(doc).WriteYAML)
+		writeOutput(cmd, stdout, stderr, o.writeExpect, expect.For(doc).WriteYAML)
 	if ok && o.badges != "" {
 		if _, err := report.WriteBadges(o.badges, doc); err != nil {
 			fmt.Fprintf(stderr, "reptest %s: %v\n", cmd, err)

@@ -1,20 +1,25 @@
-package report
+// Package expect reads and writes expected-failure files (reptest run
+// --expect FILE, --write-expect FILE): for each parser, the cases whose
+// failures are known. Which results such a file covers is decided by
+// result.Document.MarkExpected, from the plain entries this package
+// returns (File.Expectations).
+package expect
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
-// Expectations is an expected-failure file: for each parser, the cases
+// File is an expected-failure file: for each parser, the cases
 // whose failures are known, each with a reason and a link to the
 // upstream bug. A team keeps CI green on known bugs while still seeing
 // new failures and fixed bugs.
@@ -29,12 +34,12 @@ import (
 // A case pattern is a case id, or a pattern of cases.Glob ("*" stands for
 // any run of characters, "/" included, and "?" for one character), the
 // syntax of --run and --skip.
-type Expectations struct {
-	Parsers map[string][]ExpectEntry
+type File struct {
+	Parsers map[string][]Entry
 }
 
-// ExpectEntry is one entry of an expected-failure file.
-type ExpectEntry struct {
+// Entry is one entry of an expected-failure file.
+type Entry struct {
 	Cases  []string `yaml:"cases"`
 	Case   string   `yaml:"case"` // a single pattern, instead of Cases
 	Reason string   `yaml:"reason"`
@@ -44,33 +49,33 @@ type ExpectEntry struct {
 }
 
 // patterns returns the entry's case patterns.
-func (e *ExpectEntry) patterns() []string {
+func (e *Entry) patterns() []string {
 	if e.Case != "" {
 		return append([]string{e.Case}, e.Cases...)
 	}
 	return e.Cases
 }
 
-// ReadExpectations reads an expected-failure file. name is used in
-// messages. Unknown keys, entries without a case pattern or a reason, and
-// links that are not http(s) URLs are errors.
-func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
+// Read reads an expected-failure file. name is used in messages. Unknown
+// keys, entries without a case pattern or a reason, and links that are
+// not http(s) URLs are errors.
+func Read(r io.Reader, name string) (*File, error) {
 	var root yaml.Node
 	dec := yaml.NewDecoder(io.LimitReader(r, 16<<20))
 	if err := dec.Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return &Expectations{Parsers: map[string][]ExpectEntry{}}, nil
+			return &File{Parsers: map[string][]Entry{}}, nil
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if len(root.Content) == 0 {
-		return &Expectations{Parsers: map[string][]ExpectEntry{}}, nil
+		return &File{Parsers: map[string][]Entry{}}, nil
 	}
 	m := root.Content[0]
 	if m.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s:%d:%d: expected a mapping of parser names to entries", name, m.Line, m.Column)
 	}
-	e := &Expectations{Parsers: map[string][]ExpectEntry{}}
+	e := &File{Parsers: map[string][]Entry{}}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		parser := k.Value
@@ -80,7 +85,7 @@ func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
 		if v.Kind != yaml.SequenceNode {
 			return nil, fmt.Errorf("%s:%d:%d: parser %q: expected a list of entries", name, v.Line, v.Column, parser)
 		}
-		var entries []ExpectEntry
+		var entries []Entry
 		for _, n := range v.Content {
 			if n.Kind == yaml.MappingNode {
 				for j := 0; j+1 < len(n.Content); j += 2 {
@@ -89,7 +94,7 @@ func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
 					}
 				}
 			}
-			var ent ExpectEntry
+			var ent Entry
 			if err := decodeStrict(n, &ent); err != nil {
 				return nil, fmt.Errorf("%s:%d:%d: %w", name, n.Line, n.Column, err)
 			}
@@ -104,7 +109,7 @@ func ReadExpectations(r io.Reader, name string) (*Expectations, error) {
 	return e, nil
 }
 
-// entryKeys are the keys of an ExpectEntry.
+// entryKeys are the keys of an Entry.
 var entryKeys = []string{"case", "cases", "link", "reason"}
 
 // decodeStrict decodes a node, refusing unknown keys.
@@ -118,7 +123,7 @@ func decodeStrict(n *yaml.Node, v any) error {
 	return dec.Decode(v)
 }
 
-func (e *ExpectEntry) validate() error {
+func (e *Entry) validate() error {
 	ps := e.patterns()
 	if len(ps) == 0 {
 		return errors.New("entry names no case (cases: [...])")
@@ -140,66 +145,26 @@ func (e *ExpectEntry) validate() error {
 	return nil
 }
 
-// ApplyExpectations marks in d the failures the file expects and lists its
-// entries that no failure matched. It replaces earlier marks. A failing
-// check (deviation, violation or error) is expected when an entry of its
-// parser matches its case id.
-func ApplyExpectations(d *result.Document, e *Expectations) {
-	d.Expected, d.Unexpected = nil, nil
-	if e == nil {
-		return
-	}
-	type tally struct{ matched, failing int }
-	counts := map[string][]tally{}
-	for parser, ents := range e.Parsers {
-		counts[parser] = make([]tally, len(ents))
-	}
-	for _, r := range d.Results {
-		ents := e.Parsers[r.Parser]
-		for i := range ents {
-			pat, ok := ents[i].match(r.Case)
-			if !ok {
-				continue
-			}
-			if r.Outcome == result.Skipped {
-				break
-			}
-			counts[r.Parser][i].matched++
-			if r.Outcome.Fails(true) {
-				counts[r.Parser][i].failing++
-				d.Expected = append(d.Expected, result.ExpectedFailure{Parser: r.Parser, Case: r.Case, Check: r.Check,
-					Pattern: pat, Reason: ents[i].Reason, Link: ents[i].Link})
-			}
-			break
+// Expectations returns the file's entries as the document's plain
+// values, parsers sorted by name and each parser's entries in file order,
+// for result.Document.MarkExpected.
+func (f *File) Expectations() []result.Expectation {
+	var out []result.Expectation
+	for _, parser := range slices.Sorted(maps.Keys(f.Parsers)) {
+		for _, e := range f.Parsers[parser] {
+			out = append(out, result.Expectation{Parser: parser, Cases: e.patterns(), Reason: e.Reason, Link: e.Link})
 		}
 	}
-	for _, parser := range sortedKeys(e.Parsers) {
-		for i, ent := range e.Parsers[parser] {
-			if t := counts[parser][i]; t.failing == 0 {
-				d.Unexpected = append(d.Unexpected, result.UnexpectedPass{Parser: parser, Cases: ent.patterns(),
-					Reason: ent.Reason, Link: ent.Link, Matched: t.matched})
-			}
-		}
-	}
+	return out
 }
 
-// match returns the first of the entry's patterns that matches id.
-func (e *ExpectEntry) match(id string) (string, bool) {
-	for _, p := range e.patterns() {
-		if cases.Glob(p, id) {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// ExpectationsFor starts an expected-failure file from a run: one entry
+// For starts an expected-failure file from a run: one entry
 // per parser and case with a failure that fails the run (a violation or
 // error, or a deviation in a strict run), whose reason says what failed.
 // A person then edits the reasons and adds links; applied to the same
 // run, the file makes every failure expected.
-func ExpectationsFor(d *result.Document) *Expectations {
-	e := &Expectations{Parsers: map[string][]ExpectEntry{}}
+func For(d *result.Document) *File {
+	e := &File{Parsers: map[string][]Entry{}}
 	type key struct{ parser, cas string }
 	at := map[key]int{}
 	for _, r := range d.Results {
@@ -217,14 +182,14 @@ func ExpectationsFor(d *result.Document) *Expectations {
 			continue
 		}
 		at[k] = len(e.Parsers[r.Parser])
-		e.Parsers[r.Parser] = append(e.Parsers[r.Parser], ExpectEntry{Cases: []string{r.Case}, Reason: what})
+		e.Parsers[r.Parser] = append(e.Parsers[r.Parser], Entry{Cases: []string{r.Case}, Reason: what})
 	}
 	return e
 }
 
-// WriteYAML writes the expectations in the form ReadExpectations reads,
+// WriteYAML writes the file in the form Read reads,
 // parsers sorted by name, with a comment saying what to edit.
-func (e *Expectations) WriteYAML(w io.Writer) error {
+func (e *File) WriteYAML(w io.Writer) error {
 	type entry struct {
 		Cases  []string `yaml:"cases,flow"`
 		Reason string   `yaml:"reason"`
@@ -237,7 +202,7 @@ func (e *Expectations) WriteYAML(w io.Writer) error {
 		}
 	}
 	if _, err := io.WriteString(w, "# Expected failures (reptest run --expect FILE). Replace each reason with\n# why the parser fails, and add a link to the upstream bug.\n"); err != nil {
-		return fmt.Errorf("report: writing expectations: %w", err)
+		return fmt.Errorf("expect: writing expectations: %w", err)
 	}
 	if len(out) == 0 {
 		_, err := io.WriteString(w, "{}\n")
@@ -246,7 +211,7 @@ func (e *Expectations) WriteYAML(w io.Writer) error {
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
 	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("report: writing expectations: %w", err)
+		return fmt.Errorf("expect: writing expectations: %w", err)
 	}
 	return enc.Close()
 }
