@@ -20,7 +20,7 @@ import (
 func TestAuditTimelineHTML(t *testing.T) {
 	d := auditFixture()
 	var b bytes.Buffer
-	if err := WriteHTML(&b, d, HTMLOptions{}); err != nil {
+	if err := WriteHTML(&b, d, HTMLOptions{Table: builtin()}); err != nil {
 		t.Fatal(err)
 	}
 	checkAuditPage(t, b.String())

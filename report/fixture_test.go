@@ -180,6 +180,16 @@ func withDiff(d *result.Document, run *result.RunInfo, s *result.DiffSummary) *r
 	return d
 }
 
-// builtinTable is the table of a document that carries none: the
-// embedded one.
-func builtinTable() *reqTable { return tableOf(&result.Document{}) }
+// builtin is reptest's own table, which cmd/reptest passes as
+// HTMLOptions.Table.
+func builtin() result.Table {
+	t, err := cases.RequirementTable()
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// builtinTable is the table of a document that carries none, rendered
+// with reptest's own.
+func builtinTable() *reqTable { return tableOf(&result.Document{}, builtin()) }

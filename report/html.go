@@ -32,6 +32,13 @@ var htmlJS string
 type HTMLOptions struct {
 	// Title is the page title; empty means "reptest report".
 	Title string
+	// Table is the requirement table that requirement IDs are looked up
+	// in (levels, sections, summaries, area titles) for the rows and
+	// areas the document does not carry: reptest's own table
+	// (cases.RequirementTable) for the documents of reptest diff and
+	// audit, which carry none, and of earlier versions. A document's own
+	// table always comes first.
+	Table result.Table
 }
 
 // WriteHTML writes the document as one self-contained HTML page: inline
@@ -414,7 +421,7 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 	if v.Title == "" {
 		v.Title = "reptest report"
 	}
-	fk := filterKeys{table: tableOf(d)}
+	fk := filterKeys{table: tableOf(d, o.Table)}
 	for _, l := range []result.Level{result.MUST, result.SHOULD, result.MAY, result.Interpretation} {
 		fk.levels.key(string(l))
 	}

@@ -30,6 +30,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func renderHTML(t *testing.T, d *result.Document, o HTMLOptions) string {
 	t.Helper()
 	var buf bytes.Buffer
+	if len(o.Table.Areas) == 0 {
+		o.Table = builtin()
+	}
 	if err := WriteHTML(&buf, d, o); err != nil {
 		t.Fatalf("WriteHTML: %v", err)
 	}

@@ -57,7 +57,7 @@ func TestNotRunIsNoPass(t *testing.T) {
 		}
 	}
 	var html bytes.Buffer
-	if err := WriteHTML(&html, d, HTMLOptions{}); err != nil {
+	if err := WriteHTML(&html, d, HTMLOptions{Table: builtin()}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(html.String(), "✗ not run") {

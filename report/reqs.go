@@ -5,9 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/result"
 )
 
@@ -20,27 +18,16 @@ type reqTable struct {
 	prefixArea map[string]string             // ID prefix ("MATCH") → area name
 }
 
-// builtin is the embedded table (corpus/requirements.yaml), for the
-// documents that carry no table of their own: reptest diff's and audit's,
-// and those of earlier versions. A malformed table is caught by the cases
-// package's tests and by every load; here it only leaves the lookups
-// empty (unknown areas, no sections).
-var builtin = sync.OnceValue(func() result.Table {
-	t, _ := cases.RequirementTable()
-	return t
-})
-
 // tableOf returns the table d is rendered with: its own requirement rows
-// ("requirements") and areas ("areas"), each from the embedded table
-// when d carries none.
-func tableOf(d *result.Document) *reqTable {
-	b := builtin()
+// ("requirements") and areas ("areas"), each from fallback when d carries
+// none (HTMLOptions.Table).
+func tableOf(d *result.Document, fallback result.Table) *reqTable {
 	areas, reqs := d.Areas, d.Requirements
 	if len(areas) == 0 {
-		areas = b.Areas
+		areas = fallback.Areas
 	}
 	if len(reqs) == 0 {
-		reqs = b.Requirements
+		reqs = fallback.Requirements
 	}
 	t := &reqTable{areas: areas, rank: map[string]int{}, byID: map[string]result.Requirement{}, prefixArea: map[string]string{}}
 	for i, a := range areas {

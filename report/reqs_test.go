@@ -39,7 +39,7 @@ func TestOwnTable(t *testing.T) {
 	// Without a table of its own, the document is rendered with reptest's.
 	plain := fixtureDoc()
 	plain.Areas, plain.Requirements = nil, nil
-	if tb := tableOf(plain); tb.requirementURL("UA-3") == SectionURL("9.9") || tb.area("user-agent").Title == "Groups of the document's own table" {
+	if tb := tableOf(plain, b); tb.requirementURL("UA-3") == SectionURL("9.9") || tb.area("user-agent").Title == "Groups of the document's own table" {
 		t.Error("a document without a table is rendered with another's")
 	}
 }

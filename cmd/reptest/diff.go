@@ -284,7 +284,7 @@ const diffTitle = "reptest: where robots.txt parsers disagree"
 
 // writeDiffHTML renders the run's dashboard with the report package.
 func writeDiffHTML(w io.Writer, doc *result.Document) error {
-	return report.WriteHTML(w, doc, report.HTMLOptions{Title: diffTitle})
+	return report.WriteHTML(w, doc, report.HTMLOptions{Title: diffTitle, Table: ownTable()})
 }
 
 // commandLine writes a command as a shell would take it back.
