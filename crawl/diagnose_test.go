@@ -7,6 +7,7 @@ import (
 
 	"github.com/reptest/reptest/crawl"
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/report"
 )
 
 // TestBrokenCrawlersDiagnosed runs the test crawler's broken modes: each
@@ -39,7 +40,7 @@ func TestBrokenCrawlersDiagnosed(t *testing.T) {
 				want = []string{tc.want}
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("%s diagnosed as %v, want %v: %s", tc.mode, got, want, diagnose.Line(ds[0]))
+				t.Errorf("%s diagnosed as %v, want %v: %s", tc.mode, got, want, report.DiagnosisLine(ds[0]))
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/report"
 	"github.com/reptest/reptest/result"
 )
 
@@ -33,7 +34,7 @@ func ExampleFit() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(diagnose.Line(ds[0]))
+	fmt.Println(report.DiagnosisLine(ds[0]))
 	x := ds[0].Behaviours[0].Example
 	fmt.Printf("%s%s %s: %s, the reference %s\n", x.Robots, x.Agent, x.URL, x.Verdict, x.Reference)
 	// Output:

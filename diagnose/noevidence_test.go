@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/diagnose"
+	"github.com/reptest/reptest/report"
 	"github.com/reptest/reptest/result"
 )
 
@@ -29,7 +30,7 @@ func TestNoEvidenceIsNotAMatch(t *testing.T) {
 	}
 	var lines []string
 	for _, d := range ds {
-		lines = append(lines, diagnose.Line(d))
+		lines = append(lines, report.DiagnosisLine(d))
 	}
 	want := []string{
 		"broken is not diagnosed (it gave no verdict to compare with the reference's)",
@@ -45,7 +46,7 @@ func TestNoEvidenceIsNotAMatch(t *testing.T) {
 	renamed := ds[1]
 	renamed.Parser = "broken"
 	merged = diagnose.Merge(ds[:1], []result.Diagnosis{renamed})
-	if got := diagnose.Line(merged[0]); merged[0].NoEvidence || !strings.Contains(got, "matches the reference") {
+	if got := report.DiagnosisLine(merged[0]); merged[0].NoEvidence || !strings.Contains(got, "matches the reference") {
 		t.Errorf("a shard without evidence merged with one that has it: %q (NoEvidence %v)", got, merged[0].NoEvidence)
 	}
 }

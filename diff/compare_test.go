@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/reptest/reptest/cases"
-	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/parsers"
 	"github.com/reptest/reptest/reference"
+	"github.com/reptest/reptest/report"
 	"github.com/reptest/reptest/result"
 )
 
@@ -95,7 +95,7 @@ func TestRunSampledDiagnosisSaysSo(t *testing.T) {
 				t.Errorf("bound %d: %s left %d of %d files out of the fit; want some: %v", tt.bound, d.Parser, d.Unfitted, len(files), tt.leftOut)
 			}
 		}
-		line := diagnose.Line(doc.Diagnosis[1])
+		line := report.DiagnosisLine(doc.Diagnosis[1])
 		if got := strings.Contains(line, "fitted on a sample"); got != tt.wantText {
 			t.Errorf("bound %d: line %q says a sample: %v, want %v", tt.bound, line, got, tt.wantText)
 		}

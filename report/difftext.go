@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 	vis "github.com/reptest/reptest/visible"
 )
@@ -14,7 +13,7 @@ import (
 // diffText writes the terminal summary of a differential run: the
 // diagnosis, then the summary (writeDiffText).
 func diffText(w io.Writer, d *result.Document, top int) error {
-	if err := diagnose.WriteText(w, d.Diagnosis); err != nil {
+	if err := writeDiagnosis(w, d.Diagnosis); err != nil {
 		return err
 	}
 	return writeDiffText(w, d.Summary, top)

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/reptest/reptest/diagnose"
 	"github.com/reptest/reptest/result"
 
 	"github.com/reptest/reptest/reference"
@@ -85,7 +84,7 @@ func Text(w io.Writer, d *result.Document, o TextOptions) error {
 	t := &textWriter{w: bw, p: p, d: d}
 	t.header()
 	if len(d.Diagnosis) > 0 {
-		diagnose.WriteText(bw, d.Diagnosis)
+		writeDiagnosis(bw, d.Diagnosis)
 		bw.WriteString("\n")
 	}
 	t.summaries()

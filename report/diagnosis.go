@@ -1,4 +1,4 @@
-package diagnose
+package report
 
 import (
 	"fmt"
@@ -8,10 +8,11 @@ import (
 	"github.com/reptest/reptest/result"
 )
 
-// Line says a diagnosis in one line: "python-urllib ≈ reference +
-// first-match (explains 14,210 of 14,601 departures; 391 unexplained)",
-// or that the parser matches the reference.
-func Line(d result.Diagnosis) string {
+// DiagnosisLine says a diagnosis (package diagnose's fit) in one line:
+// "python-urllib ≈ reference + first-match (explains 14,210 of 14,601
+// departures; 391 unexplained)", or that the parser matches the
+// reference.
+func DiagnosisLine(d result.Diagnosis) string {
 	if d.NoEvidence {
 		return d.Parser + " is not diagnosed (it gave no verdict to compare with the reference's)"
 	}
@@ -35,15 +36,16 @@ func Line(d result.Diagnosis) string {
 	return b.String()
 }
 
-// WriteText writes one Line per diagnosis under a heading.
-func WriteText(w io.Writer, ds []result.Diagnosis) error {
+// writeDiagnosis writes one DiagnosisLine per diagnosis under a heading,
+// for the terminal text of run, crawl and diff.
+func writeDiagnosis(w io.Writer, ds []result.Diagnosis) error {
 	if len(ds) == 0 {
 		return nil
 	}
 	var b strings.Builder
 	b.WriteString("Diagnosis (misreadings of the reference that explain each one's departures):\n")
 	for _, d := range ds {
-		b.WriteString("  " + Line(d) + "\n")
+		b.WriteString("  " + DiagnosisLine(d) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
