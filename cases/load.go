@@ -126,7 +126,8 @@ func LoadDirs(dirs ...string) ([]Case, error) {
 // LoadSources reads the case files of every source, as Load does for one.
 // Case ids must be unique across all sources; a repeated id is reported at
 // its later occurrence, naming the first. Requirement IDs are checked
-// against the embedded requirement table (Requirements).
+// against the embedded requirement table (RequirementTable); a Loader
+// takes another.
 func LoadSources(srcs ...Source) ([]Case, error) {
 	return Loader{}.Load(srcs...)
 }
@@ -138,13 +139,20 @@ type Loader struct {
 	// load: a file named *.yaml that is not a regular file (a FIFO, a
 	// device) is skipped, since reading it could block for ever.
 	Warn func(*LoadError)
+	// Table is the requirement table that case files' requirement IDs and
+	// levels are checked against; when it holds no requirements, the
+	// embedded table (RequirementTable).
+	Table result.Table
 }
 
 // Load reads the case files of every source (see LoadSources).
 func (ld Loader) Load(srcs ...Source) ([]Case, error) {
-	reqList, err := Requirements()
-	if err != nil {
-		return nil, err
+	reqList := ld.Table.Requirements
+	if len(reqList) == 0 {
+		var err error
+		if reqList, err = Requirements(); err != nil {
+			return nil, err
+		}
 	}
 	reqs := make(map[string]result.Requirement, len(reqList))
 	for _, r := range reqList {

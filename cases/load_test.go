@@ -762,3 +762,22 @@ func TestLoadTimelineHost(t *testing.T) {
 		t.Errorf("URLs (-want +got):\n%s", diff)
 	}
 }
+
+// A Loader checks requirement IDs and levels against the table it is
+// given, not the embedded one.
+func TestLoaderTable(t *testing.T) {
+	src := Source{FS: fstest.MapFS{"a.yaml": {Data: []byte(caseText)}}, Name: "t"}
+	own := result.Table{Requirements: []result.Requirement{{ID: "OWN-1", Level: "MUST", Area: "own"}}}
+	_, err := Loader{Table: own}.Load(src)
+	if err == nil || !strings.Contains(err.Error(), `unknown requirement ID "UA-2"`) {
+		t.Errorf("UA-2 against a table without it: %v", err)
+	}
+	if _, err := (Loader{}).Load(src); err != nil {
+		t.Errorf("the zero Loader checks against the embedded table: %v", err)
+	}
+	own.Requirements = append(own.Requirements, result.Requirement{ID: "UA-2", Level: "SHOULD", Area: "own"})
+	cs, err := Loader{Table: own}.Load(src)
+	if err != nil || cs[0].Level != result.SHOULD {
+		t.Errorf("UA-2 as the given table's SHOULD: level %v, %v", cs, err)
+	}
+}

@@ -305,7 +305,7 @@ func (c *corpusFlags) load(stderr io.Writer) ([]cases.Case, error) {
 		}
 		srcs = append(srcs, src)
 	}
-	ld := cases.Loader{Warn: func(e *cases.LoadError) { fmt.Fprintln(stderr, "warning:", e) }}
+	ld := cases.Loader{Warn: func(e *cases.LoadError) { fmt.Fprintln(stderr, "warning:", e) }, Table: ownTable()}
 	return ld.Load(srcs...)
 }
 
