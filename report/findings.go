@@ -327,36 +327,16 @@ func rankSignatures(cs []findingView) {
 }
 
 // classSources lists the source files of a group's findings with the
-// lines their probes came from.
+// lines their probes came from (Group.Sources), at most maxSources, and
+// how many more there are.
 func classSources(g result.Group, fs []result.Finding) ([]sourceView, int) {
-	key := g.Signature + " " + g.Primary
-	lines := map[string][]int{}
-	var order []string
-	for i := range fs {
-		f := &fs[i]
-		if f.Key() != key {
-			continue
-		}
-		for _, s := range f.Sources {
-			if _, ok := lines[s]; !ok {
-				order = append(order, s)
-				lines[s] = nil
-			}
-			for _, n := range f.SourceLines[s] {
-				if !slices.Contains(lines[s], n) {
-					lines[s] = append(lines[s], n)
-				}
-			}
-		}
-	}
+	order, lines := g.Sources(fs)
 	more := max(0, len(order)-maxSources)
 	order = order[:min(len(order), maxSources)]
 	var out []sourceView
 	for _, s := range order {
-		ls := lines[s]
-		slices.Sort(ls)
 		var txt []string
-		for _, n := range ls {
+		for _, n := range lines[s] {
 			txt = append(txt, fmt.Sprint(n))
 		}
 		sv := sourceView{Name: s}
@@ -374,7 +354,7 @@ func classSources(g result.Group, fs []result.Finding) ([]sourceView, int) {
 // groupAnchor names a group's element: a hash of its key, so that a
 // permalink to a group stays valid across runs that find it again.
 func groupAnchor(g result.Group) string {
-	h := sha256.Sum256([]byte(g.Signature + " " + g.Primary))
+	h := sha256.Sum256([]byte(g.Key()))
 	return "c-" + hex.EncodeToString(h[:6])
 }
 

@@ -197,6 +197,38 @@ type Group struct {
 	Example Finding `json:"example"`
 }
 
+// Key is the key its findings share (Finding.Key).
+func (g *Group) Key() string { return g.Signature + " " + g.Primary }
+
+// Sources returns the source files of the group's findings among fs, in
+// the order first named, with, for each, the sorted distinct lines its
+// probes came from (none for a file that names no line).
+func (g *Group) Sources(fs []Finding) (files []string, lines map[string][]int) {
+	key := g.Key()
+	lines = map[string][]int{}
+	for i := range fs {
+		f := &fs[i]
+		if f.Key() != key {
+			continue
+		}
+		for _, s := range f.Sources {
+			if _, ok := lines[s]; !ok {
+				files = append(files, s)
+				lines[s] = nil
+			}
+			for _, n := range f.SourceLines[s] {
+				if !slices.Contains(lines[s], n) {
+					lines[s] = append(lines[s], n)
+				}
+			}
+		}
+	}
+	for _, s := range files {
+		slices.Sort(lines[s])
+	}
+	return files, lines
+}
+
 // GroupFindings groups findings by Finding.Key, in reading order: the
 // largest group of each primary requirement first, then the others; each
 // part most files first, then most probes, then by key. This is the one
