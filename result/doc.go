@@ -9,7 +9,9 @@
 //
 // It decides only what every producer must decide alike, once: the
 // summary of a parser's results (Summarize), the findings' groups
-// (GroupFindings) and summary (SummarizeFindings), the merge of the
+// (GroupFindings, and each group's sources, Group.Sources) and summary
+// (SummarizeFindings), the failures an expected-failure file covers
+// (MarkExpected; package expect reads the file), the merge of the
 // documents of a sharded run (Merge, after CheckShards), the upgrade of
 // documents written by earlier versions (ReadJSON), and the time grid the
 // audit's timelines are drawn on (Audit.Grid). The requirement table is a
