@@ -22,13 +22,12 @@ func (t Table) compareReq(a, b Requirement) int {
 	if ra, rb := t.AreaRank(a.Area), t.AreaRank(b.Area); ra != rb {
 		return ra - rb
 	}
-	pa, na, _ := strings.Cut(a.ID, "-")
-	pb, nb, _ := strings.Cut(b.ID, "-")
+	pa, pb := IDPrefix(a.ID), IDPrefix(b.ID)
 	if pa != pb {
 		return strings.Compare(pa, pb)
 	}
-	ia, ea := strconv.Atoi(na)
-	ib, eb := strconv.Atoi(nb)
+	ia, ea := strconv.Atoi(strings.TrimPrefix(a.ID, pa+"-"))
+	ib, eb := strconv.Atoi(strings.TrimPrefix(b.ID, pb+"-"))
 	if ea == nil && eb == nil && ia != ib {
 		return ia - ib
 	}
