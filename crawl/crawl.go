@@ -95,13 +95,3 @@ func failAll(scs []Scenario, crawler string, reqs result.Table, err error) ([]re
 	}
 	return results, runs
 }
-
-// Summarize counts a crawler's results as a parser's are counted.
-func Summarize(name, version string, results []result.Result, strict bool) result.Summary {
-	s := result.Summary{Name: name, Version: version}
-	for _, r := range results {
-		s.Add(r.Outcome)
-	}
-	s.Judge(strict)
-	return s
-}

@@ -73,8 +73,9 @@ func cmdCrawl(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		meta.Interrupted = interruption(ctx, err)
 		fmt.Fprintln(stderr, "reptest crawl: interrupted; the results so far are reported")
 	}
-	sum := crawl.Summarize(cfg.crawler.Name, version, results, cfg.strict)
-	doc := cases.NewDocument(meta, []result.Summary{sum}, results, selected)
+	// NewDocument counts and judges the crawler as it does a parser
+	// (result.Summarize, the not-run rule included).
+	doc := cases.NewDocument(meta, []result.Summary{{Name: cfg.crawler.Name, Version: version}}, results, selected)
 	doc.Crawls = crawl.Timelines(runs, results, cfg.crawler.Name)
 	doc.CrawlLayout, doc.CrawlLayoutNote = string(lab.Layout()), lab.Note()
 	if doc.Diagnosis, err = diagnose.Fit(ctx, crawl.Evidence(runs, results, cfg.crawler.Name)); err != nil {
