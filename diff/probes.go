@@ -1,8 +1,8 @@
 package diff
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -72,13 +72,18 @@ var probeKinds = map[string]string{
 // reference reads it under Google's options, which find every record the
 // RFC's do and more (misspelt names, a missing colon, leading tokens).
 func DeriveProbes(body []byte, max int) []Probe {
+	return deriveProbes(newReading(body), max)
+}
+
+// deriveProbes is DeriveProbes of the body rd reads.
+func deriveProbes(rd *reading, max int) []Probe {
 	if max <= 0 {
 		max = DefaultMaxProbes
 	}
-	r := reference.Parse(body, reference.Google())
+	r := rd.parse(reference.Google())
 	// A large file's most important kind of probe is often more than max
 	// on its own: derived alone, it gives what deriving all would.
-	if len(body) > oneTierBytes {
+	if len(rd.robots) > oneTierBytes {
 		if out := keepTiers(derive(r, 0), max); len(out) >= max {
 			return out
 		}
@@ -92,7 +97,7 @@ const oneTierBytes = 8 << 10
 
 // derive returns the probes of the file r of tiers up to maxTier, by
 // tier.
-func derive(r *reference.Robots, maxTier int) [4][]Probe {
+func derive(r *reference.Robots, maxTier int) [4][]rawProbe {
 	d := &deriver{groups: r.Groups(), maxTier: maxTier}
 	d.readAgents()
 	// An agent whose groups are those of an agent before it gets only a
@@ -133,8 +138,15 @@ type deriver struct {
 	agents  []string         // the named agents, in file order
 	owned   map[string][]int // lower-case agent → its groups that have rules
 	unnamed string
-	tiers   [4][]Probe
+	tiers   [4][]rawProbe
 	maxTier int // tiers past it are not derived
+}
+
+// rawProbe is a derived probe before keepTiers keeps it: its path
+// without ProbeHost, which only the kept ones are given.
+type rawProbe struct {
+	agent, path, kind string
+	line              int
 }
 
 // readAgents finds the agents the file names, in file order and without
@@ -180,11 +192,12 @@ func (d *deriver) rulesOf(groups []int) []reference.RuleRef {
 
 // ruleSet identifies a list of rules by their lines.
 func ruleSet(rules []reference.RuleRef) string {
-	lines := make([]int, len(rules))
-	for i, r := range rules {
-		lines[i] = r.Line
+	b := make([]byte, 0, 4*len(rules))
+	for _, r := range rules {
+		b = strconv.AppendInt(b, int64(r.Line), 10)
+		b = append(b, ' ')
 	}
-	return fmt.Sprint(lines)
+	return string(b)
 }
 
 // add adds a probe to a tier, unless its path holds a control character
@@ -193,7 +206,7 @@ func (d *deriver) add(tier int, agent, path string, line int, kind string) {
 	if tier > d.maxTier || strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
 		return
 	}
-	d.tiers[tier] = append(d.tiers[tier], Probe{Agent: agent, URL: ProbeHost + path, Line: line, Kind: kind, Req: probeKinds[kind]})
+	d.tiers[tier] = append(d.tiers[tier], rawProbe{agent: agent, path: path, line: line, kind: kind})
 }
 
 // own adds an agent's probes of its own rules: all of them (full), or
@@ -208,8 +221,11 @@ func (d *deriver) own(agent string, rules []reference.RuleRef, full bool) {
 			}
 			continue
 		}
+		if !full && k >= 2 {
+			continue // none of its variants would be kept
+		}
 		for _, v := range pathVariants(r.Pattern) {
-			if full || k < 2 && v.tier == 0 {
+			if full || v.tier == 0 {
 				d.add(v.tier, agent, v.path, r.Line, v.kind)
 			}
 		}
@@ -248,31 +264,43 @@ func (d *deriver) cross() {
 // keepTiers returns the tiers' probes in order, without duplicates, at
 // most max: the last tier that does not fit whole is sampled at even
 // intervals.
-func keepTiers(tiers [4][]Probe, max int) []Probe {
-	var out []Probe
-	dup := make(map[[2]string]bool)
+func keepTiers(tiers [4][]rawProbe, max int) []Probe {
+	n := 0
 	for _, tier := range tiers {
-		var fresh []Probe
-		for _, p := range tier {
-			k := [2]string{p.Agent, p.URL}
-			if !dup[k] {
-				dup[k] = true
-				fresh = append(fresh, p)
-			}
-		}
+		n += len(tier)
+	}
+	out := make([]Probe, 0, min(n, max))
+	dup := make(map[[2]string]struct{}, n)
+	var fresh []int // indexes into the tier
+	for _, tier := range tiers {
 		room := max - len(out)
 		if room <= 0 {
 			break
 		}
+		fresh = fresh[:0]
+		for i, p := range tier {
+			k := [2]string{p.agent, p.path}
+			if _, seen := dup[k]; !seen {
+				dup[k] = struct{}{}
+				fresh = append(fresh, i)
+			}
+		}
 		if len(fresh) <= room {
-			out = append(out, fresh...)
+			for _, i := range fresh {
+				out = append(out, tier[i].probe())
+			}
 			continue
 		}
 		for i := 0; i < room; i++ {
-			out = append(out, fresh[i*len(fresh)/room])
+			out = append(out, tier[fresh[i*len(fresh)/room]].probe())
 		}
 	}
 	return out
+}
+
+// probe returns p as a probe of ProbeHost.
+func (p *rawProbe) probe() Probe {
+	return Probe{Agent: p.agent, URL: ProbeHost + p.path, Line: p.line, Kind: p.kind, Req: probeKinds[p.kind]}
 }
 
 // firstRule returns the group's first rule with a path.
@@ -466,7 +494,7 @@ const maxTiePairs = 400
 
 // tieProbes returns paths that an allow rule and a disallow rule of the
 // same group, of the same length as written, both match under the
-// reference (the two rules alone in a file): the literal of one followed
+// reference under the RFC options (reference.MatchRule): the literal of one followed
 // by what comes after the last "*" of the other, and each expanded alone.
 func tieProbes(groups []reference.Group) []tieProbe {
 	var out []tieProbe
@@ -491,10 +519,10 @@ func tieProbes(groups []reference.Group) []tieProbe {
 					literalPath(d.Pattern) + tailOf(a.Pattern), literalPath(a.Pattern) + tailOf(d.Pattern),
 				}
 				for _, c := range cands {
-					if !matchesAlone(d.Pattern, ProbeHost+c) {
+					if _, ok := reference.MatchRule(reference.RFC(), false, d.Pattern, ProbeHost+c); !ok {
 						continue
 					}
-					if matchesAlone(a.Pattern, ProbeHost+c) {
+					if _, ok := reference.MatchRule(reference.RFC(), true, a.Pattern, ProbeHost+c); ok {
 						out = append(out, tieProbe{group: gi, line: d.Line, path: c})
 						break
 					}
@@ -503,16 +531,6 @@ func tieProbes(groups []reference.Group) []tieProbe {
 		}
 	}
 	return out
-}
-
-// matchesAlone reports whether a rule of pattern alone in a file decides
-// url under the RFC options, as ruleMatches does, at the cost of one
-// AllowedOnce: under those options a rule's kind changes its verdict,
-// never whether it matches, so a disallow rule stands for both kinds, and
-// the verdict is disallow exactly when it matched.
-func matchesAlone(pattern, url string) bool {
-	allowed, err := reference.AllowedOnce("User-agent: x\nDisallow: "+pattern+"\n", reference.RFC(), "x", url)
-	return err == nil && !allowed
 }
 
 // expandStars is the pattern with every "*" matching nothing, as a path.
