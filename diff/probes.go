@@ -100,6 +100,8 @@ const oneTierBytes = 8 << 10
 func derive(r *reference.Robots, maxTier int) [4][]rawProbe {
 	d := &deriver{groups: r.Groups(), maxTier: maxTier}
 	d.readAgents()
+	starRules := r.OrphanRules()
+	d.sizeTiers(len(starRules))
 	// An agent whose groups are those of an agent before it gets only a
 	// few probes of its own: the parsers treat the rules the same way.
 	sets := make(map[string]bool)
@@ -113,7 +115,6 @@ func derive(r *reference.Robots, maxTier int) [4][]rawProbe {
 			d.add(2, f, literalPath(rules[0].Pattern), rules[0].Line, "agent-case")
 		}
 	}
-	starRules := r.OrphanRules()
 	for _, g := range d.groups {
 		if isStar(g) {
 			starRules = append(starRules, g.Rules...)
@@ -200,11 +201,33 @@ func ruleSet(rules []reference.RuleRef) string {
 	return string(b)
 }
 
+// sizeTiers sizes the tiers for what a file of the groups and orphans
+// rules before them usually gives (most rules owned by one agent), so
+// that few grow as they are filled.
+func (d *deriver) sizeTiers(orphans int) {
+	rules := orphans
+	for _, g := range d.groups {
+		rules += len(g.Rules)
+	}
+	agents := len(d.agents) + 1
+	d.tiers[0] = make([]rawProbe, 0, agents+rules)
+	if d.maxTier > 0 {
+		d.tiers[1] = make([]rawProbe, 0, 2*rules)
+		d.tiers[2] = make([]rawProbe, 0, agents+5*rules)
+		d.tiers[3] = make([]rawProbe, 0, 3*agents)
+	}
+}
+
 // add adds a probe to a tier, unless its path holds a control character
 // or "#".
 func (d *deriver) add(tier int, agent, path string, line int, kind string) {
-	if tier > d.maxTier || strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
+	if tier > d.maxTier {
 		return
+	}
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c < 0x20 || c == '#' || c == 0x7F {
+			return
+		}
 	}
 	d.tiers[tier] = append(d.tiers[tier], rawProbe{agent: agent, path: path, line: line, kind: kind})
 }

@@ -451,7 +451,10 @@ func (t *tagInput) otherReading() bool {
 	// numbered in order, from 1.
 	theirs := t.rd.lines(other)
 	return slices.ContainsFunc(t.lines, func(l reference.Line) bool {
-		at := sort.Search(len(theirs), func(i int) bool { return theirs[i].Number >= l.Number })
+		at := l.Number - 1
+		if at < 0 || at >= len(theirs) || theirs[at].Number != l.Number {
+			at = sort.Search(len(theirs), func(i int) bool { return theirs[i].Number >= l.Number })
+		}
 		if at == len(theirs) || theirs[at].Number != l.Number {
 			return false
 		}
