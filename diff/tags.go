@@ -225,9 +225,9 @@ var tagRules = []tagRule{
 	{"two matching rules, allow and disallow, equal length", []string{"MATCH-5"}, func(t *tagInput) bool { return t.conflict(true) }},
 	{"two matching rules, allow and disallow, unequal", []string{"MATCH-4"}, func(t *tagInput) bool { return t.conflict(false) }},
 	{"a rule matches only when case is ignored", []string{"MATCH-2"}, func(t *tagInput) bool {
-		lower := ProbeHost + strings.ToLower(t.pq)
+		lower := reference.NewRuleMatcher(t.opts, ProbeHost+strings.ToLower(t.pq))
 		return t.anyMiss(func(r tagRuleRef) bool {
-			_, ok := reference.MatchRule(t.opts, r.Allow, strings.ToLower(r.Pattern), lower)
+			_, ok := lower.Match(r.Allow, strings.ToLower(r.Pattern))
 			return ok
 		})
 	}},
@@ -240,8 +240,12 @@ var tagRules = []tagRule{
 	}},
 	{"a rule's match depends on the URL's query", []string{"MATCH-11"}, func(t *tagInput) bool {
 		path, _, hasQuery := strings.Cut(t.pq, "?")
-		return hasQuery && slices.ContainsFunc(t.rules, func(r tagRuleRef) bool {
-			_, ok := reference.MatchRule(t.opts, r.Allow, r.Pattern, ProbeHost+path)
+		if !hasQuery {
+			return false
+		}
+		m := reference.NewRuleMatcher(t.opts, ProbeHost+path)
+		return slices.ContainsFunc(t.rules, func(r tagRuleRef) bool {
+			_, ok := m.Match(r.Allow, r.Pattern)
 			return ok != r.matches
 		})
 	}},
@@ -336,8 +340,9 @@ func newTagInput(in result.Input, verdicts map[string]result.Verdict, rd *readin
 		n += len(g.Rules)
 	}
 	t.rules = make([]tagRuleRef, 0, n)
+	m := reference.NewRuleMatcher(opts, in.URL)
 	add := func(r reference.RuleRef, group int) {
-		n, ok := reference.MatchRule(opts, r.Allow, r.Pattern, in.URL)
+		n, ok := m.Match(r.Allow, r.Pattern)
 		t.rules = append(t.rules, tagRuleRef{RuleRef: r, group: group, matches: ok, length: n})
 		tagEncoding(t.encoding, r.Pattern, false)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/reptest/reptest/reference"
 )
 
-// TestMatchRuleAsParsed checks MatchRule against what it stands for, a
+// TestMatchRuleAsParsed checks MatchRule and RuleMatcher against what it stands for, a
 // file of the one rule parsed and asked, under the profiles' options and
 // every misreading a parser can make: on the rules of the test files and
 // of the real-world collection (when present), each asked about paths
@@ -39,7 +39,7 @@ func TestMatchRuleAsParsed(t *testing.T) {
 				// The pattern, and in lower case as the diff engine's
 				// tags ask about it (MATCH-2).
 				for _, p := range []string{r.Pattern, strings.ToLower(r.Pattern)} {
-					if seen[p] {
+					if seen[p] || len(seen) >= maxMatchRulePatterns {
 						continue
 					}
 					seen[p] = true
@@ -52,6 +52,9 @@ func TestMatchRuleAsParsed(t *testing.T) {
 								if n != wantN || ok != wantOK {
 									t.Fatalf("%s: MatchRule(allow %t, %q, %q) = %d, %t; parsed: %d, %t", o.Name, allow, p, u, n, ok, wantN, wantOK)
 								}
+								if n, ok = reference.NewRuleMatcher(o, u).Match(allow, p); n != wantN || ok != wantOK {
+									t.Fatalf("%s: RuleMatcher of %q: Match(allow %t, %q) = %d, %t; parsed: %d, %t", o.Name, u, allow, p, n, ok, wantN, wantOK)
+								}
 							}
 						}
 					}
@@ -61,6 +64,11 @@ func TestMatchRuleAsParsed(t *testing.T) {
 	}
 	t.Logf("%d patterns, %d questions under each kind", len(seen), checked)
 }
+
+// maxMatchRulePatterns bounds the patterns TestMatchRuleAsParsed checks
+// (the test files' first, then the collection's in name order), so that
+// it takes seconds.
+const maxMatchRulePatterns = 20000
 
 // matchRuleURLs returns URLs that a rule of the pattern may or may not
 // match: its literal text, "*" taken as nothing or as text, past it, in
