@@ -435,8 +435,10 @@ func SameCause(f result.Finding) func(result.Finding) bool {
 	}
 }
 
-// reasonOf returns the kind of reason the reference gives for its verdict.
+// reasonOf returns the kind of reason the reference gives for its verdict
+// (read once, without parsing: each candidate of a minimisation asks).
 func reasonOf(in result.Input) (reference.Reason, bool) {
-	d, err := parseFor(in).Decide(in.Agent, in.URL)
-	return d.Reason, err == nil
+	opts, _ := reference.OptionsFor(in.Profile)
+	r, err := reference.ReasonOnce(string(in.Robots), opts, in.Agent, in.URL)
+	return r, err == nil
 }
