@@ -135,12 +135,13 @@ func derive(r *reference.Robots, maxTier int) [4][]rawProbe {
 // deriver collects the probes DeriveProbes derives from a file's groups,
 // by tier of importance.
 type deriver struct {
-	groups  []reference.Group
-	agents  []string         // the named agents, in file order
-	owned   map[string][]int // lower-case agent → its groups that have rules
-	unnamed string
-	tiers   [4][]rawProbe
-	maxTier int // tiers past it are not derived
+	groups   []reference.Group
+	agents   []string         // the named agents, in file order
+	owned    map[string][]int // lower-case agent → its groups that have rules
+	unnamed  string
+	tiers    [4][]rawProbe
+	maxTier  int       // tiers past it are not derived
+	variants []variant // pathVariants's buffer
 }
 
 // rawProbe is a derived probe before keepTiers keeps it: its path
@@ -247,7 +248,8 @@ func (d *deriver) own(agent string, rules []reference.RuleRef, full bool) {
 		if !full && k >= 2 {
 			continue // none of its variants would be kept
 		}
-		for _, v := range pathVariants(r.Pattern) {
+		d.variants = pathVariants(d.variants[:0], r.Pattern)
+		for _, v := range d.variants {
 			if full || v.tier == 0 {
 				d.add(v.tier, agent, v.path, r.Line, v.kind)
 			}
@@ -353,18 +355,18 @@ type variant struct {
 	path string
 }
 
-// pathVariants returns the paths derived from one rule's pattern. The
-// prefix is its one first-tier path (own derives it alone for tier 0).
-func pathVariants(pattern string) []variant {
+// pathVariants appends to vs the paths derived from one rule's pattern.
+// The prefix is its one first-tier path (own derives it alone for tier 0).
+func pathVariants(vs []variant, pattern string) []variant {
 	if pattern == "" {
-		return nil
+		return vs
 	}
 	base, anchored := strings.CutSuffix(pattern, "$")
 	lit := literalPath(pattern)
-	vs := []variant{
-		{0, "prefix", lit},
-		{1, "past", lit + "x"},
-	}
+	vs = append(vs,
+		variant{0, "prefix", lit},
+		variant{1, "past", lit + "x"},
+	)
 	if strings.Contains(base, "*") {
 		vs = append(vs,
 			variant{1, "star", rooted(strings.ReplaceAll(base, "*", ""))},
@@ -474,6 +476,9 @@ func encodeOne(p string, lower bool) string {
 
 // decodeAll decodes every %XX escape of p.
 func decodeAll(p string) string {
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		if p[i] == '%' && i+2 < len(p) && isHexByte(p[i+1]) && isHexByte(p[i+2]) {
@@ -488,6 +493,9 @@ func decodeAll(p string) string {
 
 // flipHexCase swaps the case of the hex letters of every %XX escape.
 func flipHexCase(p string) string {
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
 	b := []byte(p)
 	for i := 0; i+2 < len(b); i++ {
 		if b[i] == '%' && isHexByte(b[i+1]) && isHexByte(b[i+2]) {
