@@ -33,8 +33,10 @@ type panel struct {
 	names   []string
 	timeout time.Duration
 	// cache, when not nil, holds verdicts already given, shared by the
-	// panels of one run.
-	cache *verdictCache
+	// panels of one run. The reference's own verdicts are left out of
+	// it (uncached): deciding again costs it less than a cache key.
+	cache    *verdictCache
+	uncached []bool
 	// disk, when not nil, keeps verdicts and results across runs, by
 	// the parsers' identities ids (setIdentities).
 	disk *DiskCache
@@ -52,10 +54,12 @@ type panel struct {
 	calls []int
 }
 
-func newPanel(parsers []cases.Parser, timeout time.Duration) (*panel, error) {
-	p := &panel{parsers: parsers, timeout: timeout, cost: make([]time.Duration, len(parsers)), calls: make([]int, len(parsers))}
+func newPanel(ps []cases.Parser, timeout time.Duration) (*panel, error) {
+	p := &panel{parsers: ps, timeout: timeout, cost: make([]time.Duration, len(ps)), calls: make([]int, len(ps)),
+		uncached: make([]bool, len(ps))}
 	seen := make(map[string]bool)
-	for _, q := range parsers {
+	for i, q := range ps {
+		_, p.uncached[i] = q.(*parsers.Reference)
 		name := q.Info().Name
 		if name == "" || seen[name] {
 			return nil, fmt.Errorf("diff: parser names must be distinct and not empty: %q", name)
@@ -115,24 +119,34 @@ func (p *panel) verdicts(ctx context.Context, in result.Input, dst []result.Verd
 	return dst
 }
 
-// keyOf returns the cache key of q about b (none without a cache).
+// keyOf returns the cache key of q about b (none when no parser's
+// verdicts are cached).
 func (p *panel) keyOf(b *body, q cases.Question) questionKey {
-	if p.cache == nil {
+	if p.cache == nil || !slices.Contains(p.uncached, false) {
 		return questionKey{}
 	}
 	return keyOf(b, q)
 }
 
+// cacheOf returns the cache of parser i's verdicts, nil for none.
+func (p *panel) cacheOf(i int) *verdictCache {
+	if p.uncached[i] {
+		return nil
+	}
+	return p.cache
+}
+
 // verdict returns parser i's verdict on one question, from the cache
 // when it is there; k is the question's cache key.
 func (p *panel) verdict(ctx context.Context, i int, b *body, q cases.Question, k *questionKey) result.Verdict {
-	if v, ok := p.cache.get(i, k); ok {
+	c := p.cacheOf(i)
+	if v, ok := c.get(i, k); ok {
 		return v
 	}
 	req := b.request()
 	req.Agent, req.URL = q.Agent, q.URL
 	v := p.ask(ctx, i, req)
-	p.cache.put(i, k, v)
+	c.put(i, k, v)
 	return v
 }
 
@@ -163,6 +177,7 @@ func (p *panel) probe(ctx context.Context, b *body, qs []cases.Question) [][]res
 // probeOne fills in parser i's column of vs; keys are the questions'
 // cache keys.
 func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Question, keys []questionKey, vs [][]result.Verdict) {
+	c := p.cacheOf(i)
 	var stored map[cases.Question]result.Verdict
 	if p.disk != nil {
 		stored = p.storedVerdicts(i, b)
@@ -172,8 +187,8 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 	for k := range qs {
 		if v, ok := stored[qs[k]]; ok {
 			vs[k][i] = v
-			p.cache.put(i, &keys[k], v)
-		} else if v, ok := p.cache.get(i, &keys[k]); ok {
+			c.put(i, &keys[k], v)
+		} else if v, ok := c.get(i, &keys[k]); ok {
 			vs[k][i] = v
 		} else {
 			todo = append(todo, k)
@@ -188,7 +203,7 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 			req := b.request()
 			req.Agent, req.URL = qs[k].Agent, qs[k].URL
 			vs[k][i] = p.ask(ctx, i, req)
-			p.cache.put(i, &keys[k], vs[k][i])
+			c.put(i, &keys[k], vs[k][i])
 		}
 		return
 	}
@@ -199,7 +214,7 @@ func (p *panel) probeOne(ctx context.Context, i int, b *body, qs []cases.Questio
 	got := p.askBatch(ctx, bt, b.request(), ask)
 	for j, k := range todo {
 		vs[k][i] = got[j]
-		p.cache.put(i, &keys[k], got[j])
+		c.put(i, &keys[k], got[j])
 	}
 }
 
@@ -420,8 +435,10 @@ func SameCause(f result.Finding) func(result.Finding) bool {
 	}
 }
 
-// reasonOf returns the kind of reason the reference gives for its verdict.
+// reasonOf returns the kind of reason the reference gives for its verdict
+// (read once, without parsing: each candidate of a minimisation asks).
 func reasonOf(in result.Input) (reference.Reason, bool) {
-	d, err := parseFor(in).Decide(in.Agent, in.URL)
-	return d.Reason, err == nil
+	opts, _ := reference.OptionsFor(in.Profile)
+	r, err := reference.ReasonOnce(string(in.Robots), opts, in.Agent, in.URL)
+	return r, err == nil
 }

@@ -73,6 +73,31 @@ func TestRunReferenceColumnsSameDiagnosis(t *testing.T) {
 	}
 }
 
+// TestRunUncachedReferenceSameFindings checks that a run that keeps the
+// reference's verdicts out of its verdict cache (they are decided again)
+// reports as an unoptimised run, minimisation included, beside a parser
+// whose verdicts are cached.
+func TestRunUncachedReferenceSameFindings(t *testing.T) {
+	files := Generate(4, 30)
+	mk := func(context.Context) ([]cases.Parser, error) {
+		return []cases.Parser{parsers.NewReference(), parsers.NewReferenceWith("reference-google", reference.Google()), parsers.NewTemoto()}, nil
+	}
+	run := func(unoptimised bool) *result.Document {
+		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	want, got := run(true), run(false)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("optimised run differs (-plain +optimised):\n%s", diff)
+	}
+	if len(want.Findings) == 0 || !want.Findings[0].Minimized {
+		t.Fatal("no minimised findings: nothing was compared")
+	}
+}
+
 // TestRunSampledDiagnosisSaysSo checks that a run whose evidence passes
 // its bound records, in every diagnosis, how many files the fit left
 // out, and that its text line says the fit read a sample.

@@ -454,16 +454,17 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 	}
 	n := len(p.names)
 	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
-	probes := probesOf(f, opts)
+	rd := newReading(f.Robots) // parsed once for the probes, the tally, the tags and traces
+	probes := probesOf(f, opts, rd)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
-	waiting := res.tally(ctx, f, probes, all)
+	waiting := res.tally(ctx, f, probes, all, rd)
 	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, evidenceProbes(probes), all
 	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
 		}
-		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo))
+		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo, rd))
 	}
 	return res
 }
@@ -479,8 +480,9 @@ func evidenceProbes(probes []Probe) []Probe {
 }
 
 // probesOf returns f's probes, derived from its body when it has none:
-// at most opts.MaxProbes, fewer for a large body (Options.ProbeBytes).
-func probesOf(f *File, opts *Options) []Probe {
+// at most opts.MaxProbes, fewer for a large body (Options.ProbeBytes);
+// rd reads f's body.
+func probesOf(f *File, opts *Options, rd *reading) []Probe {
 	if f.Probes != nil {
 		return f.Probes
 	}
@@ -488,26 +490,22 @@ func probesOf(f *File, opts *Options) []Probe {
 	if len(f.Robots) > 0 {
 		limit = min(limit, max(MinProbes, opts.ProbeBytes/len(f.Robots)))
 	}
-	return DeriveProbes(f.Robots, limit)
+	return deriveProbes(rd, limit)
 }
 
 // tally counts the probes of f and the pairs of parsers that disagree on
 // them, all[k] being the verdicts on probes[k], and returns the
 // disagreements to minimise: one for each set of verdicts, kind of probe
-// and reference's cause (causeKey), which stands for all its probes.
-func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict) []pending {
+// and reference's cause (causeKey), which stands for all its probes. rd
+// reads f's body.
+func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict, rd *reading) []pending {
 	var (
-		parsed  *reference.Robots
 		byKey   = make(map[string]int)
 		waiting []pending
 	)
 	// The file as the reference reads it, parsed once when first needed.
-	robots := func() *reference.Robots {
-		if parsed == nil {
-			parsed = parseFor(result.Input{Robots: f.Robots, Profile: f.Profile})
-		}
-		return parsed
-	}
+	opts, _ := reference.OptionsFor(f.Profile)
+	robots := func() *reference.Robots { return rd.parse(opts) }
 	for at, pr := range probes {
 		if ctx.Err() != nil {
 			return nil
@@ -566,8 +564,9 @@ func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string 
 
 // resolve minimises the disagreement w of the file named name (unless
 // opts.NoMinimize) and returns its finding, tagged and traced. memo is
-// the file's memo of small candidates (minimizeGoal).
-func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool) result.Finding {
+// the file's memo of small candidates (minimizeGoal); rd reads the file's
+// body.
+func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool, rd *reading) result.Finding {
 	in := w.in
 	// A parser that did not answer (a timeout, a crash) is not asked to
 	// fail again, on every candidate or on the input once more: each
@@ -593,8 +592,9 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 		fd = result.Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
 	}
 	fd.Minimized = shrink
-	fd.Req = Tags(fd.Input, fd.Verdicts)
-	fd.Trace, fd.Line = traceOf(fd.Input)
+	rd = rd.of(fd.Input.Robots)
+	fd.Req = tagsOf(fd.Input, fd.Verdicts, rd)
+	fd.Trace, fd.Line = traceOf(fd.Input, rd)
 	fd.Sources = []string{name}
 	if len(w.lines) > 0 {
 		fd.SourceLines = map[string][]int{name: w.lines}
@@ -643,9 +643,10 @@ func causeKey(d reference.Decision) string {
 }
 
 // traceOf returns the reference's explanation of its verdict on in and
-// its deciding line (0 when no rule decided).
-func traceOf(in result.Input) (string, int) {
-	d, err := parseFor(in).Decide(in.Agent, in.URL)
+// its deciding line (0 when no rule decided); rd reads in's body.
+func traceOf(in result.Input, rd *reading) (string, int) {
+	opts, _ := reference.OptionsFor(in.Profile)
+	d, err := rd.parse(opts).Decide(in.Agent, in.URL)
 	if err != nil {
 		return err.Error(), 0
 	}

@@ -1,8 +1,8 @@
 package diff
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -72,13 +72,18 @@ var probeKinds = map[string]string{
 // reference reads it under Google's options, which find every record the
 // RFC's do and more (misspelt names, a missing colon, leading tokens).
 func DeriveProbes(body []byte, max int) []Probe {
+	return deriveProbes(newReading(body), max)
+}
+
+// deriveProbes is DeriveProbes of the body rd reads.
+func deriveProbes(rd *reading, max int) []Probe {
 	if max <= 0 {
 		max = DefaultMaxProbes
 	}
-	r := reference.Parse(body, reference.Google())
+	r := rd.parse(reference.Google())
 	// A large file's most important kind of probe is often more than max
 	// on its own: derived alone, it gives what deriving all would.
-	if len(body) > oneTierBytes {
+	if len(rd.robots) > oneTierBytes {
 		if out := keepTiers(derive(r, 0), max); len(out) >= max {
 			return out
 		}
@@ -92,9 +97,11 @@ const oneTierBytes = 8 << 10
 
 // derive returns the probes of the file r of tiers up to maxTier, by
 // tier.
-func derive(r *reference.Robots, maxTier int) [4][]Probe {
+func derive(r *reference.Robots, maxTier int) [4][]rawProbe {
 	d := &deriver{groups: r.Groups(), maxTier: maxTier}
 	d.readAgents()
+	starRules := r.OrphanRules()
+	d.sizeTiers(len(starRules))
 	// An agent whose groups are those of an agent before it gets only a
 	// few probes of its own: the parsers treat the rules the same way.
 	sets := make(map[string]bool)
@@ -108,7 +115,6 @@ func derive(r *reference.Robots, maxTier int) [4][]Probe {
 			d.add(2, f, literalPath(rules[0].Pattern), rules[0].Line, "agent-case")
 		}
 	}
-	starRules := r.OrphanRules()
 	for _, g := range d.groups {
 		if isStar(g) {
 			starRules = append(starRules, g.Rules...)
@@ -129,12 +135,20 @@ func derive(r *reference.Robots, maxTier int) [4][]Probe {
 // deriver collects the probes DeriveProbes derives from a file's groups,
 // by tier of importance.
 type deriver struct {
-	groups  []reference.Group
-	agents  []string         // the named agents, in file order
-	owned   map[string][]int // lower-case agent → its groups that have rules
-	unnamed string
-	tiers   [4][]Probe
-	maxTier int // tiers past it are not derived
+	groups   []reference.Group
+	agents   []string         // the named agents, in file order
+	owned    map[string][]int // lower-case agent → its groups that have rules
+	unnamed  string
+	tiers    [4][]rawProbe
+	maxTier  int       // tiers past it are not derived
+	variants []variant // pathVariants's buffer
+}
+
+// rawProbe is a derived probe before keepTiers keeps it: its path
+// without ProbeHost, which only the kept ones are given.
+type rawProbe struct {
+	agent, path, kind string
+	line              int
 }
 
 // readAgents finds the agents the file names, in file order and without
@@ -180,20 +194,43 @@ func (d *deriver) rulesOf(groups []int) []reference.RuleRef {
 
 // ruleSet identifies a list of rules by their lines.
 func ruleSet(rules []reference.RuleRef) string {
-	lines := make([]int, len(rules))
-	for i, r := range rules {
-		lines[i] = r.Line
+	b := make([]byte, 0, 4*len(rules))
+	for _, r := range rules {
+		b = strconv.AppendInt(b, int64(r.Line), 10)
+		b = append(b, ' ')
 	}
-	return fmt.Sprint(lines)
+	return string(b)
+}
+
+// sizeTiers sizes the tiers for what a file of the groups and orphans
+// rules before them usually gives (most rules owned by one agent), so
+// that few grow as they are filled.
+func (d *deriver) sizeTiers(orphans int) {
+	rules := orphans
+	for _, g := range d.groups {
+		rules += len(g.Rules)
+	}
+	agents := len(d.agents) + 1
+	d.tiers[0] = make([]rawProbe, 0, agents+rules)
+	if d.maxTier > 0 {
+		d.tiers[1] = make([]rawProbe, 0, 2*rules)
+		d.tiers[2] = make([]rawProbe, 0, agents+5*rules)
+		d.tiers[3] = make([]rawProbe, 0, 3*agents)
+	}
 }
 
 // add adds a probe to a tier, unless its path holds a control character
 // or "#".
 func (d *deriver) add(tier int, agent, path string, line int, kind string) {
-	if tier > d.maxTier || strings.ContainsAny(path, "#\x7F") || strings.IndexFunc(path, func(r rune) bool { return r < 0x20 }) >= 0 {
+	if tier > d.maxTier {
 		return
 	}
-	d.tiers[tier] = append(d.tiers[tier], Probe{Agent: agent, URL: ProbeHost + path, Line: line, Kind: kind, Req: probeKinds[kind]})
+	for i := 0; i < len(path); i++ {
+		if c := path[i]; c < 0x20 || c == '#' || c == 0x7F {
+			return
+		}
+	}
+	d.tiers[tier] = append(d.tiers[tier], rawProbe{agent: agent, path: path, line: line, kind: kind})
 }
 
 // own adds an agent's probes of its own rules: all of them (full), or
@@ -208,8 +245,12 @@ func (d *deriver) own(agent string, rules []reference.RuleRef, full bool) {
 			}
 			continue
 		}
-		for _, v := range pathVariants(r.Pattern) {
-			if full || k < 2 && v.tier == 0 {
+		if !full && k >= 2 {
+			continue // none of its variants would be kept
+		}
+		d.variants = pathVariants(d.variants[:0], r.Pattern)
+		for _, v := range d.variants {
+			if full || v.tier == 0 {
 				d.add(v.tier, agent, v.path, r.Line, v.kind)
 			}
 		}
@@ -248,31 +289,43 @@ func (d *deriver) cross() {
 // keepTiers returns the tiers' probes in order, without duplicates, at
 // most max: the last tier that does not fit whole is sampled at even
 // intervals.
-func keepTiers(tiers [4][]Probe, max int) []Probe {
-	var out []Probe
-	dup := make(map[[2]string]bool)
+func keepTiers(tiers [4][]rawProbe, max int) []Probe {
+	n := 0
 	for _, tier := range tiers {
-		var fresh []Probe
-		for _, p := range tier {
-			k := [2]string{p.Agent, p.URL}
-			if !dup[k] {
-				dup[k] = true
-				fresh = append(fresh, p)
-			}
-		}
+		n += len(tier)
+	}
+	out := make([]Probe, 0, min(n, max))
+	dup := make(map[[2]string]struct{}, n)
+	var fresh []int // indexes into the tier
+	for _, tier := range tiers {
 		room := max - len(out)
 		if room <= 0 {
 			break
 		}
+		fresh = fresh[:0]
+		for i, p := range tier {
+			k := [2]string{p.agent, p.path}
+			if _, seen := dup[k]; !seen {
+				dup[k] = struct{}{}
+				fresh = append(fresh, i)
+			}
+		}
 		if len(fresh) <= room {
-			out = append(out, fresh...)
+			for _, i := range fresh {
+				out = append(out, tier[i].probe())
+			}
 			continue
 		}
 		for i := 0; i < room; i++ {
-			out = append(out, fresh[i*len(fresh)/room])
+			out = append(out, tier[fresh[i*len(fresh)/room]].probe())
 		}
 	}
 	return out
+}
+
+// probe returns p as a probe of ProbeHost.
+func (p *rawProbe) probe() Probe {
+	return Probe{Agent: p.agent, URL: ProbeHost + p.path, Line: p.line, Kind: p.kind, Req: probeKinds[p.kind]}
 }
 
 // firstRule returns the group's first rule with a path.
@@ -302,18 +355,18 @@ type variant struct {
 	path string
 }
 
-// pathVariants returns the paths derived from one rule's pattern. The
-// prefix is its one first-tier path (own derives it alone for tier 0).
-func pathVariants(pattern string) []variant {
+// pathVariants appends to vs the paths derived from one rule's pattern.
+// The prefix is its one first-tier path (own derives it alone for tier 0).
+func pathVariants(vs []variant, pattern string) []variant {
 	if pattern == "" {
-		return nil
+		return vs
 	}
 	base, anchored := strings.CutSuffix(pattern, "$")
 	lit := literalPath(pattern)
-	vs := []variant{
-		{0, "prefix", lit},
-		{1, "past", lit + "x"},
-	}
+	vs = append(vs,
+		variant{0, "prefix", lit},
+		variant{1, "past", lit + "x"},
+	)
 	if strings.Contains(base, "*") {
 		vs = append(vs,
 			variant{1, "star", rooted(strings.ReplaceAll(base, "*", ""))},
@@ -423,6 +476,9 @@ func encodeOne(p string, lower bool) string {
 
 // decodeAll decodes every %XX escape of p.
 func decodeAll(p string) string {
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		if p[i] == '%' && i+2 < len(p) && isHexByte(p[i+1]) && isHexByte(p[i+2]) {
@@ -437,6 +493,9 @@ func decodeAll(p string) string {
 
 // flipHexCase swaps the case of the hex letters of every %XX escape.
 func flipHexCase(p string) string {
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
 	b := []byte(p)
 	for i := 0; i+2 < len(b); i++ {
 		if b[i] == '%' && isHexByte(b[i+1]) && isHexByte(b[i+2]) {
@@ -466,7 +525,7 @@ const maxTiePairs = 400
 
 // tieProbes returns paths that an allow rule and a disallow rule of the
 // same group, of the same length as written, both match under the
-// reference (the two rules alone in a file): the literal of one followed
+// reference under the RFC options (reference.MatchRule): the literal of one followed
 // by what comes after the last "*" of the other, and each expanded alone.
 func tieProbes(groups []reference.Group) []tieProbe {
 	var out []tieProbe
@@ -491,10 +550,10 @@ func tieProbes(groups []reference.Group) []tieProbe {
 					literalPath(d.Pattern) + tailOf(a.Pattern), literalPath(a.Pattern) + tailOf(d.Pattern),
 				}
 				for _, c := range cands {
-					if !matchesAlone(d.Pattern, ProbeHost+c) {
+					if _, ok := reference.MatchRule(reference.RFC(), false, d.Pattern, ProbeHost+c); !ok {
 						continue
 					}
-					if matchesAlone(a.Pattern, ProbeHost+c) {
+					if _, ok := reference.MatchRule(reference.RFC(), true, a.Pattern, ProbeHost+c); ok {
 						out = append(out, tieProbe{group: gi, line: d.Line, path: c})
 						break
 					}
@@ -503,16 +562,6 @@ func tieProbes(groups []reference.Group) []tieProbe {
 		}
 	}
 	return out
-}
-
-// matchesAlone reports whether a rule of pattern alone in a file decides
-// url under the RFC options, as ruleMatches does, at the cost of one
-// AllowedOnce: under those options a rule's kind changes its verdict,
-// never whether it matches, so a disallow rule stands for both kinds, and
-// the verdict is disallow exactly when it matched.
-func matchesAlone(pattern, url string) bool {
-	allowed, err := reference.AllowedOnce("User-agent: x\nDisallow: "+pattern+"\n", reference.RFC(), "x", url)
-	return err == nil && !allowed
 }
 
 // expandStars is the pattern with every "*" matching nothing, as a path.

@@ -71,22 +71,3 @@ func TestDeriveProbesFirstTierAlone(t *testing.T) {
 		t.Error("no file took the short cut")
 	}
 }
-
-// TestMatchesAlone checks that matchesAlone, which tieProbes asks, says
-// what ruleMatches says of a rule of either kind.
-func TestMatchesAlone(t *testing.T) {
-	patterns := []string{"", "/", "*", "$", "/a", "/a$", "/a*b", "/*.pdf$", "a/b", "/index.htm", "/d/index.html",
-		"/robots.txt", "/%7e", "/~", "/A", "/a?q=1", "/*?", "/a**b$", "/ツ"}
-	urls := []string{"/", "/a", "/ab", "/a/b", "/axb", "/x.pdf", "/x.pdfx", "/index.htm", "/d/", "/d/index.html",
-		"/robots.txt", "/~", "/%7E", "/A", "/a?q=1", "/a?", "/%E3%83%84"}
-	for _, p := range patterns {
-		for _, u := range urls {
-			got := matchesAlone(p, ProbeHost+u)
-			for _, allow := range []bool{false, true} {
-				if want, _ := ruleMatches(reference.RFC(), "x", allow, p, ProbeHost+u); got != want {
-					t.Errorf("pattern %q (allow %v) on %q: matchesAlone says %v, ruleMatches %v", p, allow, u, got, want)
-				}
-			}
-		}
-	}
-}

@@ -52,11 +52,11 @@ func (c *areaCounts) add(pr Probe, vs []result.Verdict, robots func() *reference
 // referenceVerdict returns the reference's verdict on a probe of the file
 // robots, or "" when it gives none (an agent that is not a token).
 func referenceVerdict(robots *reference.Robots, pr Probe) result.Verdict {
-	d, err := robots.Decide(pr.Agent, pr.URL)
+	allowed, err := robots.Allowed(pr.Agent, pr.URL)
 	switch {
 	case err != nil:
 		return ""
-	case d.Allowed:
+	case allowed:
 		return result.Allow
 	}
 	return result.Disallow

@@ -1,8 +1,10 @@
 package diff
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/reptest/reptest/reference"
@@ -58,7 +60,13 @@ import (
 // When none applies: MATCH-6 if no rule matched, MATCH-9 if a plain rule
 // decided, MATCH-1 otherwise. The result is sorted and never empty.
 func Tags(in result.Input, verdicts map[string]result.Verdict) []string {
-	t := newTagInput(in, verdicts)
+	return tagsOf(in, verdicts, newReading(in.Robots))
+}
+
+// tagsOf is Tags reading the input's body through rd, which may be the
+// reading of another body (then it is not used).
+func tagsOf(in result.Input, verdicts map[string]result.Verdict, rd *reading) []string {
+	t := newTagInput(in, verdicts, rd.of(in.Robots))
 	set := make(map[string]bool)
 	for i, r := range tagRules {
 		if t.err != nil && i >= anyAgentRules {
@@ -95,6 +103,66 @@ func Tags(in result.Input, verdicts map[string]result.Verdict) []string {
 func parseFor(in result.Input) *reference.Robots {
 	opts, _ := reference.OptionsFor(in.Profile)
 	return reference.Parse(in.Robots, opts)
+}
+
+// reading is one body as the reference reads it, under each option set
+// asked for, parsed when first needed: the probes, the tally, the tags
+// and the traces of one file share it rather than parse the body each.
+// A reading is used from one goroutine at a time.
+type reading struct {
+	robots []byte
+	text   string   // robots as a string, made once
+	raw    []string // splitLines(text), made when first needed
+	parsed []parsedAs
+}
+
+// parsedAs is a body parsed under one option set, and its lines.
+type parsedAs struct {
+	name   string // reference.Options.Name
+	robots *reference.Robots
+	lines  []reference.Line // nil until asked
+}
+
+func newReading(robots []byte) *reading { return &reading{robots: robots, text: string(robots)} }
+
+// of returns rd when it reads body, else a reading of body.
+func (rd *reading) of(body []byte) *reading {
+	if rd != nil && bytes.Equal(rd.robots, body) {
+		return rd
+	}
+	return newReading(body)
+}
+
+// as returns the body parsed under opts, the options of a profile (or
+// Google's): parsed once per option set.
+func (rd *reading) as(opts reference.Options) *parsedAs {
+	for k := range rd.parsed {
+		if rd.parsed[k].name == opts.Name {
+			return &rd.parsed[k]
+		}
+	}
+	rd.parsed = append(rd.parsed, parsedAs{name: opts.Name, robots: reference.ParseString(rd.text, opts)})
+	return &rd.parsed[len(rd.parsed)-1]
+}
+
+// parse returns the body parsed under opts.
+func (rd *reading) parse(opts reference.Options) *reference.Robots { return rd.as(opts).robots }
+
+// lines returns the lines of the body parsed under opts.
+func (rd *reading) lines(opts reference.Options) []reference.Line {
+	p := rd.as(opts)
+	if p.lines == nil {
+		p.lines = p.robots.Lines()
+	}
+	return p.lines
+}
+
+// rawLines returns the body's lines as written, line ends included.
+func (rd *reading) rawLines() []string {
+	if rd.raw == nil {
+		rd.raw = splitLines(rd.text)
+	}
+	return rd.raw
 }
 
 // tagRule is one row of Tags's table: the requirement IDs an input points
@@ -157,9 +225,9 @@ var tagRules = []tagRule{
 	{"two matching rules, allow and disallow, equal length", []string{"MATCH-5"}, func(t *tagInput) bool { return t.conflict(true) }},
 	{"two matching rules, allow and disallow, unequal", []string{"MATCH-4"}, func(t *tagInput) bool { return t.conflict(false) }},
 	{"a rule matches only when case is ignored", []string{"MATCH-2"}, func(t *tagInput) bool {
-		lower := ProbeHost + strings.ToLower(t.pq)
+		lower := reference.NewRuleMatcher(t.opts, ProbeHost+strings.ToLower(t.pq))
 		return t.anyMiss(func(r tagRuleRef) bool {
-			ok, _ := ruleMatches(t.opts, t.in.Agent, r.Allow, strings.ToLower(r.Pattern), lower)
+			_, ok := lower.Match(r.Allow, strings.ToLower(r.Pattern))
 			return ok
 		})
 	}},
@@ -172,8 +240,12 @@ var tagRules = []tagRule{
 	}},
 	{"a rule's match depends on the URL's query", []string{"MATCH-11"}, func(t *tagInput) bool {
 		path, _, hasQuery := strings.Cut(t.pq, "?")
-		return hasQuery && slices.ContainsFunc(t.rules, func(r tagRuleRef) bool {
-			ok, _ := ruleMatches(t.opts, t.in.Agent, r.Allow, r.Pattern, ProbeHost+path)
+		if !hasQuery {
+			return false
+		}
+		m := reference.NewRuleMatcher(t.opts, ProbeHost+path)
+		return slices.ContainsFunc(t.rules, func(r tagRuleRef) bool {
+			_, ok := m.Match(r.Allow, r.Pattern)
 			return ok != r.matches
 		})
 	}},
@@ -226,6 +298,7 @@ type tagInput struct {
 	in       result.Input
 	verdicts map[string]result.Verdict
 	opts     reference.Options
+	rd       *reading
 	robots   *reference.Robots
 	decision reference.Decision
 	err      error // from Decide: the agent is not a product token
@@ -247,25 +320,33 @@ type tagRuleRef struct {
 	length  int
 }
 
-func newTagInput(in result.Input, verdicts map[string]result.Verdict) *tagInput {
+// newTagInput reads in, whose body rd reads.
+func newTagInput(in result.Input, verdicts map[string]result.Verdict, rd *reading) *tagInput {
 	opts, _ := reference.OptionsFor(in.Profile)
-	t := &tagInput{in: in, verdicts: verdicts, opts: opts, robots: reference.Parse(in.Robots, opts)}
+	t := &tagInput{in: in, verdicts: verdicts, opts: opts, rd: rd, robots: rd.parse(opts)}
 	t.decision, t.err = t.robots.Decide(in.Agent, in.URL)
 	if t.err != nil {
 		return t
 	}
-	t.body = string(in.Robots)
+	t.body = rd.text
 	t.pq = reference.PathQuery(in.URL)
-	t.lines = t.robots.Lines()
+	t.lines = rd.lines(opts)
 	t.groups = t.robots.Groups()
 	t.encoding = make(map[string]bool)
 	tagEncoding(t.encoding, t.pq, true)
+	orphans := t.robots.OrphanRules()
+	n := len(orphans)
+	for _, g := range t.groups {
+		n += len(g.Rules)
+	}
+	t.rules = make([]tagRuleRef, 0, n)
+	m := reference.NewRuleMatcher(opts, in.URL)
 	add := func(r reference.RuleRef, group int) {
-		ok, n := ruleMatches(opts, in.Agent, r.Allow, r.Pattern, in.URL)
+		n, ok := m.Match(r.Allow, r.Pattern)
 		t.rules = append(t.rules, tagRuleRef{RuleRef: r, group: group, matches: ok, length: n})
 		tagEncoding(t.encoding, r.Pattern, false)
 	}
-	for _, r := range t.robots.OrphanRules() {
+	for _, r := range orphans {
 		add(r, -1)
 	}
 	for gi, g := range t.groups {
@@ -296,7 +377,7 @@ func (t *tagInput) anyLine(kind reference.LineKind) bool {
 // anyRecord reports whether f holds for a user-agent, allow or disallow
 // line, given with its text as written.
 func (t *tagInput) anyRecord(f func(l reference.Line, text string) bool) bool {
-	raw := splitLines(t.body)
+	raw := t.rd.rawLines()
 	return slices.ContainsFunc(t.lines, func(l reference.Line) bool {
 		if !isRecord(l.Kind) || l.Number > len(raw) {
 			return false
@@ -371,30 +452,20 @@ func (t *tagInput) otherReading() bool {
 	if t.opts.GoogleKeys {
 		other = reference.RFC()
 	}
-	kinds := make(map[int]reference.LineKind)
-	for _, l := range reference.Parse(t.in.Robots, other).Lines() {
-		kinds[l.Number] = l.Kind
-	}
+	// The other reading's kind of each line by number; its lines are
+	// numbered in order, from 1.
+	theirs := t.rd.lines(other)
 	return slices.ContainsFunc(t.lines, func(l reference.Line) bool {
-		k, seen := kinds[l.Number]
-		return seen && k != l.Kind && (isRecord(k) || isRecord(l.Kind))
+		at := l.Number - 1
+		if at < 0 || at >= len(theirs) || theirs[at].Number != l.Number {
+			at = sort.Search(len(theirs), func(i int) bool { return theirs[i].Number >= l.Number })
+		}
+		if at == len(theirs) || theirs[at].Number != l.Number {
+			return false
+		}
+		k := theirs[at].Kind
+		return k != l.Kind && (isRecord(k) || isRecord(l.Kind))
 	})
-}
-
-// ruleMatches reports whether a single rule matches url for agent under
-// opts, and the rule's length, by asking the reference about a file that
-// holds only that rule.
-func ruleMatches(opts reference.Options, agent string, allow bool, pattern, url string) (bool, int) {
-	key := "Disallow"
-	if allow {
-		key = "Allow"
-	}
-	r := reference.ParseString("User-agent: "+agent+"\n"+key+": "+pattern+"\n", opts)
-	d, err := r.Decide(agent, url)
-	if err != nil || d.Reason != reference.RuleMatched {
-		return false, 0
-	}
-	return true, d.Rule.Length
 }
 
 // tagEncoding tags the percent-encoding features of a rule path or a URI's

@@ -346,10 +346,15 @@ func (c *candidate) compile(dst []byte, o *Options) (p pattern, value string, te
 // ruleRef describes a candidate for traces and for Groups.
 func (o *Options) ruleRef(c candidate) RuleRef {
 	p, value, text, changed := c.compile(nil, o)
-	if !changed {
-		text = []byte(value[:p.end])
+	var norm string
+	switch {
+	case changed:
+		norm = string(collapseStars(text))
+	case !strings.Contains(value[:p.end], "**"):
+		norm = value[:p.end] // as written, nothing to collapse: no copy
+	default:
+		norm = string(collapseStars([]byte(value[:p.end])))
 	}
-	norm := string(collapseStars(text))
 	return RuleRef{Line: int(c.line), Allow: c.allow, Pattern: c.raw, Length: int(p.length), Normalized: norm, Anchored: p.anchored}
 }
 

@@ -272,7 +272,8 @@ func (r *Robots) groupsOf(token string) []int32 {
 // and classification. It reads the body again on each call; parsing itself
 // keeps only what decisions need.
 func (r *Robots) Lines() []Line {
-	var lines []Line
+	// Sized once for LF, CRLF and CR files (one that mixes them may grow).
+	lines := make([]Line, 0, max(strings.Count(r.body, "\n"), strings.Count(r.body, "\r"))+1)
 	scanLines(r.body, &r.opts, func(n, _ int, text string) {
 		kind, key, value, reason := classify(text, &r.opts)
 		lines = append(lines, Line{Number: n, Kind: kind, Key: key, Value: value, Reason: reason})

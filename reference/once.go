@@ -1,5 +1,7 @@
 package reference
 
+import "fmt"
+
 // AllowedOnce reports whether agent may access url under the robots.txt
 // body, for a caller that makes one decision per file: it reads the body
 // once and keeps nothing, compiling only the rules of the groups that can
@@ -22,13 +24,56 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	if o.ImplicitRobotsTxt && isRobotsTxtPath(path) {
 		return true, nil
 	}
+	b, _ := decideOnce(body, o, agent, path)
+	if !b.found {
+		return true, nil
+	}
+	return b.allow, nil
+}
+
+// ReasonOnce returns the reason of the reference's decision on agent and
+// url under the robots.txt body, for a caller that needs only that: it
+// reads the body once, keeps nothing and allocates as AllowedOnce does.
+// Its answer is always the Reason of ParseString(body, opts).Decide(agent,
+// url), and its error is Decide's.
+func ReasonOnce(body string, opts Options, agent, url string) (Reason, error) {
+	o := &opts
+	if !o.validAgent(agent) {
+		return 0, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
+	}
+	if o.BlankLineEndsGroup || o.AgentLinesApart || o.RecordsSplitAgents || o.groupsMisread() {
+		d, err := ParseString(body, opts).Decide(agent, url)
+		return d.Reason, err
+	}
+	var buf [512]byte
+	path := o.appendPath(buf[:0], url)
+	robotsTxt := o.ImplicitRobotsTxt && isRobotsTxtPath(path)
+	if robotsTxt {
+		path = nil // no rule is matched against it
+	}
+	b, sel := decideOnce(body, o, agent, path)
+	switch {
+	case sel == selNone:
+		return NoGroup, nil
+	case robotsTxt:
+		return RobotsTxt, nil
+	case b.found:
+		return RuleMatched, nil
+	}
+	return NoMatchingRule, nil
+}
+
+// decideOnce reads body for the deciding rule among the groups that apply
+// to agent, and which groups those are; a nil path is matched by no rule.
+// The options misread no groups.
+func decideOnce(body string, o *Options, agent string, path []byte) (best, selection) {
 	body, _ = limitBody(body, o.MaxBytes)
 
 	// The best rule so far among the groups that name the agent, among
 	// the "*" groups, and among rules before any group (§2.2.1: the named
 	// groups win, then "*", then, with OrphanRulesApply, the orphans).
 	var named, global, orphan best
-	sawNamed, sawGlobal := false, false
+	sawNamed, sawGlobal, sawOrphan := false, false, false
 	inGroup, open := false, false
 	curNamed, curGlobal := false, false
 	var scratch [scratchLen]byte // compiled text of a rule that normalisation changes
@@ -56,7 +101,14 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 		case Allow, Disallow:
 			c = candidate{raw: value, line: int32(n), allow: kind == Allow}
 			switch {
+			case path == nil:
+				// Only which groups apply is asked.
+				if !inGroup {
+					sawOrphan = true
+					continue
+				}
 			case !inGroup:
+				sawOrphan = true
 				if o.OrphanRulesApply {
 					orphan.consider(o, c, path, scratch[:])
 				}
@@ -73,17 +125,13 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 			}
 		}
 	}
-	var b *best
 	switch {
 	case sawNamed:
-		b = &named
+		return named, selNamed
 	case sawGlobal:
-		b = &global
-	default:
-		b = &orphan
+		return global, selGlobal
+	case sawOrphan && o.OrphanRulesApply:
+		return orphan, selOrphan
 	}
-	if !b.found {
-		return true, nil
-	}
-	return b.allow, nil
+	return orphan, selNone
 }
