@@ -154,7 +154,16 @@ func (f *parserFit) stratify(of []int32) stratified {
 
 // byChance reports whether the trial's agreement with the parser could
 // be chance (see ChanceLevel).
+//
+// Misreadings of the access kind are not weighed: they change the
+// verdicts of the responses of one status class whole, and a parser or
+// crawler that departs on those alone reads the status so, which is what
+// they name; a crawl of a few scenarios has only two or three such
+// responses, too few for any comparison.
 func (f *parserFit) byChance(t *trial) bool {
+	if !slices.ContainsFunc(t.add, func(id string) bool { m, _ := lookup(id); return m.Kind != reference.KindAccess }) {
+		return false
+	}
 	c := f.chanceState()
 	limit := math.Log(ChanceLevel / float64(max(1, f.rivals)))
 	for k := range c {
