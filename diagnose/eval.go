@@ -32,6 +32,8 @@ type evaluator struct {
 	// that is the profile's own reading) share their codes.
 	memo map[string][][]uint8
 	vars map[string]*variantOpts // by variant key and profile
+	// strata numbers the questions' URLs and agents (chance.go), once asked.
+	strata *strata
 }
 
 // variantOpts is a variant's options on one profile, with the key its

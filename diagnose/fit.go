@@ -41,9 +41,10 @@ const (
 // misreadings whose combined variant explains its departures from the
 // reference (see result.Diagnosis). It chooses them greedily, the one that
 // explains most departures first, claims one only when it explains at
-// least MinExplains more, on at least MinBodies bodies, and adds at most
-// one contradiction per ContradictShare it explains, then drops any that the others make
-// unnecessary. When no single misreading qualifies, it tries two or
+// least MinExplains more, on at least MinBodies bodies, adds at most
+// one contradiction per ContradictShare it explains and agrees with the
+// parser more than chance would (ChanceLevel), then drops any that the
+// others make unnecessary. When no single misreading qualifies, it tries two or
 // three together, a bounded number: misreadings that explain departures
 // only jointly (one alone contradicts what the other then corrects).
 // Misreadings the evidence cannot tell apart are named together
@@ -71,6 +72,13 @@ type parserFit struct {
 	// explained tracks what the chosen misreadings explain, as the
 	// search found it (see trial).
 	explained []bool
+	// odds counts what the parser departs on for byChance, as of the
+	// chosen misreadings; nil when they changed.
+	odds *chance
+	// rivals is the number of misreadings that could each explain
+	// MinExplains of the parser's departures: those that might be
+	// claimed, among which byChance shares ChanceLevel.
+	rivals int
 }
 
 // score is what one variant does on a parser's evidence.
@@ -113,6 +121,11 @@ func (e *evaluator) diagnose(col int, name string) result.Diagnosis {
 		f.isDep[p] = true
 	}
 	d.Departures = len(f.dep) + extra
+	for _, m := range e.cands {
+		if f.bound(m.ID) >= MinExplains {
+			f.rivals++
+		}
+	}
 	chosen, alts := f.search()
 	chosen, alts = f.prune(chosen, alts)
 	d.Behaviours = slices.Concat([]result.Behaviour{}, crawlBs, f.behaviours(chosen, alts))
@@ -171,6 +184,7 @@ type trial struct {
 	contradicts    int     // contradictions added (fewer when negative)
 	contradictions []int32 // the contradictions of the combined variant
 	bodies         int     // the bodies of gained
+	changed        []int32 // the questions whose verdict add changes
 	tied           []string
 }
 
@@ -220,6 +234,9 @@ func (f *parserFit) try(chosen, add []string) *trial {
 	was, now := f.e.codes(chosen, pos), f.e.codes(ids, pos)
 	t := &trial{add: add}
 	for k, p := range pos {
+		if was[k] != now[k] {
+			t.changed = append(t.changed, p)
+		}
 		if f.isDep[p] {
 			switch e, n := was[k] == f.mine[p], now[k] == f.mine[p]; {
 			case n && !e:
@@ -269,6 +286,7 @@ func (f *parserFit) search() (chosen []string, alts [][]string) {
 		if t == nil {
 			return chosen, alts
 		}
+		f.odds = nil
 		for i, id := range t.add {
 			chosen = append(chosen, id)
 			if i == 0 {
@@ -329,6 +347,9 @@ func (f *parserFit) single(chosen []string) (best *trial, blocked []*trial) {
 			// Too little evidence to claim it, or to try it jointly.
 		case !t.qualifies():
 			blocked = append(blocked, t)
+		case f.byChance(t):
+			// Its agreement could be chance (ChanceLevel): neither claimed
+			// nor tried jointly.
 		case best != nil && best.sameAs(t):
 			best.tied = append(best.tied, c.id)
 		case t.better(best):
@@ -358,7 +379,7 @@ func (f *parserFit) joint(chosen []string, blocked []*trial) *trial {
 			if !f.rescues(a, []string{id, r}, chosen) {
 				continue
 			}
-			if t := f.try(chosen, []string{id, r}); t.qualifies() && t.better(best) {
+			if t := f.try(chosen, []string{id, r}); t.qualifies() && t.better(best) && !f.byChance(t) {
 				best = t
 			}
 		}
@@ -377,7 +398,7 @@ func (f *parserFit) joint(chosen []string, blocked []*trial) *trial {
 				if !f.rescues(a, []string{id, r, s}, chosen) {
 					continue
 				}
-				if t := f.try(chosen, []string{id, r, s}); t.qualifies() && t.better(best) {
+				if t := f.try(chosen, []string{id, r, s}); t.qualifies() && t.better(best) && !f.byChance(t) {
 					best = t
 				}
 			}
