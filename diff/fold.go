@@ -2,7 +2,6 @@ package diff
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -159,9 +158,10 @@ func (fo *folder) finish() (*result.Document, error) {
 		}
 	}
 	var groups result.Grouping
-	err := fo.store.finish(func(at int, g *result.Finding) {
-		fo.complete(at, g)
+	err := fo.store.finish(func(at int, g *result.Finding) bool {
+		changed := fo.complete(at, g)
 		groups.Add(*g)
+		return changed
 	})
 	if err != nil {
 		return nil, err
@@ -176,9 +176,13 @@ func (fo *folder) finish() (*result.Document, error) {
 }
 
 // complete adds to the finding at place at, as found in its first file,
-// what that file's duplicates and later files add.
-func (fo *folder) complete(at int, g *result.Finding) {
+// what that file's duplicates and later files add, and reports whether
+// they added anything.
+func (fo *folder) complete(at int, g *result.Finding) bool {
 	d := fo.dupsOf(fo.firsts[at])
+	if d.count == 0 && len(fo.merges[at]) == 0 {
+		return false
+	}
 	lines := g.SourceLines[g.Sources[0]]
 	g.Duplicates += d.count
 	for _, name := range d.names {
@@ -202,6 +206,7 @@ func (fo *folder) complete(at int, g *result.Finding) {
 			g.AddSource(name, m.lines)
 		}
 	}
+	return true
 }
 
 func (fo *folder) dupsOf(idx int) *duplicates {
@@ -212,10 +217,11 @@ func (fo *folder) dupsOf(idx int) *duplicates {
 }
 
 // findingStore keeps a run's findings, as first found, in the order they
-// were added; finish hands each back to be completed, in that order.
+// were added; finish hands each back to be completed, in that order
+// (complete reports whether it changed the finding).
 type findingStore interface {
 	add(f result.Finding) error
-	finish(complete func(at int, f *result.Finding)) error
+	finish(complete func(at int, f *result.Finding) bool) error
 	// findings returns the completed findings when they are in memory.
 	findings() []result.Finding
 }
@@ -225,7 +231,7 @@ type memoryStore struct{ fs []result.Finding }
 
 func (m *memoryStore) add(f result.Finding) error { m.fs = append(m.fs, f); return nil }
 
-func (m *memoryStore) finish(complete func(int, *result.Finding)) error {
+func (m *memoryStore) finish(complete func(int, *result.Finding) bool) error {
 	for i := range m.fs {
 		complete(i, &m.fs[i])
 	}
@@ -301,7 +307,7 @@ func (s *fileStore) add(f result.Finding) error {
 	return s.w.write(&f)
 }
 
-func (s *fileStore) finish(complete func(int, *result.Finding)) (err error) {
+func (s *fileStore) finish(complete func(int, *result.Finding) bool) (err error) {
 	defer s.close()
 	if err := s.w.flush(); err != nil {
 		return err
@@ -326,10 +332,16 @@ func (s *fileStore) finish(complete func(int, *result.Finding)) (err error) {
 			return fmt.Errorf("diff: reading findings back: %w", err)
 		}
 		var f result.Finding
-		if err := json.NewDecoder(bytes.NewReader(line)).Decode(&f); err != nil {
+		if err := json.Unmarshal(line, &f); err != nil {
 			return fmt.Errorf("diff: reading findings back: %w", err)
 		}
-		complete(at, &f)
+		if !complete(at, &f) {
+			// Unchanged: the line as written is the line to write.
+			if _, err := w.bw.Write(line); err != nil {
+				return fmt.Errorf("diff: writing findings: %w", err)
+			}
+			continue
+		}
 		if err := w.write(&f); err != nil {
 			return err
 		}
