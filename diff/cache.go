@@ -14,6 +14,13 @@ import (
 // verdicts of when Options.CacheEntries is 0: about 100 MB at most.
 const DefaultCacheEntries = 1 << 21
 
+// NoMinimizeCacheEntries is the default of a run that does not minimise.
+// Its questions are about distinct bodies (copies are compared once), so
+// what it asks again is only a finding's input, right after its file's
+// probes: the questions of the files being compared are enough to
+// remember, and the default's 100 MB would only grow the run's memory.
+const NoMinimizeCacheEntries = 1 << 16
+
 // cacheParsers is the number of parsers whose verdicts the cache holds
 // per question; the verdicts of parsers after them are not remembered.
 const cacheParsers = 32

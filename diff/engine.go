@@ -46,8 +46,8 @@ type Options struct {
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
 	// CacheEntries bounds the questions whose verdicts the run
-	// remembers (DefaultCacheEntries when 0); the least recently asked
-	// are forgotten first.
+	// remembers (DefaultCacheEntries when 0, NoMinimizeCacheEntries when
+	// 0 and NoMinimize); the least recently asked are forgotten first.
 	CacheEntries int
 	// Unoptimised asks every parser every question with one Check, with
 	// no cache, no batches and no short cuts. The findings are the same
@@ -82,6 +82,12 @@ type Options struct {
 	// Run, when set, describes the run in its document (the caller
 	// records the command, the inputs, the parsers and the date).
 	Run *result.RunInfo
+	// SpillFindings, when set, has the findings kept in temporary files
+	// as the run goes instead of in memory, so that a run's memory does
+	// not grow with its inputs: the document Run returns then has no
+	// Findings (its Summary counts them), and SpillFindings is handed
+	// the file that holds them before Run returns. The caller removes it.
+	SpillFindings func(*FindingsFile)
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -152,7 +158,17 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes}}
+	var store findingStore = &memoryStore{}
+	if opts.SpillFindings != nil {
+		fs, err := newFileStore()
+		if err != nil {
+			return nil, err
+		}
+		defer fs.close()
+		store = fs
+	}
+	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes},
+		fold: newFolder(store), profile: opts.Profile}
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
@@ -184,7 +200,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	err := jobs(func(j job) bool {
 		if k, ok := dupKey(j.f, opts.Profile); ok {
 			if first, dup := seen[k]; dup {
-				c.duplicate(first, j.f.Name)
+				c.duplicate(j.idx, first, j.f.Name)
 				return true
 			}
 			seen[k] = j.idx
@@ -207,10 +223,22 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	doc := collect(c.names, c.results, c.dups, opts.Profile)
+	if c.fold.doc == nil {
+		c.fold.start(c.names, opts.Profile)
+	}
+	doc, err := c.fold.finish()
+	if err != nil {
+		return nil, err
+	}
 	doc.Run = opts.Run
 	if doc.Diagnosis, err = diagnoseRun(ctx, c, &opts); err != nil {
+		if fs, ok := store.(*fileStore); ok && fs.out != nil {
+			fs.out.Remove()
+		}
 		return nil, err
+	}
+	if fs, ok := store.(*fileStore); ok {
+		opts.SpillFindings(fs.out)
 	}
 	return doc, nil
 }
@@ -221,7 +249,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 func diagnoseRun(ctx context.Context, c *collector, opts *Options) ([]result.Diagnosis, error) {
 	start := time.Now()
 	disk := opts.Cache
-	ev := evidenceOf(c.names, c.results)
+	ev := evidenceOf(c.names, c.sample.results())
 	if opts.Unoptimised {
 		disk = nil
 	} else {
@@ -315,6 +343,9 @@ func withDefaults(opts Options, total int) Options {
 	if opts.Profile == "" {
 		opts.Profile = result.ProfileRFC
 	}
+	if opts.CacheEntries <= 0 && opts.NoMinimize {
+		opts.CacheEntries = NoMinimizeCacheEntries
+	}
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
 	}
@@ -332,10 +363,10 @@ type collector struct {
 	progress func(done, total, disagreements int)
 	cancel   context.CancelFunc
 
+	profile  string
 	mu       sync.Mutex
-	results  []*fileResult
-	sample   evidenceSample      // bounds the evidence results keep
-	dups     map[int]*duplicates // by the compared input's job index
+	fold     *folder        // the document, folded in job order
+	sample   evidenceSample // bounds the evidence results keep
 	names    []string
 	refs     map[string]int // panel.referenceColumns
 	firstErr error
@@ -362,6 +393,7 @@ func (c *collector) sameNames(p *panel) bool {
 	first := c.names
 	if first == nil {
 		c.names, c.refs = names, p.referenceColumns()
+		c.fold.start(names, c.profile)
 	}
 	c.mu.Unlock()
 	if first != nil && !slices.Equal(first, names) {
@@ -375,11 +407,8 @@ func (c *collector) sameNames(p *panel) bool {
 func (c *collector) add(idx int, r *fileResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for len(c.results) <= idx {
-		c.results = append(c.results, nil)
-	}
-	c.results[idx] = r
-	c.sample.add(r)
+	c.sample.add(idx, r)
+	c.folded(c.fold.add(idx, r))
 	c.done++
 	c.disagree += r.disagreements
 	if c.progress != nil {
@@ -387,26 +416,25 @@ func (c *collector) add(idx int, r *fileResult) {
 	}
 }
 
-// duplicate records that the input named name has the body of job
-// first, and counts it as done.
-func (c *collector) duplicate(first int, name string) {
+// duplicate records that the input of job idx, named name, has the body
+// of job first, and counts it as done.
+func (c *collector) duplicate(idx, first int, name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.dups == nil {
-		c.dups = make(map[int]*duplicates)
-	}
-	d := c.dups[first]
-	if d == nil {
-		d = new(duplicates)
-		c.dups[first] = d
-	}
-	d.count++
-	if len(d.names) < MaxDuplicateSources {
-		d.names = append(d.names, name)
-	}
+	c.folded(c.fold.duplicate(idx, first, name))
 	c.done++
 	if c.progress != nil {
 		c.progress(c.done, c.total, c.disagree)
+	}
+}
+
+// folded records an error of folding (c.mu held) and cancels the run.
+func (c *collector) folded(err error) {
+	if err != nil {
+		if c.firstErr == nil {
+			c.firstErr = err
+		}
+		c.cancel()
 	}
 }
 
@@ -654,92 +682,4 @@ func traceOf(in result.Input, rd *reading) (string, int) {
 		return d.String(), d.Rule.Line
 	}
 	return d.String(), 0
-}
-
-// collect merges the files' results, of the given profile, in file
-// order into a results document; dups holds the duplicates of each
-// compared input by its index.
-func collect(names []string, results []*fileResult, dups map[int]*duplicates, profile string) *result.Document {
-	rep := &result.Document{Tool: result.Tool, Version: reference.Version, Profile: profile,
-		Parsers: []result.Summary{}, Results: []result.Result{}, Summary: &result.DiffSummary{},
-		Reference: result.ReferenceOf(names, profile)}
-	s := rep.Summary
-	s.Parsers = names
-	n := len(names)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			s.Pairs = append(s.Pairs, result.PairStat{A: names[i], B: names[j]})
-		}
-	}
-	index := make(map[string]int)
-	for at, r := range results {
-		if r == nil {
-			continue
-		}
-		d := dups[at]
-		if d == nil {
-			d = &duplicates{}
-		}
-		s.Files++
-		s.Responses += 1 + d.count
-		s.Duplicates += d.count
-		s.Probes += r.probes
-		s.Disagreements += r.disagreements
-		if r.disagreements > 0 {
-			s.FilesWithDisagreements++
-		}
-		for k := range s.Pairs {
-			s.Pairs[k].Probes += r.probes
-			s.Pairs[k].ProbeDisagreements += r.pairs[k]
-			s.Pairs[k].Files++
-			if r.pairs[k] > 0 {
-				s.Pairs[k].FileDisagreements++
-			}
-		}
-		addFindings(rep, index, r, d)
-	}
-	for k := range s.Pairs {
-		s.Pairs[k].Share()
-	}
-	s.Areas = areaStats(names, results)
-	s.Groups = result.GroupFindings(rep.Findings)
-	s.Findings = len(rep.Findings)
-	return rep
-}
-
-// addFindings adds the findings of one compared file, and of its
-// duplicates d, to rep: a finding already there (index holds them by
-// input) gets the file as one more source.
-func addFindings(rep *result.Document, index map[string]int, r *fileResult, d *duplicates) {
-	listed := make(map[string]bool) // findings this file is a source of
-	for _, f := range r.findings {
-		id := f.Input.ID()
-		g := &f
-		if at, ok := index[id]; ok {
-			g = &rep.Findings[at]
-			g.Probes += f.Probes
-		}
-		lines := f.SourceLines[r.name]
-		if listed[id] {
-			// The file's second disagreement minimised to the
-			// same input: only its lines are new.
-			g.MergeLines(r.name, lines)
-			for _, name := range d.names {
-				g.MergeLines(name, lines)
-			}
-			continue
-		}
-		listed[id] = true
-		if g != &f {
-			g.AddSource(r.name, lines)
-		}
-		g.Duplicates += d.count
-		for _, name := range d.names {
-			g.AddSource(name, lines)
-		}
-		if g == &f {
-			index[id] = len(rep.Findings)
-			rep.Findings = append(rep.Findings, f)
-		}
-	}
 }

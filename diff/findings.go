@@ -20,22 +20,13 @@ import (
 // WriteFindings writes findings as JSON lines (docs/FORMAT.md §4), one per
 // finding, in the given order.
 func WriteFindings(w io.Writer, findings []result.Finding) error {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
+	fw := newFindingWriter(w)
 	for i := range findings {
-		f := findings[i]
-		if f.Req == nil {
-			f.Req = []string{}
-		}
-		if err := enc.Encode(&f); err != nil {
-			return fmt.Errorf("diff: writing findings: %w", err)
+		if err := fw.write(&findings[i]); err != nil {
+			return err
 		}
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("diff: writing findings: %w", err)
-	}
-	return nil
+	return fw.flush()
 }
 
 // MaxFindingLine is the longest findings line ReadFindings accepts.

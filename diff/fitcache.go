@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,6 +194,7 @@ type evidenceSample struct {
 type sampled struct {
 	digest [sha256.Size]byte
 	size   int
+	idx    int // the job index
 	r      *fileResult
 }
 
@@ -210,13 +212,18 @@ func (h *sampleHeap) Pop() any {
 	return x
 }
 
-// add keeps r's evidence if it falls in the sample, and drops what the
-// sample no longer holds.
-func (s *evidenceSample) add(r *fileResult) {
-	if r.answers == nil || s.limit < 0 {
+// add keeps the evidence of r, the result of job idx, if it falls in the
+// sample (always, with no limit), and drops what the sample no longer
+// holds.
+func (s *evidenceSample) add(idx int, r *fileResult) {
+	if r.answers == nil {
 		return
 	}
-	x := sampled{digest: digest("evidence", r.body.Name, string(r.body.Robots)), size: evidenceSize(r), r: r}
+	if s.limit < 0 {
+		s.kept = append(s.kept, sampled{idx: idx, r: r})
+		return
+	}
+	x := sampled{digest: digest("evidence", r.body.Name, string(r.body.Robots)), size: evidenceSize(r), idx: idx, r: r}
 	if s.cut != nil && bytes.Compare(x.digest[:], s.cut[:]) >= 0 {
 		dropEvidence(r)
 		s.dropped++
@@ -247,6 +254,18 @@ func evidenceSize(r *fileResult) int {
 		}
 	}
 	return n
+}
+
+// results returns the results whose evidence the sample keeps, in job
+// order.
+func (s *evidenceSample) results() []*fileResult {
+	kept := slices.Clone(s.kept)
+	slices.SortFunc(kept, func(a, b sampled) int { return a.idx - b.idx })
+	out := make([]*fileResult, len(kept))
+	for i, x := range kept {
+		out[i] = x.r
+	}
+	return out
 }
 
 func dropEvidence(r *fileResult) {

@@ -159,7 +159,7 @@ func TestEvidenceSample(t *testing.T) {
 	kept := func(rs []*fileResult, order []int, limit int) (names []string, size int) {
 		s := evidenceSample{limit: limit}
 		for _, i := range order {
-			s.add(rs[i])
+			s.add(i, rs[i])
 		}
 		for _, r := range rs {
 			if r.answers != nil {
@@ -169,6 +169,13 @@ func TestEvidenceSample(t *testing.T) {
 		}
 		if len(names)+s.dropped != len(rs) {
 			t.Errorf("%d kept and %d dropped of %d", len(names), s.dropped, len(rs))
+		}
+		var inOrder []string
+		for _, r := range s.results() {
+			inOrder = append(inOrder, r.body.Name)
+		}
+		if !slices.Equal(inOrder, names) {
+			t.Errorf("the sample's results %v, want those kept in job order %v", inOrder, names)
 		}
 		return names, size
 	}

@@ -85,22 +85,17 @@ func majority(vs []result.Verdict, ref func() result.Verdict) (side result.Verdi
 	return r, r != "" && slices.Contains(tied, r)
 }
 
-// areaStats adds up the files' area counts, for the parsers names.
-func areaStats(names []string, results []*fileResult) []result.AreaStat {
+// areasOf returns one file's area counts, for the parsers names.
+func areasOf(names []string, r *fileResult) []result.AreaStat {
 	var out []result.AreaStat
-	for _, r := range results {
-		if r == nil {
-			continue
-		}
-		for area, c := range r.areas.by {
-			apart := make(map[string]int)
-			for i, n := range c.apart {
-				if n > 0 {
-					apart[names[i]] = n
-				}
+	for area, c := range r.areas.by {
+		apart := make(map[string]int)
+		for i, n := range c.apart {
+			if n > 0 {
+				apart[names[i]] = n
 			}
-			out = addAreas(out, []result.AreaStat{{Area: area, Probes: c.probes, Agreed: c.agreed, Apart: apart}})
 		}
+		out = append(out, result.AreaStat{Area: area, Probes: c.probes, Agreed: c.agreed, Apart: apart})
 	}
 	return out
 }

@@ -235,36 +235,58 @@ func (g *Group) Sources(fs []Finding) (files []string, lines map[string][]int) {
 // grouping and the one order: the terminal summary, the JSON summary and
 // report's HTML page all list Summary.Groups as they are.
 func GroupFindings(findings []Finding) []Group {
-	at := make(map[string]int)
-	var groups []Group
-	var files []map[string]bool
+	var g Grouping
 	for _, f := range findings {
-		k := f.Key()
-		i, ok := at[k]
-		if !ok {
-			i = len(groups)
-			at[k] = i
-			groups = append(groups, Group{Signature: f.Signature, Primary: Primary(f.Req), Example: f})
-			files = append(files, make(map[string]bool))
-		}
-		g := &groups[i]
-		g.Findings++
-		g.Probes += max(f.Probes, 1)
-		for _, s := range f.Sources {
-			files[i][s] = true
-		}
-		for _, r := range f.Req {
-			if !slices.Contains(g.Req, r) {
-				g.Req = append(g.Req, r)
-			}
-		}
-		if smaller(f, g.Example) {
-			g.Example = f
+		g.Add(f)
+	}
+	return g.Groups()
+}
+
+// Grouping groups findings one at a time, as GroupFindings does, for a
+// run whose findings are not held in memory together. The zero value is
+// empty and ready to use.
+type Grouping struct {
+	at     map[string]int
+	groups []Group
+	files  []map[string]bool
+}
+
+// Add adds a finding to its group.
+func (gr *Grouping) Add(f Finding) {
+	if gr.at == nil {
+		gr.at = make(map[string]int)
+	}
+	k := f.Key()
+	i, ok := gr.at[k]
+	if !ok {
+		i = len(gr.groups)
+		gr.at[k] = i
+		gr.groups = append(gr.groups, Group{Signature: f.Signature, Primary: Primary(f.Req), Example: f})
+		gr.files = append(gr.files, make(map[string]bool))
+	}
+	g := &gr.groups[i]
+	g.Findings++
+	g.Probes += max(f.Probes, 1)
+	for _, s := range f.Sources {
+		gr.files[i][s] = true
+	}
+	for _, r := range f.Req {
+		if !slices.Contains(g.Req, r) {
+			g.Req = append(g.Req, r)
 		}
 	}
+	if smaller(f, g.Example) {
+		g.Example = f
+	}
+}
+
+// Groups returns the groups of the findings added so far, in
+// GroupFindings' order.
+func (gr *Grouping) Groups() []Group {
+	groups := slices.Clone(gr.groups)
 	for i := range groups {
-		groups[i].Files = len(files[i])
-		slices.Sort(groups[i].Req)
+		groups[i].Files = len(gr.files[i])
+		groups[i].Req = slices.Sorted(slices.Values(groups[i].Req))
 	}
 	slices.SortStableFunc(groups, func(a, b Group) int {
 		if a.Files != b.Files {

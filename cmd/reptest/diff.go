@@ -37,6 +37,10 @@ type diffOptions struct {
 	// identities says, by parser name, what identifies an external
 	// program's answers (diff.Options.Identities).
 	identities map[string]string
+	// findings holds the run's findings, which are kept on disk
+	// (diff.Options.SpillFindings) so that a large run's memory does
+	// not grow with its inputs.
+	findings *diff.FindingsFile
 }
 
 // cmdDiff compares parsers on real, generated or corpus robots.txt files
@@ -199,7 +203,8 @@ func (o *diffOptions) parserFactory(ctx context.Context, run *result.RunInfo, st
 // interrupted, 2 otherwise.
 func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, factory diff.Factory, run *result.RunInfo, stderr io.Writer) (*result.Document, int) {
 	opts := diff.Options{Workers: o.workers, MaxProbes: o.maxProbes, CheckTimeout: o.timeout, NoMinimize: o.noMin, Profile: o.profile,
-		Cache: o.openCache(stderr), Identities: o.identities, Run: run}
+		Cache: o.openCache(stderr), Identities: o.identities, Run: run,
+		SpillFindings: func(f *diff.FindingsFile) { o.findings = f }}
 	var progress *report.Progress
 	if !o.quiet {
 		progress = report.NewProgress(stderr)
@@ -259,7 +264,22 @@ func (o *diffOptions) writeOutputs(doc *result.Document, stdout, stderr io.Write
 		return writeOutput("diff", stdout, stderr, path, render)
 	}
 	doc.Run.Date = time.Now().UTC().Format(time.RFC3339)
-	ok := write(o.jsonOut, func(w io.Writer) error { return diff.WriteFindings(w, doc.Findings) }) &&
+	if o.findings != nil {
+		defer o.findings.Remove()
+		if o.htmlOut != "" || o.reportOut != "" {
+			// The whole document is rendered: its findings are read in.
+			var err error
+			if doc.Findings, err = o.findings.Load(); err != nil {
+				fmt.Fprintln(stderr, "reptest diff:", err)
+				return 2
+			}
+		}
+	}
+	writeFindings := func(w io.Writer) error { return diff.WriteFindings(w, doc.Findings) }
+	if o.findings != nil {
+		writeFindings = func(w io.Writer) error { _, err := o.findings.WriteTo(w); return err }
+	}
+	ok := write(o.jsonOut, writeFindings) &&
 		write(o.summaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
