@@ -82,6 +82,11 @@ type Options struct {
 	// Run, when set, describes the run in its document (the caller
 	// records the command, the inputs, the parsers and the date).
 	Run *result.RunInfo
+	// Table is the requirement table whose areas the summary counts
+	// probes in (default: the embedded corpus's, cases.RequirementTable).
+	Table result.Table
+
+	areas *result.AreaIndex // Table's, indexed once by withDefaults
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -207,7 +212,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	doc := collect(c.names, c.results, c.dups, opts.Profile)
+	doc := collect(c.names, c.results, c.dups, &opts)
 	doc.Run = opts.Run
 	if doc.Diagnosis, err = diagnoseRun(ctx, c, &opts); err != nil {
 		return nil, err
@@ -321,6 +326,10 @@ func withDefaults(opts Options, total int) Options {
 	if opts.EvidenceBytes == 0 {
 		opts.EvidenceBytes = DefaultEvidenceBytes
 	}
+	if len(opts.Table.Areas) == 0 && len(opts.Table.Requirements) == 0 {
+		opts.Table, _ = cases.RequirementTable() // an error only for a malformed binary
+	}
+	opts.areas = opts.Table.Index()
 	return opts
 }
 
@@ -453,7 +462,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		f = &withProfile
 	}
 	n := len(p.names)
-	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
+	res := &fileResult{pairs: make([]int, n*(n-1)/2), areas: areaCounts{index: opts.areas}}
 	rd := newReading(f.Robots) // parsed once for the probes, the tally, the tags and traces
 	probes := probesOf(f, opts, rd)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
@@ -656,10 +665,11 @@ func traceOf(in result.Input, rd *reading) (string, int) {
 	return d.String(), 0
 }
 
-// collect merges the files' results, of the given profile, in file
-// order into a results document; dups holds the duplicates of each
-// compared input by its index.
-func collect(names []string, results []*fileResult, dups map[int]*duplicates, profile string) *result.Document {
+// collect merges the files' results, of opts.Profile, in file order
+// into a results document, areas in opts.Table's order; dups holds the
+// duplicates of each compared input by its index.
+func collect(names []string, results []*fileResult, dups map[int]*duplicates, opts *Options) *result.Document {
+	profile := opts.Profile
 	rep := &result.Document{Tool: result.Tool, Version: reference.Version, Profile: profile,
 		Parsers: []result.Summary{}, Results: []result.Result{}, Summary: &result.DiffSummary{},
 		Reference: result.ReferenceOf(names, profile)}
@@ -701,7 +711,7 @@ func collect(names []string, results []*fileResult, dups map[int]*duplicates, pr
 	for k := range s.Pairs {
 		s.Pairs[k].Share()
 	}
-	s.Areas = areaStats(names, results)
+	s.Areas = areaStats(opts.areas, names, results)
 	s.Groups = result.GroupFindings(rep.Findings)
 	s.Findings = len(rep.Findings)
 	return rep
