@@ -50,3 +50,21 @@ func TestAreaIndex(t *testing.T) {
 		}
 	}
 }
+
+func TestDepartureUnit(t *testing.T) {
+	tests := []struct {
+		d    Document
+		want string
+	}{
+		{Document{Crawls: []CrawlRun{{}}, Results: []Result{{}}}, "departures"},
+		{Document{Summary: &DiffSummary{}}, "probes"},
+		{Document{Findings: []Finding{{}}}, "probes"},
+		{Document{Results: []Result{{}}, Summary: &DiffSummary{}}, "checks"},
+		{Document{}, "checks"},
+	}
+	for i, tt := range tests {
+		if got := tt.d.DepartureUnit(); got != tt.want {
+			t.Errorf("%d: DepartureUnit() = %q, want %q", i, got, tt.want)
+		}
+	}
+}
