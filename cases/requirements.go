@@ -60,41 +60,6 @@ func Areas() ([]result.Area, error) {
 	return slices.Clone(t.Areas), err
 }
 
-// tableIndex indexes the embedded table's areas for lookups.
-type tableIndex struct {
-	areas      int
-	rank       map[string]int    // area name → its place in the table
-	prefixArea map[string]string // ID prefix ("MATCH") → area name
-}
-
-var embeddedIndex = sync.OnceValue(func() tableIndex {
-	t, _ := embeddedTable()
-	ix := tableIndex{areas: len(t.Areas), rank: make(map[string]int), prefixArea: make(map[string]string)}
-	for i, a := range t.Areas {
-		ix.rank[a.Name] = i
-	}
-	for _, r := range t.Requirements {
-		ix.prefixArea[result.IDPrefix(r.ID)] = r.Area
-	}
-	return ix
-})
-
-// AreaOf returns the name of the area of a requirement ID in the embedded
-// table, or "" for an ID whose prefix the table does not know. It goes by
-// the ID's prefix: the table puts the IDs of one prefix in one area, so an
-// ID from another version of the table still finds its area.
-func AreaOf(id string) string { return embeddedIndex().prefixArea[result.IDPrefix(id)] }
-
-// AreaRank returns the place of an area in the embedded table, counting
-// from 0; an area the table does not list comes after all of them.
-func AreaRank(name string) int {
-	ix := embeddedIndex()
-	if i, ok := ix.rank[name]; ok {
-		return i
-	}
-	return ix.areas
-}
-
 var requirementID = regexp.MustCompile(`^[A-Z][A-Z0-9]*-[A-Z0-9][A-Z0-9.]*$`)
 
 // ParseRequirements reads a requirement table in the format of

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -68,6 +69,33 @@ func TestRunCountsAreas(t *testing.T) {
 				t.Errorf("areas (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestRunCountsAreasOfTable checks that a run counts probes in the areas
+// of the table Options.Table gives, in that table's order, not the
+// embedded one's.
+func TestRunCountsAreasOfTable(t *testing.T) {
+	files := []File{{Name: "a", Robots: []byte("User-agent: *\nDisallow: /a\n"), Probes: []Probe{
+		{Agent: "FooBot", URL: "/a", Req: "MATCH-1"},
+		{Agent: "FooBot", URL: "/%61", Req: "PCT-2"}, // its prefix is in no area of this table
+		{Agent: "FooBot", URL: "/x", Req: "UA-4"},
+	}}}
+	table := result.Table{
+		Areas: []result.Area{{Name: "agents"}, {Name: "paths"}},
+		Requirements: []result.Requirement{
+			{ID: "MATCH-99", Area: "paths"}, // another ID of the prefix finds the area
+			{ID: "UA-4", Area: "agents"},
+		},
+	}
+	mk := func(context.Context) ([]cases.Parser, error) { return []cases.Parser{ref(), refGoogle()}, nil }
+	rep, err := Run(context.Background(), files, mk, Options{Workers: 1, Table: table})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []result.AreaStat{{Area: "agents", Probes: 1, Agreed: 1}, {Area: "paths", Probes: 1, Agreed: 1}}
+	if diff := cmp.Diff(want, rep.Summary.Areas); diff != "" {
+		t.Errorf("areas (-want +got):\n%s", diff)
 	}
 }
 

@@ -88,6 +88,11 @@ type Options struct {
 	// Findings (its Summary counts them), and SpillFindings is handed
 	// the file that holds them before Run returns. The caller removes it.
 	SpillFindings func(*FindingsFile)
+	// Table is the requirement table whose areas the summary counts
+	// probes in (default: the embedded corpus's, cases.RequirementTable).
+	Table result.Table
+
+	areas *result.AreaIndex // Table's, indexed once by withDefaults
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -168,7 +173,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		store = fs
 	}
 	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes},
-		fold: newFolder(store), profile: opts.Profile}
+		fold: newFolder(store, opts.areas), profile: opts.Profile}
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
@@ -352,6 +357,10 @@ func withDefaults(opts Options, total int) Options {
 	if opts.EvidenceBytes == 0 {
 		opts.EvidenceBytes = DefaultEvidenceBytes
 	}
+	if len(opts.Table.Areas) == 0 && len(opts.Table.Requirements) == 0 {
+		opts.Table, _ = cases.RequirementTable() // an error only for a malformed binary
+	}
+	opts.areas = opts.Table.Index()
 	return opts
 }
 
@@ -481,7 +490,7 @@ func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileRes
 		f = &withProfile
 	}
 	n := len(p.names)
-	res := &fileResult{pairs: make([]int, n*(n-1)/2)}
+	res := &fileResult{pairs: make([]int, n*(n-1)/2), areas: areaCounts{index: opts.areas}}
 	rd := newReading(f.Robots) // parsed once for the probes, the tally, the tags and traces
 	probes := probesOf(f, opts, rd)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)

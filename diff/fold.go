@@ -22,6 +22,7 @@ import (
 type folder struct {
 	doc   *result.Document
 	names []string
+	areas *result.AreaIndex   // the requirement table's areas, in order
 	next  int                 // the job index folded next
 	ahead map[int]*fileResult // results of later jobs, waiting
 	skip  map[int]bool        // jobs that were duplicates, not compared
@@ -43,8 +44,8 @@ type merge struct {
 	listed bool
 }
 
-func newFolder(store findingStore) *folder {
-	return &folder{store: store, ahead: make(map[int]*fileResult), skip: make(map[int]bool),
+func newFolder(store findingStore, areas *result.AreaIndex) *folder {
+	return &folder{store: store, areas: areas, ahead: make(map[int]*fileResult), skip: make(map[int]bool),
 		dups: make(map[int]*duplicates), index: make(map[[sha256.Size]byte]int), merges: make(map[int][]merge)}
 }
 
@@ -124,7 +125,7 @@ func (fo *folder) fold(at int, r *fileResult) error {
 			s.Pairs[k].FileDisagreements++
 		}
 	}
-	s.Areas = addAreas(s.Areas, areasOf(fo.names, r))
+	s.Areas = result.AddAreas(s.Areas, areasOf(fo.names, r), fo.areas.Rank)
 	listed := make(map[[sha256.Size]byte]bool) // findings this file is a source of
 	for _, f := range r.findings {
 		id := sha256.Sum256([]byte(f.Input.ID()))

@@ -3,15 +3,15 @@ package diff
 import (
 	"slices"
 
-	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
 )
 
-// areaCounts counts one file's probes per area, parsers by their place in
-// the run's panel.
+// areaCounts counts one file's probes per area of index, parsers by
+// their place in the run's panel.
 type areaCounts struct {
-	by map[string]*areaCount
+	index *result.AreaIndex
+	by    map[string]*areaCount
 }
 
 type areaCount struct {
@@ -24,7 +24,7 @@ type areaCount struct {
 // reads it, for a tie. A probe whose requirement has no area is counted
 // nowhere.
 func (c *areaCounts) add(pr Probe, vs []result.Verdict, robots func() *reference.Robots) {
-	area := cases.AreaOf(pr.Req)
+	area := c.index.AreaOf(pr.Req)
 	if area == "" {
 		return
 	}
@@ -98,10 +98,4 @@ func areasOf(names []string, r *fileResult) []result.AreaStat {
 		out = append(out, result.AreaStat{Area: area, Probes: c.probes, Agreed: c.agreed, Apart: apart})
 	}
 	return out
-}
-
-// addAreas adds the counts of more to those of areas in the order of
-// the requirement table.
-func addAreas(areas, more []result.AreaStat) []result.AreaStat {
-	return result.AddAreas(areas, more, cases.AreaRank)
 }

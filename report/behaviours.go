@@ -107,18 +107,6 @@ type exampleView struct {
 	robots    string // the body as recorded, to find the same example
 }
 
-// behaviourUnit names what the document's departures are: probes of a
-// diff, checks of a run; a crawl's are checks and requests.
-func behaviourUnit(d *result.Document) string {
-	switch {
-	case len(d.Crawls) > 0:
-		return "departures"
-	case len(d.Results) == 0 && (len(d.Findings) > 0 || d.Summary != nil):
-		return "probes"
-	}
-	return "checks"
-}
-
 // buildBehaviours lays out the diagnosis; nil without one.
 func buildBehaviours(ds []result.Diagnosis, unit string, fk *filterKeys) *behaviourTable {
 	if len(ds) == 0 {

@@ -221,11 +221,9 @@ func parserLines(run *result.RunInfo, names []string, pairs []result.PairStat, r
 	var out []dashParser
 	for _, n := range names {
 		dp := dashParser{Key: fk.parsers.key(n), Name: n, Version: infos[n].Version, Runtime: infos[n].Runtime, IsRef: n == ref}
-		for _, p := range pairs {
-			if ref != "" && n != ref && (p.A == n && p.B == ref || p.B == n && p.A == ref) {
-				dp.DepartN = p.ProbeDisagreements
-				dp.Departs = percent(p.ProbeDisagreements, p.Probes)
-			}
+		if p, ok := result.PairOf(pairs, n, ref); ok && ref != "" && n != ref {
+			dp.DepartN = p.ProbeDisagreements
+			dp.Departs = percent(p.ProbeDisagreements, p.Probes)
 		}
 		out = append(out, dp)
 	}
@@ -244,12 +242,7 @@ func areaRows(areas []result.AreaStat, fk *filterKeys) []areaRow {
 		if st.Probes > 0 {
 			r.Bar = 100 * float64(st.Agreed) / float64(st.Probes)
 		}
-		ps := sortedKeys(st.Apart)
-		sort.SliceStable(ps, func(i, j int) bool { return st.Apart[ps[i]] > st.Apart[ps[j]] })
-		for _, p := range ps {
-			if len(r.Apart) == maxApart || st.Apart[p] == 0 {
-				break
-			}
+		for _, p := range st.MostApart(maxApart) {
 			r.Apart = append(r.Apart, apartView{Name: p, N: st.Apart[p], Share: percent(st.Apart[p], st.Probes)})
 		}
 		out = append(out, r)
@@ -294,20 +287,16 @@ func findingOf(g result.Group, fs []result.Finding, names []string, ref string, 
 func entryOf(g result.Group, anchor string, sides []result.Side, ref string, fk *filterKeys) classEntry {
 	e := classEntry{ID: anchor, Verdicts: map[string]string{}, Reqs: fk.reqs.each(g.Req), Areas: fk.areas.each(fk.table.areasOf(g.Req)),
 		Departs: []string{}, With: []string{}, Alone: []string{}, Files: g.Files, Probes: g.Probes, Findings: g.Findings}
-	vs := g.Example.Verdicts
-	refV, hasRef := vs[ref]
-	for _, s := range sides {
-		for _, p := range s.Parsers {
-			k := fk.parsers.key(p)
-			e.Verdicts[k] = fk.verdicts.key(string(s.Verdict))
-			if !hasRef || p == ref || s.Verdict != refV {
-				e.Departs = append(e.Departs, k)
-			} else {
-				e.With = append(e.With, k)
-			}
-			if len(s.Parsers) == 1 {
-				e.Alone = append(e.Alone, k)
-			}
+	for _, st := range g.Stances(sides, ref) {
+		k := fk.parsers.key(st.Parser)
+		e.Verdicts[k] = fk.verdicts.key(string(st.Verdict))
+		if st.Departs {
+			e.Departs = append(e.Departs, k)
+		} else {
+			e.With = append(e.With, k)
+		}
+		if st.Alone {
+			e.Alone = append(e.Alone, k)
 		}
 	}
 	return e

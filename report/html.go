@@ -453,7 +453,7 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 		v.Data.Ref = v.Dash.Reference
 	}
 
-	v.Behaviours = buildBehaviours(d.Diagnosis, behaviourUnit(d), &fk)
+	v.Behaviours = buildBehaviours(d.Diagnosis, d.DepartureUnit(), &fk)
 	v.Crawls = crawlViews(d)
 	v.Audits = auditViews(d.Audit)
 	v.AuditNote, v.AuditSplit = auditOverview(d.Audit, v.Parsers)

@@ -407,7 +407,7 @@ func TestHTMLInChromium(t *testing.T) {
 		{"outcome:violation", count(func(r result.Result) bool { return r.Outcome == result.Violation })},
 		{"parser:grobotstxt,outcome:skipped", count(func(r result.Result) bool { return r.Parser == "grobotstxt" && r.Outcome == result.Skipped })},
 		{"level:SHOULD", count(func(r result.Result) bool { return r.Level == result.SHOULD })},
-		{"area:access", count(func(r result.Result) bool { return cases.AreaOf(r.Req[0]) == "access" })},
+		{"area:access", count(func(r result.Result) bool { return builtin().Index().AreaOf(r.Req[0]) == "access" })},
 	}
 	for _, tc := range tests {
 		t.Run(tc.filter, func(t *testing.T) {

@@ -164,3 +164,17 @@ func addBehaviour(bs []Behaviour, b Behaviour) []Behaviour {
 	}
 	return bs
 }
+
+// DepartureUnit names what the departures of d's diagnosis count, from
+// what d records: "departures" for a crawl (checks and requests),
+// "probes" for a diff (findings or a diff summary, no results), "checks"
+// for a run.
+func (d *Document) DepartureUnit() string {
+	switch {
+	case len(d.Crawls) > 0:
+		return "departures"
+	case len(d.Results) == 0 && (len(d.Findings) > 0 || d.Summary != nil):
+		return "probes"
+	}
+	return "checks"
+}

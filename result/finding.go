@@ -655,3 +655,54 @@ func SummarizeFindings(fs []Finding, run *RunInfo) *DiffSummary {
 	}
 	return s
 }
+
+// MostApart returns the parsers with the most probes of the area off the
+// majority's verdict, most first (ties by name), at most n of them and
+// none with no such probe.
+func (a AreaStat) MostApart(n int) []string {
+	ps := make([]string, 0, len(a.Apart))
+	for p, k := range a.Apart {
+		if k > 0 {
+			ps = append(ps, p)
+		}
+	}
+	slices.Sort(ps)
+	slices.SortStableFunc(ps, func(x, y string) int { return a.Apart[y] - a.Apart[x] })
+	return ps[:min(n, len(ps))]
+}
+
+// PairOf returns the pair statistics of parsers a and b, in either
+// order, and whether pairs holds them.
+func PairOf(pairs []PairStat, a, b string) (PairStat, bool) {
+	for _, p := range pairs {
+		if p.A == a && p.B == b || p.A == b && p.B == a {
+			return p, true
+		}
+	}
+	return PairStat{}, false
+}
+
+// Stance is where one parser stands in a group's example: its verdict,
+// whether it departs from the reference (any verdict of the reference
+// itself, and every verdict when the reference gave none), and whether
+// no other parser gave its verdict.
+type Stance struct {
+	Parser  string
+	Verdict Verdict
+	Departs bool
+	Alone   bool
+}
+
+// Stances returns the stance of each parser of sides, in their order,
+// against the reference's verdict in the group's example.
+func (g Group) Stances(sides []Side, ref string) []Stance {
+	refV, hasRef := g.Example.Verdicts[ref]
+	var out []Stance
+	for _, s := range sides {
+		for _, p := range s.Parsers {
+			out = append(out, Stance{Parser: p, Verdict: s.Verdict,
+				Departs: !hasRef || p == ref || s.Verdict != refV, Alone: len(s.Parsers) == 1})
+		}
+	}
+	return out
+}

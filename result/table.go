@@ -41,3 +41,41 @@ func IDPrefix(id string) string {
 	p, _, _ := strings.Cut(id, "-")
 	return p
 }
+
+// AreaIndex finds the area of a requirement ID and the place of an area
+// in one requirement table, each by one map look-up. Build it once with
+// Table.Index; the zero value knows no area.
+type AreaIndex struct {
+	areas      int
+	rank       map[string]int    // area name → its place in the table
+	prefixArea map[string]string // ID prefix ("MATCH") → area name
+}
+
+// Index returns the index of t's areas.
+func (t Table) Index() *AreaIndex {
+	ix := &AreaIndex{areas: len(t.Areas), rank: make(map[string]int), prefixArea: make(map[string]string)}
+	for i, a := range t.Areas {
+		if _, ok := ix.rank[a.Name]; !ok {
+			ix.rank[a.Name] = i
+		}
+	}
+	for _, r := range t.Requirements {
+		ix.prefixArea[IDPrefix(r.ID)] = r.Area
+	}
+	return ix
+}
+
+// AreaOf returns the area of a requirement ID, by its prefix (IDPrefix):
+// the table puts the IDs of one prefix in one area, so an ID from another
+// version of the table still finds its area. It returns "" for a prefix
+// the table lacks.
+func (ix *AreaIndex) AreaOf(id string) string { return ix.prefixArea[IDPrefix(id)] }
+
+// Rank returns the place of an area in the table, counting from 0; an
+// area the table does not list comes after all of them (Table.AreaRank).
+func (ix *AreaIndex) Rank(name string) int {
+	if i, ok := ix.rank[name]; ok {
+		return i
+	}
+	return ix.areas
+}
