@@ -18,7 +18,7 @@ import (
 // (memory, or a temporary file for Options.SpillFindings) with what later
 // files add to them (more sources, probes, duplicates) kept aside, so that
 // the findings of a large run are not held in memory. The document is
-// that collect would make of all the results at the end.
+// the one that merging all the results at the end, in job order, makes.
 type folder struct {
 	doc   *result.Document
 	names []string
@@ -147,7 +147,7 @@ func (fo *folder) fold(at int, r *fileResult) error {
 }
 
 // finish completes each finding with the sources later files and
-// duplicates added, in the order collect adds them, groups them, and
+// duplicates added, in job order, groups them, and
 // returns the document (without its findings when the store is a file:
 // out holds them then).
 func (fo *folder) finish() (*result.Document, error) {
