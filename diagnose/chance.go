@@ -285,21 +285,28 @@ func tail(pmfs []pmf, want int, limit float64) float64 {
 // P(X ≥ want): the least over θ ≥ 0 of Σ log E[exp(θ X_i)] − θ want,
 // a convex function of θ, minimised by golden-section search.
 func chernoff(pmfs []pmf, want int) float64 {
+	// The logarithms of the masses, taken once: g is evaluated some 120
+	// times.
+	type term struct{ x, lp float64 }
+	terms := make([][]term, len(pmfs))
+	for i, m := range pmfs {
+		for x, p := range m {
+			if p > 0 {
+				terms[i] = append(terms[i], term{float64(x), math.Log(p)})
+			}
+		}
+	}
 	g := func(theta float64) float64 {
 		sum := -theta * float64(want)
-		for _, m := range pmfs {
+		for _, ts := range terms {
 			// log Σ p(x) e^{θx}, shifted by the largest term.
 			top := math.Inf(-1)
-			for x, p := range m {
-				if p > 0 {
-					top = max(top, math.Log(p)+theta*float64(x))
-				}
+			for _, t := range ts {
+				top = max(top, t.lp+theta*t.x)
 			}
 			acc := 0.0
-			for x, p := range m {
-				if p > 0 {
-					acc += math.Exp(math.Log(p) + theta*float64(x) - top)
-				}
+			for _, t := range ts {
+				acc += math.Exp(t.lp + theta*t.x - top)
 			}
 			sum += top + math.Log(acc)
 		}
