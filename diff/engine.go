@@ -74,6 +74,9 @@ type Options struct {
 	Progress func(done, total, disagreements int)
 	// Fitted, when set, is told how long fitting the diagnosis took.
 	Fitted func(time.Duration)
+	// Stage, when set, is told what the run does once the files are
+	// compared ("fitting the diagnosis"), for a progress display.
+	Stage func(name string)
 	// EvidenceBytes bounds the evidence kept for the diagnosis
 	// (DefaultEvidenceBytes when 0, no bound when negative): past it,
 	// the diagnosis is fitted on the files whose body digests are
@@ -252,6 +255,9 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 // cache unless the run is unoptimised, and records how many files the
 // evidence bound left out of the fit.
 func diagnoseRun(ctx context.Context, c *collector, opts *Options) ([]result.Diagnosis, error) {
+	if opts.Stage != nil {
+		opts.Stage("fitting the diagnosis")
+	}
 	start := time.Now()
 	disk := opts.Cache
 	ev := evidenceOf(c.names, c.sample.results())

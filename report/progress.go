@@ -29,6 +29,7 @@ type Progress struct {
 
 	mu          sync.Mutex
 	total, done int
+	stage       string // what the run does after its steps, if anything
 	start, last time.Time
 	drawn       bool
 }
@@ -52,7 +53,7 @@ func (p *Progress) Start(total int) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.done = total, 0
+	p.total, p.done, p.stage = total, 0, ""
 	p.start = p.now()
 	p.last = time.Time{}
 	p.drawn = false
@@ -86,6 +87,20 @@ func (p *Progress) Step() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
+	p.redraw()
+}
+
+// Stage says what the run does once its steps are done (fitting a
+// diagnosis, say): the lines and the bar name it from then on, so that a
+// long last stage is not read as a run stuck at its last step.
+func (p *Progress) Stage(name string) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stage = name
+	p.last = time.Time{}
 	p.redraw()
 }
 
@@ -123,21 +138,25 @@ func (p *Progress) Done() {
 func (p *Progress) draw(now time.Time) {
 	const width = 30
 	el := now.Sub(p.start).Truncate(time.Second)
+	stage := ""
+	if p.stage != "" {
+		stage = ", " + p.stage
+	}
 	if p.total <= 0 || p.done > p.total {
 		if !p.terminal {
-			fmt.Fprintf(p.w, "progress: %d done, %s elapsed\n", p.done, el)
+			fmt.Fprintf(p.w, "progress: %d done%s, %s elapsed\n", p.done, stage, el)
 			return
 		}
-		fmt.Fprintf(p.w, "\r\x1b[K%d done %s", p.done, el)
+		fmt.Fprintf(p.w, "\r\x1b[K%d done%s %s", p.done, stage, el)
 		p.drawn = true
 		return
 	}
 	frac := float64(p.done) / float64(p.total)
 	full := int(frac * width)
 	if !p.terminal {
-		fmt.Fprintf(p.w, "progress: %d/%d (%d%%), %s elapsed\n", p.done, p.total, int(frac*100), el)
+		fmt.Fprintf(p.w, "progress: %d/%d (%d%%)%s, %s elapsed\n", p.done, p.total, int(frac*100), stage, el)
 		return
 	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d %3d%% %s", strings.Repeat("=", full), strings.Repeat(" ", width-full), p.done, p.total, int(frac*100), el)
+	fmt.Fprintf(p.w, "\r\x1b[K[%s%s] %d/%d %3d%%%s %s", strings.Repeat("=", full), strings.Repeat(" ", width-full), p.done, p.total, int(frac*100), stage, el)
 	p.drawn = true
 }

@@ -120,7 +120,7 @@ func TestProgress(t *testing.T) {
 	}
 	clk.add(600 * time.Millisecond)
 	p.Step()
-	if got := buf.String(); !strings.Contains(got, "\r[=========                     ] 3/10  30% 1s") {
+	if got := buf.String(); !strings.Contains(got, "\r\x1b[K[=========                     ] 3/10  30% 1s") {
 		t.Fatalf("bar = %q", got)
 	}
 	n := buf.Len()
@@ -195,10 +195,25 @@ func TestProgress(t *testing.T) {
 		}
 	}
 
+	// A stage after the steps is named at once, and on every line after.
+	var st bytes.Buffer
+	w := NewProgress(&st)
+	w.now, w.tick = clk.now, 0
+	w.Start(2)
+	clk.add(lineEvery)
+	w.Step()
+	w.Step()
+	w.Stage("fitting the diagnosis")
+	w.Done()
+	if want := "progress: 1/2 (50%), 5s elapsed\nprogress: 2/2 (100%), fitting the diagnosis, 5s elapsed\n"; st.String() != want {
+		t.Errorf("staged progress = %q, want %q", st.String(), want)
+	}
+
 	// A nil progress does nothing.
 	var np *Progress
 	np.Start(1)
 	np.Step()
+	np.Stage("x")
 	np.Done()
 }
 

@@ -210,6 +210,7 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 		progress = report.NewProgress(stderr)
 		progress.Start(files)
 		opts.Progress = func(done, total, disagreements int) { progress.Step() }
+		opts.Stage = progress.Stage
 	}
 	var fitted time.Duration
 	opts.Fitted = func(d time.Duration) { fitted = d }
