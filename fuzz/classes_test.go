@@ -258,16 +258,24 @@ func grobotNoParseLimit(d *divergence) bool {
 // grobotNULOctet: grobotstxt reads a NUL byte as an octet like any other;
 // Google's parser reads each line, and the URL's path, as a C string, so a
 // NUL ends them, as the reference's Google options do (NULEndsLine). The
-// predicate holds when the reference, reading NUL as an octet, agrees.
+// predicate holds when the reference, reading NUL as an octet, agrees,
+// given the URL as is or as grobotstxt reads it (url-reencoding,
+// path-of-relative-uri): a NUL and a re-encoded URL can show together.
 //
-// Corpus cases: google/nul-ends-a-rule, google/nul-ends-a-user-agent-value.
+// Corpus cases: google/nul-ends-a-rule, google/nul-ends-a-user-agent-value;
+// fuzz finding FuzzDifferential/feb3664622b4f62c (NUL, non-ASCII path,
+// relative URI).
 func grobotNULOctet(d *divergence) bool {
 	if !strings.Contains(string(d.body), "\x00") && !strings.Contains(d.url, "\x00") {
 		return false
 	}
 	o := d.opts
 	o.NULEndsLine = false
-	return d.refDecide(d.body, o, d.url) == d.got
+	if d.refDecide(d.body, o, d.url) == d.got {
+		return true
+	}
+	u, err := url.Parse(d.url)
+	return err == nil && d.refDecide(d.body, o, "http://example.com"+googlePathQuery(u.String())) == d.got
 }
 
 // ---- temoto/robotstxt ----
