@@ -23,6 +23,9 @@ type evaluator struct {
 	// differs from the reference; on holds the bodies of those positions.
 	reach map[string][]int32
 	on    map[string][]int32
+	// bits holds reach as bit sets over the positions, made when first
+	// asked: the fitter asks of one position often.
+	bits  map[string][]uint64
 	cands []misreading // the misreadings a variant models
 	rank  map[string]int
 	// memo keeps each variant's verdict codes by its options (variantOf),
@@ -150,6 +153,22 @@ func (e *evaluator) shown(id string, urls [][]string) []int32 {
 		}
 	}
 	return pos
+}
+
+// reachBits returns the positions of reach[id] as a bit set.
+func (e *evaluator) reachBits(id string) []uint64 {
+	b, ok := e.bits[id]
+	if !ok {
+		b = make([]uint64, (len(e.order)+63)/64)
+		for _, p := range e.reach[id] {
+			b[p>>6] |= 1 << (p & 63)
+		}
+		if e.bits == nil {
+			e.bits = map[string][]uint64{}
+		}
+		e.bits[id] = b
+	}
+	return b
 }
 
 // sortSearch returns the first index of the sorted s holding v or more.

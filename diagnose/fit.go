@@ -266,7 +266,7 @@ func (f *parserFit) try(chosen, add []string) *trial {
 // reference at p.
 func (f *parserFit) reached(p int32, ids []string) bool {
 	for _, id := range ids {
-		if _, ok := slices.BinarySearch(f.e.reach[id], p); ok {
+		if bits := f.e.reachBits(id); bits[p>>6]&(1<<(p&63)) != 0 {
 			return true
 		}
 	}
