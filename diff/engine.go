@@ -183,25 +183,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
-			if err != nil {
-				c.fail(err)
-				return
-			}
-			defer closer()
-			p.cache, p.slots = cache, slots
-			if !opts.Unoptimised && opts.Cache != nil {
-				p.disk = opts.Cache
-				p.setIdentities(opts.Identities)
-			}
-			if !c.sameNames(p) {
-				return
-			}
-			for j := range feed {
-				r := p.compareCached(ctx, j.f, &opts)
-				r.name = j.f.Name
-				c.add(j.idx, r)
-			}
+			c.work(ctx, factory, &opts, cache, slots, feed)
 		}()
 	}
 	seen := make(map[[sha256.Size]byte]int)
@@ -231,6 +213,37 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
+	return c.document(ctx, store, &opts)
+}
+
+// work compares the files of feed on one panel of parsers until feed
+// closes, and hands each result to c.
+func (c *collector) work(ctx context.Context, factory Factory, opts *Options, cache *verdictCache, slots chan struct{}, feed <-chan job) {
+	p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
+	if err != nil {
+		c.fail(err)
+		return
+	}
+	defer closer()
+	p.cache, p.slots = cache, slots
+	if !opts.Unoptimised && opts.Cache != nil {
+		p.disk = opts.Cache
+		p.setIdentities(opts.Identities)
+	}
+	if !c.sameNames(p) {
+		return
+	}
+	for j := range feed {
+		r := p.compareCached(ctx, j.f, opts)
+		r.name = j.f.Name
+		c.add(j.idx, r)
+	}
+}
+
+// document completes the run's document from what c folded, with its
+// diagnosis, and hands the spilled findings (if store is a file) to
+// opts.SpillFindings.
+func (c *collector) document(ctx context.Context, store findingStore, opts *Options) (*result.Document, error) {
 	if c.fold.doc == nil {
 		c.fold.start(c.names, opts.Profile)
 	}
@@ -239,13 +252,14 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		return nil, err
 	}
 	doc.Run = opts.Run
-	if doc.Diagnosis, err = diagnoseRun(ctx, c, &opts); err != nil {
-		if fs, ok := store.(*fileStore); ok && fs.out != nil {
+	fs, spilled := store.(*fileStore)
+	if doc.Diagnosis, err = diagnoseRun(ctx, c, opts); err != nil {
+		if spilled && fs.out != nil {
 			fs.out.Remove()
 		}
 		return nil, err
 	}
-	if fs, ok := store.(*fileStore); ok {
+	if spilled {
 		opts.SpillFindings(fs.out)
 	}
 	return doc, nil
