@@ -12,49 +12,36 @@ import (
 // reqTable is the requirement table a document is rendered with, the one
 // source of levels, areas and sections, indexed for rendering.
 type reqTable struct {
-	areas      []result.Area
-	rank       map[string]int                // area name → its place
-	byID       map[string]result.Requirement // requirement ID → row
-	prefixArea map[string]string             // ID prefix ("MATCH") → area name
+	areas []result.Area
+	index *result.AreaIndex             // areas by name and by ID prefix
+	byID  map[string]result.Requirement // requirement ID → row
 }
 
 // tableOf returns the table d is rendered with: its own requirement rows
 // ("requirements") and areas ("areas"), each from fallback when d carries
 // none (HTMLOptions.Table).
 func tableOf(d *result.Document, fallback result.Table) *reqTable {
-	areas, reqs := d.Areas, d.Requirements
-	if len(areas) == 0 {
-		areas = fallback.Areas
+	t := result.Table{Areas: d.Areas, Requirements: d.Requirements}
+	if len(t.Areas) == 0 {
+		t.Areas = fallback.Areas
 	}
-	if len(reqs) == 0 {
-		reqs = fallback.Requirements
+	if len(t.Requirements) == 0 {
+		t.Requirements = fallback.Requirements
 	}
-	t := &reqTable{areas: areas, rank: map[string]int{}, byID: map[string]result.Requirement{}, prefixArea: map[string]string{}}
-	for i, a := range areas {
-		if _, ok := t.rank[a.Name]; !ok {
-			t.rank[a.Name] = i
-		}
+	rt := &reqTable{areas: t.Areas, index: t.Index(), byID: map[string]result.Requirement{}}
+	for _, r := range t.Requirements {
+		rt.byID[r.ID] = r
 	}
-	for _, r := range reqs {
-		t.byID[r.ID] = r
-		t.prefixArea[result.IDPrefix(r.ID)] = r.Area
-	}
-	return t
+	return rt
 }
 
-// areaOf returns the area of a requirement ID, by its prefix: the table
-// puts the IDs of one prefix in one area, so an ID from another version
-// of the table still finds its area. "" for a prefix the table lacks.
-func (t *reqTable) areaOf(id string) string { return t.prefixArea[result.IDPrefix(id)] }
+// areaOf returns the area of a requirement ID, by its prefix; "" for a
+// prefix the table lacks (result.AreaIndex.AreaOf).
+func (t *reqTable) areaOf(id string) string { return t.index.AreaOf(id) }
 
 // areaRank returns the place of an area in the table; an area the table
 // does not list comes after all of them.
-func (t *reqTable) areaRank(name string) int {
-	if i, ok := t.rank[name]; ok {
-		return i
-	}
-	return len(t.areas)
-}
+func (t *reqTable) areaRank(name string) int { return t.index.Rank(name) }
 
 // area returns the area of the given name; a zero Area with Name name
 // and Title "other" when the table has none.
