@@ -37,6 +37,8 @@ type evaluator struct {
 	vars map[string]*variantOpts // by variant key and profile
 	// strata numbers the questions' URLs and agents (chance.go), once asked.
 	strata *strata
+	// refs keeps the reference's readings of bodies for read.
+	refs refReadings
 }
 
 // variantOpts is a variant's options on one profile, with the key its
@@ -275,13 +277,58 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 }
 
 // read parses body b once under o and records its codes on the
-// positions pos (all of b) in codes, which holds b's positions.
+// positions pos (all of b) in codes, which holds b's positions. Where the
+// reading under o is alike to the reference's for a question
+// (reference.Comparison), it takes the reference's code without
+// deciding: most of a variant's questions.
 func (e *evaluator) read(o reference.Options, b int32, pos []int32, codes []uint8) {
 	res := fetched(&e.ev.Bodies[b], o)
+	var cmp *reference.Comparison
+	if e.ref != nil && res.Robots != nil {
+		if base := e.refs.get(e, b); base.Robots != nil {
+			cmp = reference.Compare(base.Robots, res.Robots)
+		}
+	}
 	for _, p := range pos {
 		q := e.question(p)
+		if cmp != nil && cmp.Alike(q.Agent, q.URL) {
+			codes[p-e.first[b]] = e.ref[p]
+			continue
+		}
 		codes[p-e.first[b]] = code(verdictOn(res, q.Agent, q.URL))
 	}
+}
+
+// refReadings keeps the reference's readings of the bodies read last,
+// up to refReadingBytes of bodies, for read's comparisons: a variant is
+// read body by body, and the next variant reads the same bodies again.
+type refReadings struct {
+	by    map[int32]*reference.Result
+	order []int32
+	bytes int
+}
+
+// refReadingBytes bounds the bodies whose reference readings are kept.
+const refReadingBytes = 16 << 20
+
+// get returns the reference's reading of body b, kept or made now.
+func (k *refReadings) get(e *evaluator, b int32) *reference.Result {
+	if res, ok := k.by[b]; ok {
+		return res
+	}
+	body := &e.ev.Bodies[b]
+	base, _ := reference.OptionsFor(body.profileOf())
+	res := fetched(body, base)
+	for len(k.order) > 0 && k.bytes+len(body.Robots) > refReadingBytes {
+		k.bytes -= len(e.ev.Bodies[k.order[0]].Robots)
+		delete(k.by, k.order[0])
+		k.order = k.order[1:]
+	}
+	if k.by == nil {
+		k.by = map[int32]*reference.Result{}
+	}
+	k.by[b], k.order, k.bytes = res, append(k.order, b), k.bytes+len(body.Robots)
+	return res
 }
 
 // variant returns the options of a profile's reference with ids applied.

@@ -198,23 +198,15 @@ const (
 // them (§2.2.2); best.found is false when no rule decides.
 func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
 	var b best
-	groups, global := r.groupsOf(agent), r.global
-	if r.groupMisread {
-		groups, global = r.misreadGroupsOf(agent, groups)
-	}
-	sel := selNamed
-	switch {
-	case groups != nil:
-	case len(global) > 0:
-		// A named group replaces "*" entirely (UA-4, UA-6).
-		sel, groups = selGlobal, global
-	case len(r.orphan) > 0 && r.opts.OrphanRulesApply:
+	sel, groups := r.selectGroups(agent)
+	switch sel {
+	case selNone:
+		return b, selNone, nil
+	case selOrphan:
 		if !r.isRobotsTxt(path) {
 			r.considerGroup(&b, r.prepared(), len(r.groups), path)
 		}
 		return b, selOrphan, nil
-	default:
-		return b, selNone, nil
 	}
 	if r.isRobotsTxt(path) {
 		return b, sel, groups
@@ -224,6 +216,25 @@ func (r *Robots) decide(agent string, path []byte) (best, selection, []int32) {
 		r.considerGroup(&b, ix, int(gi), path)
 	}
 	return b, sel, groups
+}
+
+// selectGroups returns the groups that apply to agent (§2.2.1), in file
+// order; none for selOrphan, whose rules are the orphan rules.
+func (r *Robots) selectGroups(agent string) (selection, []int32) {
+	groups, global := r.groupsOf(agent), r.global
+	if r.groupMisread {
+		groups, global = r.misreadGroupsOf(agent, groups)
+	}
+	switch {
+	case groups != nil:
+		return selNamed, groups
+	case len(global) > 0:
+		// A named group replaces "*" entirely (UA-4, UA-6).
+		return selGlobal, global
+	case len(r.orphan) > 0 && r.opts.OrphanRulesApply:
+		return selOrphan, nil
+	}
+	return selNone, nil
 }
 
 // considerAll considers every rule of rs for the best match of path.

@@ -114,6 +114,34 @@ func (r *Robots) prepared() *ruleIndex {
 	return ix
 }
 
+// index returns the file's rule index, made now if the file has none
+// yet: for a caller that reads the compiled groups themselves.
+func (r *Robots) index() *ruleIndex {
+	if ix := r.prep.index.Load(); ix != nil {
+		return ix
+	}
+	r.prep.index.CompareAndSwap(nil, &ruleIndex{groups: make([]atomic.Pointer[compiledGroup], len(r.groups)+1)})
+	return r.prep.index.Load()
+}
+
+// compiledGroup returns group gi of the index (len(r.groups): the orphan
+// rules), compiling it on first use.
+func (r *Robots) compiledGroup(ix *ruleIndex, gi int) *compiledGroup {
+	if cg := ix.groups[gi].Load(); cg != nil {
+		return cg
+	}
+	rs := r.orphan
+	if gi < len(r.groups) {
+		g := r.groups[gi].rules
+		rs = r.rules[g[0]:g[1]]
+	}
+	cg := r.compileGroup(rs)
+	if !ix.groups[gi].CompareAndSwap(nil, cg) {
+		cg = ix.groups[gi].Load()
+	}
+	return cg
+}
+
 // considerGroup considers the rules of group gi (len(r.groups): the
 // orphan rules) for the best match of path, through the compiled group
 // when the file keeps an index.
@@ -127,13 +155,7 @@ func (r *Robots) considerGroup(b *best, ix *ruleIndex, gi int, path []byte) {
 		r.considerAll(b, rs, path)
 		return
 	}
-	cg := ix.groups[gi].Load()
-	if cg == nil {
-		cg = r.compileGroup(rs)
-		if !ix.groups[gi].CompareAndSwap(nil, cg) {
-			cg = ix.groups[gi].Load()
-		}
-	}
+	cg := r.compiledGroup(ix, gi)
 	if cg.levels == nil {
 		for i := range cg.rules {
 			if r.matchCompiled(b, &cg.rules[i], path) {
