@@ -37,8 +37,8 @@ type evaluator struct {
 	vars map[string]*variantOpts // by variant key and profile
 	// strata numbers the questions' URLs and agents (chance.go), once asked.
 	strata *strata
-	// refs keeps the reference's readings of bodies for read.
-	refs refReadings
+	// readings keeps the readings of bodies read last.
+	readings readings
 }
 
 // variantOpts is a variant's options on one profile, with the key its
@@ -266,7 +266,7 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 			}
 		}
 		if len(missing) > 0 {
-			e.read(v.opts, b, missing, m[b])
+			e.read(v, b, missing, m[b])
 		}
 		for k, p := range pos[i:j] {
 			out[i+k] = m[b][p-e.first[b]]
@@ -276,59 +276,74 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 	return out
 }
 
-// read parses body b once under o and records its codes on the
-// positions pos (all of b) in codes, which holds b's positions. Where the
-// reading under o is alike to the reference's for a question
-// (reference.Comparison), it takes the reference's code without
-// deciding: most of a variant's questions.
-func (e *evaluator) read(o reference.Options, b int32, pos []int32, codes []uint8) {
-	res := fetched(&e.ev.Bodies[b], o)
-	var cmp *reference.Comparison
-	if e.ref != nil && res.Robots != nil {
-		if base := e.refs.get(e, b); base.Robots != nil {
-			cmp = reference.Compare(base.Robots, res.Robots)
+// read records the codes of variant v on the positions pos of body b in
+// codes, which holds b's positions. Where its reading is alike to the
+// reference's for a question (reference.Comparison), it takes the
+// reference's code without deciding: most of a variant's questions.
+func (e *evaluator) read(v *variantOpts, b int32, pos []int32, codes []uint8) {
+	r := e.readings.get(e, v, b)
+	if r.cmp == nil && e.ref != nil && r.res.Robots != nil {
+		base := e.variantOf("", nil, e.ev.Bodies[b].profileOf())
+		if base.key != v.key {
+			if ref := e.readings.get(e, base, b).res; ref.Robots != nil {
+				r.cmp = reference.Compare(ref.Robots, r.res.Robots)
+			}
 		}
 	}
 	for _, p := range pos {
 		q := e.question(p)
-		if cmp != nil && cmp.Alike(q.Agent, q.URL) {
+		if r.cmp != nil && r.cmp.Alike(q.Agent, q.URL) {
 			codes[p-e.first[b]] = e.ref[p]
 			continue
 		}
-		codes[p-e.first[b]] = code(verdictOn(res, q.Agent, q.URL))
+		codes[p-e.first[b]] = code(verdictOn(r.res, q.Agent, q.URL))
 	}
 }
 
-// refReadings keeps the reference's readings of the bodies read last,
-// up to refReadingBytes of bodies, for read's comparisons: a variant is
-// read body by body, and the next variant reads the same bodies again.
-type refReadings struct {
-	by    map[int32]*reference.Result
-	order []int32
+// A reading is a body as a variant reads it, with its comparison to
+// the reference's reading.
+type reading struct {
+	res *reference.Result
+	cmp *reference.Comparison
+}
+
+// readingKey names a reading: the variant's key and the body.
+type readingKey struct {
+	variant string
+	body    int32
+}
+
+// readings keeps the readings made last, up to readingBytes of bodies:
+// the fitter asks a variant of a body's positions a few at a time, and
+// the reference's reading of a body for every variant of it.
+type readings struct {
+	by    map[readingKey]*reading
+	order []readingKey
 	bytes int
 }
 
-// refReadingBytes bounds the bodies whose reference readings are kept.
-const refReadingBytes = 16 << 20
+// readingBytes bounds the bodies whose readings are kept, counting a
+// body once per reading of it.
+const readingBytes = 32 << 20
 
-// get returns the reference's reading of body b, kept or made now.
-func (k *refReadings) get(e *evaluator, b int32) *reference.Result {
-	if res, ok := k.by[b]; ok {
-		return res
+// get returns variant v's reading of body b, kept or made now.
+func (k *readings) get(e *evaluator, v *variantOpts, b int32) *reading {
+	key := readingKey{v.key, b}
+	if r, ok := k.by[key]; ok {
+		return r
 	}
 	body := &e.ev.Bodies[b]
-	base, _ := reference.OptionsFor(body.profileOf())
-	res := fetched(body, base)
-	for len(k.order) > 0 && k.bytes+len(body.Robots) > refReadingBytes {
-		k.bytes -= len(e.ev.Bodies[k.order[0]].Robots)
+	r := &reading{res: fetched(body, v.opts)}
+	for len(k.order) > 0 && k.bytes+len(body.Robots) > readingBytes {
+		k.bytes -= len(e.ev.Bodies[k.order[0].body].Robots)
 		delete(k.by, k.order[0])
 		k.order = k.order[1:]
 	}
 	if k.by == nil {
-		k.by = map[int32]*reference.Result{}
+		k.by = map[readingKey]*reading{}
 	}
-	k.by[b], k.order, k.bytes = res, append(k.order, b), k.bytes+len(body.Robots)
-	return res
+	k.by[key], k.order, k.bytes = r, append(k.order, key), k.bytes+len(body.Robots)
+	return r
 }
 
 // variant returns the options of a profile's reference with ids applied.

@@ -75,6 +75,8 @@ type parserFit struct {
 	// odds counts what the parser departs on for byChance, as of the
 	// chosen misreadings; nil when they changed.
 	odds *chance
+	// depBodies marks the bodies with departures (departsOn).
+	depBodies []bool
 	// rivals is the number of misreadings that could each explain
 	// MinExplains of the parser's departures: those that might be
 	// claimed, among which byChance shares ChanceLevel.
@@ -216,15 +218,39 @@ func (t *trial) sameAs(u *trial) bool {
 // try evaluates chosen with add on the bodies where a misreading of add
 // alone departs from the reference (elsewhere the variant is taken to
 // read as chosen does), on the departures and the questions a
-// misreading of either reaches there.
-func (f *parserFit) try(chosen, add []string) *trial {
+// misreading of either reaches there. With partial, it reads the bodies
+// with departures first and stops there when the trial explains too few
+// to be claimed or tried jointly (the other bodies change nothing it
+// explains): its contradictions are then not counted.
+func (f *parserFit) try(chosen, add []string, partial bool) *trial {
 	ids := slices.Concat(chosen, add)
 	var bodies [][]int32
 	for _, id := range add {
 		bodies = append(bodies, f.e.on[id])
 	}
-	var pos []int32
+	var departing, rest []int32
 	for _, b := range union(bodies...) {
+		if f.departsOn(b) {
+			departing = append(departing, b)
+		} else {
+			rest = append(rest, b)
+		}
+	}
+	t := &trial{add: add}
+	f.tryOn(t, chosen, ids, departing)
+	if partial && (t.gain() < MinExplains || t.bodies < MinBodies) {
+		return t
+	}
+	f.tryOn(t, chosen, ids, rest)
+	slices.Sort(t.changed)
+	slices.Sort(t.contradictions)
+	return t
+}
+
+// tryOn adds to t what the trial changes on the bodies bs.
+func (f *parserFit) tryOn(t *trial, chosen, ids []string, bs []int32) {
+	var pos []int32
+	for _, b := range bs {
 		for p := f.e.first[b]; p < f.e.first[b+1]; p++ {
 			if f.isDep[p] || f.agree[p] && f.reached(p, ids) {
 				pos = append(pos, p)
@@ -232,7 +258,6 @@ func (f *parserFit) try(chosen, add []string) *trial {
 		}
 	}
 	was, now := f.e.codes(chosen, pos), f.e.codes(ids, pos)
-	t := &trial{add: add}
 	for k, p := range pos {
 		if was[k] != now[k] {
 			t.changed = append(t.changed, p)
@@ -241,6 +266,9 @@ func (f *parserFit) try(chosen, add []string) *trial {
 			switch e, n := was[k] == f.mine[p], now[k] == f.mine[p]; {
 			case n && !e:
 				t.gained = append(t.gained, p)
+				if len(t.gained) == 1 || f.e.bodyAt[p] != f.e.bodyAt[t.gained[len(t.gained)-2]] {
+					t.bodies++
+				}
 			case e && !n:
 				t.lost = append(t.lost, p)
 			}
@@ -254,12 +282,18 @@ func (f *parserFit) try(chosen, add []string) *trial {
 			t.contradictions = append(t.contradictions, p)
 		}
 	}
-	for k, p := range t.gained {
-		if k == 0 || f.e.bodyAt[p] != f.e.bodyAt[t.gained[k-1]] {
-			t.bodies++
+}
+
+// departsOn reports whether the parser departs from the reference on
+// body b.
+func (f *parserFit) departsOn(b int32) bool {
+	if f.depBodies == nil {
+		f.depBodies = make([]bool, len(f.e.ev.Bodies))
+		for _, p := range f.dep {
+			f.depBodies[f.e.bodyAt[p]] = true
 		}
 	}
-	return t
+	return f.depBodies[b]
 }
 
 // reached reports whether a misreading of ids alone departs from the
@@ -341,7 +375,7 @@ func (f *parserFit) single(chosen []string) (best *trial, blocked []*trial) {
 		if c.upper < MinExplains || best != nil && c.upper < best.gain()-best.contradicts {
 			break
 		}
-		t := f.try(chosen, []string{c.id})
+		t := f.try(chosen, []string{c.id}, true)
 		switch {
 		case t.gain() < MinExplains || t.bodies < MinBodies:
 			// Too little evidence to claim it, or to try it jointly.
@@ -379,7 +413,7 @@ func (f *parserFit) joint(chosen []string, blocked []*trial) *trial {
 			if !f.rescues(a, []string{id, r}, chosen) {
 				continue
 			}
-			if t := f.try(chosen, []string{id, r}); t.qualifies() && t.better(best) && !f.byChance(t) {
+			if t := f.try(chosen, []string{id, r}, true); t.qualifies() && t.better(best) && !f.byChance(t) {
 				best = t
 			}
 		}
@@ -398,7 +432,7 @@ func (f *parserFit) joint(chosen []string, blocked []*trial) *trial {
 				if !f.rescues(a, []string{id, r, s}, chosen) {
 					continue
 				}
-				if t := f.try(chosen, []string{id, r, s}); t.qualifies() && t.better(best) && !f.byChance(t) {
+				if t := f.try(chosen, []string{id, r, s}, true); t.qualifies() && t.better(best) && !f.byChance(t) {
 					best = t
 				}
 			}
@@ -472,7 +506,7 @@ func (f *parserFit) rescuers(chosen []string, contradictions []int32) []string {
 func (f *parserFit) prune(chosen []string, alts [][]string) ([]string, [][]string) {
 	for i := len(chosen) - 1; i >= 0 && len(chosen) > 1; i-- {
 		without := slices.Delete(slices.Clone(chosen), i, i+1)
-		if t := f.try(without, chosen[i:i+1]); (t.gain() < MinExplains || t.bodies < MinBodies) && t.contradicts >= 0 {
+		if t := f.try(without, chosen[i:i+1], false); (t.gain() < MinExplains || t.bodies < MinBodies) && t.contradicts >= 0 {
 			chosen, alts = without, slices.Delete(alts, i, i+1)
 		}
 	}
