@@ -3,8 +3,11 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/reptest/reptest/reference"
 	"github.com/reptest/reptest/result"
@@ -97,21 +100,100 @@ func newEvaluator(ev *Evidence) *evaluator {
 		b := e.bodyAt[p]
 		urls[b] = append(urls[b], ev.Questions[q].URL)
 	}
-	for _, m := range e.cands {
-		pos := e.shown(m.ID, urls)
-		vs := e.codes([]string{m.ID}, pos)
-		var r, on []int32
+	reach, on := make([][]int32, len(e.cands)), make([][]int32, len(e.cands))
+	forks := e.parallel(len(e.cands), func(f *evaluator, i int) {
+		pos := f.shown(f.cands[i].ID, urls)
+		vs := f.codes([]string{f.cands[i].ID}, pos)
 		for k, v := range vs {
-			if p := pos[k]; knownCode(v) && knownCode(e.ref[p]) && v != e.ref[p] {
-				r = append(r, int32(p))
-				if b := e.bodyAt[p]; len(on) == 0 || on[len(on)-1] != b {
-					on = append(on, b)
+			if p := pos[k]; knownCode(v) && knownCode(f.ref[p]) && v != f.ref[p] {
+				reach[i] = append(reach[i], p)
+				if b := f.bodyAt[p]; len(on[i]) == 0 || on[i][len(on[i])-1] != b {
+					on[i] = append(on[i], b)
 				}
 			}
 		}
-		e.reach[m.ID], e.on[m.ID] = r, on
+	})
+	for i, m := range e.cands {
+		e.reach[m.ID], e.on[m.ID] = reach[i], on[i]
+	}
+	for _, f := range forks {
+		e.absorb(f)
 	}
 	return e
+}
+
+// parallel calls do(f, i) for i from 0 to n-1, on as many goroutines as
+// the machine runs at once, each with a fork of e (see fork) as f, and
+// returns the forks. Nothing of e may change meanwhile.
+func (e *evaluator) parallel(n int, do func(f *evaluator, i int)) []*evaluator {
+	forks := make([]*evaluator, min(n, runtime.GOMAXPROCS(0)))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range forks {
+		forks[w] = e.fork()
+		wg.Add(1)
+		go func(f *evaluator) {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				do(f, i)
+			}
+		}(forks[w])
+	}
+	wg.Wait()
+	return forks
+}
+
+// fork returns an evaluator that reads the same evidence as e, sharing
+// what no longer changes (the layout, the reference's codes, reach) and
+// keeping verdicts of its own, from a copy of e's: forks evaluate on
+// goroutines of their own. What e makes on first use (bit sets, strata)
+// must be made before forking (shareReach) for the forks to use it.
+func (e *evaluator) fork() *evaluator {
+	f := *e
+	f.memo = make(map[string][][]uint8, len(e.memo))
+	for k, m := range e.memo {
+		c := make([][]uint8, len(m))
+		for b, codes := range m {
+			c[b] = slices.Clone(codes)
+		}
+		f.memo[k] = c
+	}
+	f.vars = map[string]*variantOpts{}
+	f.readings = readings{}
+	return &f
+}
+
+// shareReach makes what fitting makes on first use of reach, once, so
+// that forks share it (see fork).
+func (e *evaluator) shareReach() {
+	for _, m := range e.cands {
+		e.reachBits(m.ID)
+	}
+	e.strataOf()
+}
+
+// absorb keeps in e the codes its fork f read.
+func (e *evaluator) absorb(f *evaluator) {
+	for k, fm := range f.memo {
+		m := e.memo[k]
+		if m == nil {
+			e.memo[k] = fm
+			continue
+		}
+		for b, codes := range fm {
+			switch {
+			case codes == nil:
+			case m[b] == nil:
+				m[b] = codes
+			default:
+				for i, c := range codes {
+					if m[b][i] == codeUnknown {
+						m[b][i] = c
+					}
+				}
+			}
+		}
+	}
 }
 
 // newLayout orders ev's questions by body and lists the misreadings a
@@ -324,7 +406,7 @@ type readings struct {
 
 // readingBytes bounds the bodies whose readings are kept, counting a
 // body once per reading of it.
-const readingBytes = 32 << 20
+const readingBytes = 4 << 20
 
 // get returns variant v's reading of body b, kept or made now.
 func (k *readings) get(e *evaluator, v *variantOpts, b int32) *reading {

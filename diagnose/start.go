@@ -97,12 +97,17 @@ func orEmpty(m map[string][]int32) map[string][]int32 {
 func FitFrom(ctx context.Context, ev *Evidence, s *Start) ([]result.Diagnosis, error) {
 	e := s.e
 	e.ev = ev
-	out := make([]result.Diagnosis, 0, len(ev.Parsers))
-	for i, name := range ev.Parsers {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	out := make([]result.Diagnosis, len(ev.Parsers))
+	// Parsers are fitted at once, each on a fork of the start, which
+	// they leave as it was.
+	e.shareReach()
+	e.parallel(len(ev.Parsers), func(f *evaluator, i int) {
+		if ctx.Err() == nil {
+			out[i] = f.diagnose(i, ev.Parsers[i])
 		}
-		out = append(out, e.diagnose(i, name))
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
