@@ -406,7 +406,7 @@ type readings struct {
 
 // readingBytes bounds the bodies whose readings are kept, counting a
 // body once per reading of it.
-const readingBytes = 4 << 20
+const readingBytes = 256 << 10
 
 // get returns variant v's reading of body b, kept or made now.
 func (k *readings) get(e *evaluator, v *variantOpts, b int32) *reading {
