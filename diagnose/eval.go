@@ -40,8 +40,10 @@ type evaluator struct {
 	vars map[string]*variantOpts // by variant key and profile
 	// strata numbers the questions' URLs and agents (chance.go), once asked.
 	strata *strata
-	// readings keeps the readings of bodies read last.
+	// readings keeps the variants' readings of bodies read last, refs
+	// the reference's (shared with forks).
 	readings readings
+	refs     *refReadings
 }
 
 // variantOpts is a variant's options on one profile, with the key its
@@ -200,7 +202,7 @@ func (e *evaluator) absorb(f *evaluator) {
 // variant models: the evaluator before it reads anything.
 func newLayout(ev *Evidence) *evaluator {
 	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, on: map[string][]int32{},
-		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}}
+		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}, refs: &refReadings{}}
 	for i := range e.order {
 		e.order[i] = i
 	}
@@ -363,13 +365,10 @@ func (e *evaluator) codes(ids []string, pos []int32) []uint8 {
 // reference's for a question (reference.Comparison), it takes the
 // reference's code without deciding: most of a variant's questions.
 func (e *evaluator) read(v *variantOpts, b int32, pos []int32, codes []uint8) {
-	r := e.readings.get(e, v, b)
-	if r.cmp == nil && e.ref != nil && r.res.Robots != nil {
-		base := e.variantOf("", nil, e.ev.Bodies[b].profileOf())
-		if base.key != v.key {
-			if ref := e.readings.get(e, base, b).res; ref.Robots != nil {
-				r.cmp = reference.Compare(ref.Robots, r.res.Robots)
-			}
+	r := e.reading(v, b)
+	if r.cmp == nil && e.ref != nil && r.robots != nil {
+		if base := e.refs.get(e, b); base != r && base.robots != nil {
+			r.cmp = reference.Compare(base.robots, r.robots)
 		}
 	}
 	for _, p := range pos {
@@ -378,15 +377,38 @@ func (e *evaluator) read(v *variantOpts, b int32, pos []int32, codes []uint8) {
 			codes[p-e.first[b]] = e.ref[p]
 			continue
 		}
-		codes[p-e.first[b]] = code(verdictOn(r.res, q.Agent, q.URL))
+		codes[p-e.first[b]] = code(r.verdict(q.Agent, q.URL))
 	}
 }
 
-// A reading is a body as a variant reads it, with its comparison to
-// the reference's reading.
+// baseOf returns the reference's options for body b.
+func (e *evaluator) baseOf(b int32) *variantOpts {
+	return e.variantOf("", nil, e.ev.Bodies[b].profileOf())
+}
+
+// A reading is a body as a variant reads it: its fetch's result, or
+// only the parsed file when a variant rereads the reference's (see
+// reference.Robots.Reread), with its comparison to the reference's
+// reading.
 type reading struct {
-	res *reference.Result
-	cmp *reference.Comparison
+	res    *reference.Result
+	robots *reference.Robots
+	cmp    *reference.Comparison
+}
+
+// verdict is the reading's verdict on one question (see verdictOn).
+func (r *reading) verdict(agent, url string) result.Verdict {
+	if r.res == nil {
+		ok, err := r.robots.Allowed(agent, url)
+		switch {
+		case err != nil:
+			return ""
+		case ok:
+			return result.Allow
+		}
+		return result.Disallow
+	}
+	return verdictOn(r.res, agent, url)
 }
 
 // readingKey names a reading: the variant's key and the body.
@@ -395,27 +417,42 @@ type readingKey struct {
 	body    int32
 }
 
-// readings keeps the readings made last, up to readingBytes of bodies:
-// the fitter asks a variant of a body's positions a few at a time, and
-// the reference's reading of a body for every variant of it.
+// readings keeps the variants' readings made last, up to readingBytes of
+// bodies: the fitter asks a variant of a body's positions a few at a
+// time.
 type readings struct {
 	by    map[readingKey]*reading
 	order []readingKey
 	bytes int
 }
 
-// readingBytes bounds the bodies whose readings are kept, counting a
-// body once per reading of it.
-const readingBytes = 256 << 10
+// readingBytes bounds the bodies whose variants' readings are kept,
+// counting a body once per reading of it.
+const readingBytes = 1 << 20
 
-// get returns variant v's reading of body b, kept or made now.
-func (k *readings) get(e *evaluator, v *variantOpts, b int32) *reading {
+// reading returns variant v's reading of body b, kept or made now.
+func (e *evaluator) reading(v *variantOpts, b int32) *reading {
+	body := &e.ev.Bodies[b]
+	if v.key == e.baseOf(b).key {
+		return e.refs.get(e, b)
+	}
+	k := &e.readings
 	key := readingKey{v.key, b}
 	if r, ok := k.by[key]; ok {
 		return r
 	}
-	body := &e.ev.Bodies[b]
-	r := &reading{res: fetched(body, v.opts)}
+	r := &reading{}
+	if body.Status >= 200 && body.Status < 300 {
+		// A success is parsed (FromStatus) whatever the options: most
+		// variants read its lines as the reference does.
+		if ref := e.refs.get(e, b); ref.robots != nil {
+			r.robots, _ = ref.robots.Reread(v.opts)
+		}
+	}
+	if r.robots == nil {
+		r.res = fetched(body, v.opts)
+		r.robots = r.res.Robots
+	}
 	for len(k.order) > 0 && k.bytes+len(body.Robots) > readingBytes {
 		k.bytes -= len(e.ev.Bodies[k.order[0].body].Robots)
 		delete(k.by, k.order[0])
@@ -425,6 +462,49 @@ func (k *readings) get(e *evaluator, v *variantOpts, b int32) *reading {
 		k.by = map[readingKey]*reading{}
 	}
 	k.by[key], k.order, k.bytes = r, append(k.order, key), k.bytes+len(body.Robots)
+	return r
+}
+
+// refReadings keeps the reference's readings of bodies, up to
+// refReadingBytes of bodies, for the evaluator and its forks: every
+// variant of a body compares its reading to the reference's.
+type refReadings struct {
+	mu    sync.Mutex
+	by    map[int32]*reading
+	order []int32
+	bytes int
+}
+
+// refReadingBytes bounds the bodies whose reference readings are kept.
+const refReadingBytes = 16 << 20
+
+// get returns the reference's reading of body b, kept or made now. A
+// reading's parsed file is safe for concurrent use; its comparison is
+// not, and a reference reading has none.
+func (k *refReadings) get(e *evaluator, b int32) *reading {
+	k.mu.Lock()
+	r, ok := k.by[b]
+	k.mu.Unlock()
+	if ok {
+		return r
+	}
+	body := &e.ev.Bodies[b]
+	r = &reading{res: fetched(body, e.baseOf(b).opts)}
+	r.robots = r.res.Robots
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if kept, ok := k.by[b]; ok {
+		return kept
+	}
+	for len(k.order) > 0 && k.bytes+len(body.Robots) > refReadingBytes {
+		k.bytes -= len(e.ev.Bodies[k.order[0]].Robots)
+		delete(k.by, k.order[0])
+		k.order = k.order[1:]
+	}
+	if k.by == nil {
+		k.by = map[int32]*reading{}
+	}
+	k.by[b], k.order, k.bytes = r, append(k.order, b), k.bytes+len(body.Robots)
 	return r
 }
 

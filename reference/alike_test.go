@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/reptest/reptest/reference"
 )
 
@@ -23,21 +24,7 @@ const maxAlikeFiles = 80
 // everywhere, and that most questions of a variant are found alike, as
 // the fitter relies on.
 func TestComparisonAlike(t *testing.T) {
-	bodies := []string{file21, rfc951, largeGroup, "Disallow: /orphan\nUser-agent: a\nAllow: /\n",
-		// Merged groups: ties and order decided across groups.
-		"User-agent: a\nAllow: /p\n\nUser-agent: a\nDisallow: /p\n", "User-agent: a\nDisallow: /x\n\nUser-agent: a\nAllow: /x/y\n"}
-	for _, tc := range misreadCases {
-		bodies = append(bodies, tc.body)
-	}
-	names, _ := filepath.Glob(filepath.Join(realworldDir(), "*.txt"))
-	slices.Sort(names)
-	for _, n := range names[:min(len(names), maxAlikeFiles)] {
-		data, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bodies = append(bodies, string(data))
-	}
+	bodies := alikeBodies(t)
 	var asked, alike int
 	for _, base := range []reference.Options{reference.RFC(), reference.Google()} {
 		for _, body := range bodies {
@@ -78,6 +65,28 @@ func TestComparisonAlike(t *testing.T) {
 	}
 }
 
+// alikeBodies returns the files TestComparisonAlike and TestReread read.
+func alikeBodies(t *testing.T) []string {
+	bodies := []string{file21, rfc951, largeGroup, "Disallow: /orphan\nUser-agent: a\nAllow: /\n",
+		// Merged groups: ties and order decided across groups.
+		"User-agent: a\nAllow: /p\n\nUser-agent: a\nDisallow: /p\n", "User-agent: a\nDisallow: /x\n\nUser-agent: a\nAllow: /x/y\n",
+		// Long rules, which a parsed file keeps compiled.
+		"User-agent: *\nDisallow: /" + strings.Repeat("A%7e", 200) + "\nAllow: /" + strings.Repeat("b", 400) + "/index.html\n"}
+	for _, tc := range misreadCases {
+		bodies = append(bodies, tc.body)
+	}
+	names, _ := filepath.Glob(filepath.Join(realworldDir(), "*.txt"))
+	slices.Sort(names)
+	for _, n := range names[:min(len(names), maxAlikeFiles)] {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, string(data))
+	}
+	return bodies
+}
+
 // alikeQuestions returns agents and URLs to ask of a parsed file: the
 // tokens it names, variants of them, and others; paths made from its
 // rules' patterns.
@@ -97,4 +106,75 @@ func alikeQuestions(r *reference.Robots) (agents, urls []string) {
 		}
 	}
 	return agents, urls
+}
+
+// TestReread checks that a file reread under a variant's options answers
+// as the file parsed under them does, and that Reread declines options
+// that read lines otherwise: on the same files and questions as
+// TestComparisonAlike, with and without the reference's groups compiled
+// first.
+func TestReread(t *testing.T) {
+	bodies := alikeBodies(t)
+	var reread, declined int
+	for _, base := range []reference.Options{reference.RFC(), reference.Google()} {
+		for i, body := range bodies {
+			ref := reference.ParseString(body, base)
+			agents, urls := alikeQuestions(ref)
+			if i%2 == 0 {
+				ref.Allowed(agents[0], urls[0])
+				ref.Allowed(agents[0], urls[1]) // the second decision compiles
+			}
+			for _, m := range reference.Misreadings() {
+				o, err := reference.WithMisreadings(base, m.ID)
+				if err != nil || !m.ForParsers() {
+					continue
+				}
+				v, ok := ref.Reread(o)
+				if !ok {
+					declined++
+					continue
+				}
+				reread++
+				want := reference.ParseString(body, o)
+				for _, a := range agents {
+					for _, u := range urls {
+						w, wErr := want.Allowed(a, u)
+						g, gErr := v.Allowed(a, u)
+						if g != w || (gErr == nil) != (wErr == nil) {
+							t.Fatalf("%s+%s: reread answers %t (%v) for %q on %q, parsed %t (%v), on %.200q", base.Name, m.ID, g, gErr, a, u, w, wErr, body)
+						}
+					}
+				}
+				if diff := cmp.Diff(want.Groups(), v.Groups()); diff != "" {
+					t.Fatalf("%s+%s: reread groups differ (-parsed +reread):\n%s", base.Name, m.ID, diff)
+				}
+			}
+		}
+	}
+	t.Logf("%d variants reread, %d declined", reread, declined)
+	if reread == 0 || declined == 0 {
+		t.Errorf("%d variants reread, %d declined: want some of each", reread, declined)
+	}
+}
+
+// TestRereadLong checks that a reread file compiles its long rules under
+// its own options: a long rule whose escapes the reference normalises,
+// asked first (a file's first decision matches the kept compiled form).
+func TestRereadLong(t *testing.T) {
+	body := "User-agent: *\nDisallow: /" + strings.Repeat("%7e", 200) + "\n"
+	url := "/" + strings.Repeat("%7e", 200)
+	for _, id := range []string{"no-percent-normalisation", "case-insensitive-paths"} {
+		o, err := reference.WithMisreadings(reference.RFC(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, ok := reference.ParseString(body, reference.RFC()).Reread(o)
+		if !ok {
+			t.Fatalf("%s: Reread declined", id)
+		}
+		want, _ := reference.ParseString(body, o).Allowed("a", url)
+		if got, _ := v.Allowed("a", url); got != want {
+			t.Errorf("%s: reread answers %t, parsed %t", id, got, want)
+		}
+	}
 }
