@@ -42,7 +42,7 @@ type evaluator struct {
 	strata *strata
 	// readings keeps the variants' readings of bodies read last, refs
 	// the reference's (shared with forks).
-	readings readings
+	readings kept[readingKey]
 	refs     *refReadings
 }
 
@@ -161,7 +161,7 @@ func (e *evaluator) fork() *evaluator {
 		f.memo[k] = c
 	}
 	f.vars = map[string]*variantOpts{}
-	f.readings = readings{}
+	f.readings = kept[readingKey]{limit: readingBytes}
 	return &f
 }
 
@@ -202,7 +202,7 @@ func (e *evaluator) absorb(f *evaluator) {
 // variant models: the evaluator before it reads anything.
 func newLayout(ev *Evidence) *evaluator {
 	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, on: map[string][]int32{},
-		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}, refs: &refReadings{}}
+		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}, refs: &refReadings{kept: kept[int32]{limit: refReadingBytes}}, readings: kept[readingKey]{limit: readingBytes}}
 	for i := range e.order {
 		e.order[i] = i
 	}
@@ -394,6 +394,7 @@ type reading struct {
 	res    *reference.Result
 	robots *reference.Robots
 	cmp    *reference.Comparison
+	size   int // of the body, as kept
 }
 
 // verdict is the reading's verdict on one question (see verdictOn).
@@ -417,18 +418,35 @@ type readingKey struct {
 	body    int32
 }
 
-// readings keeps the variants' readings made last, up to readingBytes of
-// bodies: the fitter asks a variant of a body's positions a few at a
-// time.
-type readings struct {
-	by    map[readingKey]*reading
-	order []readingKey
-	bytes int
+// kept holds readings by key, up to limit bytes of bodies (a body counted
+// once per reading of it), the oldest dropped first.
+type kept[K comparable] struct {
+	by           map[K]*reading
+	order        []K
+	bytes, limit int
 }
 
-// readingBytes bounds the bodies whose variants' readings are kept,
-// counting a body once per reading of it.
-const readingBytes = 1 << 20
+// put keeps r under key, as a reading of size bytes of body.
+func (k *kept[K]) put(key K, r *reading, size int) {
+	for len(k.order) > 0 && k.bytes+size > k.limit {
+		k.bytes -= k.by[k.order[0]].size
+		delete(k.by, k.order[0])
+		k.order = k.order[1:]
+	}
+	if k.by == nil {
+		k.by = map[K]*reading{}
+	}
+	r.size = size
+	k.by[key], k.order, k.bytes = r, append(k.order, key), k.bytes+size
+}
+
+// The bounds of the readings kept: a variant's readings are asked for a
+// few positions at a time, mostly in a row; the reference's reading of a
+// body by every variant of it.
+const (
+	readingBytes    = 1 << 20
+	refReadingBytes = 16 << 20
+)
 
 // reading returns variant v's reading of body b, kept or made now.
 func (e *evaluator) reading(v *variantOpts, b int32) *reading {
@@ -436,9 +454,8 @@ func (e *evaluator) reading(v *variantOpts, b int32) *reading {
 	if v.key == e.baseOf(b).key {
 		return e.refs.get(e, b)
 	}
-	k := &e.readings
 	key := readingKey{v.key, b}
-	if r, ok := k.by[key]; ok {
+	if r, ok := e.readings.by[key]; ok {
 		return r
 	}
 	r := &reading{}
@@ -453,37 +470,24 @@ func (e *evaluator) reading(v *variantOpts, b int32) *reading {
 		r.res = fetched(body, v.opts)
 		r.robots = r.res.Robots
 	}
-	for len(k.order) > 0 && k.bytes+len(body.Robots) > readingBytes {
-		k.bytes -= len(e.ev.Bodies[k.order[0].body].Robots)
-		delete(k.by, k.order[0])
-		k.order = k.order[1:]
-	}
-	if k.by == nil {
-		k.by = map[readingKey]*reading{}
-	}
-	k.by[key], k.order, k.bytes = r, append(k.order, key), k.bytes+len(body.Robots)
+	e.readings.put(key, r, len(body.Robots))
 	return r
 }
 
-// refReadings keeps the reference's readings of bodies, up to
-// refReadingBytes of bodies, for the evaluator and its forks: every
-// variant of a body compares its reading to the reference's.
+// refReadings keeps the reference's readings of bodies for the evaluator
+// and its forks: every variant of a body compares its reading to the
+// reference's.
 type refReadings struct {
-	mu    sync.Mutex
-	by    map[int32]*reading
-	order []int32
-	bytes int
+	mu   sync.Mutex
+	kept kept[int32]
 }
-
-// refReadingBytes bounds the bodies whose reference readings are kept.
-const refReadingBytes = 16 << 20
 
 // get returns the reference's reading of body b, kept or made now. A
 // reading's parsed file is safe for concurrent use; its comparison is
 // not, and a reference reading has none.
 func (k *refReadings) get(e *evaluator, b int32) *reading {
 	k.mu.Lock()
-	r, ok := k.by[b]
+	r, ok := k.kept.by[b]
 	k.mu.Unlock()
 	if ok {
 		return r
@@ -493,18 +497,10 @@ func (k *refReadings) get(e *evaluator, b int32) *reading {
 	r.robots = r.res.Robots
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if kept, ok := k.by[b]; ok {
+	if kept, ok := k.kept.by[b]; ok {
 		return kept
 	}
-	for len(k.order) > 0 && k.bytes+len(body.Robots) > refReadingBytes {
-		k.bytes -= len(e.ev.Bodies[k.order[0]].Robots)
-		delete(k.by, k.order[0])
-		k.order = k.order[1:]
-	}
-	if k.by == nil {
-		k.by = map[int32]*reading{}
-	}
-	k.by[b], k.order, k.bytes = r, append(k.order, b), k.bytes+len(body.Robots)
+	k.kept.put(b, r, len(body.Robots))
 	return r
 }
 
