@@ -307,7 +307,7 @@ func (o Options) compiling() Options {
 	c.AgentMatch, c.AnyAgent, c.StarPrefix, c.OrphanRulesApply, c.ImplicitRobotsTxt = 0, false, false, false, false
 	c.IgnoreAllow, c.UnicodeSpace, c.LFOnly = false, false, false
 	c.GroupChoice, c.StarMergedIntoNamed, c.StarGroupForAll, c.EmptyGroupIgnored, c.AgentCompare = 0, false, false, false, 0
-	c.BlankLineEndsGroup, c.AgentLinesApart, c.RecordsSplitAgents = false, false, false
+	c.BlankLineEndsGroup, c.AgentLinesApart, c.RecordsSplitAgents, c.CrawlDelaySplitsAgents = false, false, false, false
 	return c
 }
 

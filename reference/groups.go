@@ -172,7 +172,8 @@ func (r *Robots) build() {
 			open = false
 			r.rules = append(r.rules, ru)
 		case Other:
-			if o.RecordsSplitAgents || o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
+			if o.RecordsSplitAgents || o.CrawlDelaySplitsAgents && equalFold(text[ks:ke], "crawl-delay") ||
+				o.UsageRules && len(r.groups) > 0 && isUsageKey(text[ks:ke]) {
 				open = false
 			}
 			r.others = append(r.others, record{line: int32(n),

@@ -133,7 +133,7 @@ func Conflict(a, b string) bool {
 var conflicts = [][]string{
 	{"substring-agent", "prefix-agent", "full-ua-string", "unicode-case-fold", "star-group-for-all", "longest-agent-within", "agent-within"},
 	{"key-typos-accepted", "useragent-accepted"},
-	{"agents-not-grouped", "records-split-agents"},
+	{"agents-not-grouped", "records-split-agents", "crawl-delay-splits-agents"},
 	{"no-group-merge-first", "no-group-merge-last"},
 	{"star-group-for-all", "star-merged-into-named", "empty-group-ignored"},
 	{"first-match", "tie-disallow", "allow-ignored"},
@@ -211,6 +211,8 @@ var groupMisreadings = []Misreading{
 		func(o *Options) { o.AgentLinesApart = true }},
 	{"records-split-agents", "A Sitemap, Crawl-delay or any other record between user-agent lines starts a new group", "2.2.4", []string{"OTH-3", "SYN-6"}, KindGroups,
 		func(o *Options) { o.RecordsSplitAgents = true }},
+	{"crawl-delay-splits-agents", "A Crawl-delay line between user-agent lines starts a new group; other records do not", "2.2.4", []string{"OTH-3", "SYN-6"}, KindGroups,
+		func(o *Options) { o.CrawlDelaySplitsAgents = true }},
 	{"orphan-rules-apply", "Rules before the first user-agent line apply to every crawler", "2.1", []string{"SYN-8"}, KindGroups,
 		func(o *Options) { o.OrphanRulesApply = true }},
 }

@@ -51,6 +51,12 @@ func (o *Options) misreadPattern(value string, p pattern, text []byte, changed b
 	return p, cur, true
 }
 
+// linesMisread reports whether the options read user-agent lines into
+// groups otherwise than the RFC does.
+func (o *Options) linesMisread() bool {
+	return o.BlankLineEndsGroup || o.AgentLinesApart || o.RecordsSplitAgents || o.CrawlDelaySplitsAgents
+}
+
 // groupsMisread reports whether the options choose groups otherwise than
 // the RFC does (see Robots.misreadGroups).
 func (o *Options) groupsMisread() bool {
@@ -219,6 +225,8 @@ func MayShow(id string, base Options, body []byte, status int, urls []string) bo
 		return parsed && bytes.IndexAny(body, "*$") >= 0
 	case "useragent-accepted":
 		return parsed && bytes.Contains(bytes.ToLower(body), []byte("useragent"))
+	case "crawl-delay-splits-agents":
+		return parsed && bytes.Contains(bytes.ToLower(body), []byte("crawl-delay"))
 	case "cr-line-endings-ignored":
 		return parsed && bytes.IndexByte(body, '\r') >= 0
 	case "bom-not-skipped":

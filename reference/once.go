@@ -15,7 +15,7 @@ func AllowedOnce(body string, opts Options, agent, url string) (bool, error) {
 	if !o.validAgent(agent) {
 		return false, ErrInvalidToken
 	}
-	if o.BlankLineEndsGroup || o.AgentLinesApart || o.RecordsSplitAgents || o.groupsMisread() {
+	if o.linesMisread() || o.groupsMisread() {
 		// Misreadings of groups are implemented on a parsed file only.
 		return ParseString(body, opts).Allowed(agent, url)
 	}
@@ -41,7 +41,7 @@ func ReasonOnce(body string, opts Options, agent, url string) (Reason, error) {
 	if !o.validAgent(agent) {
 		return 0, fmt.Errorf("%w: %q", ErrInvalidToken, agent)
 	}
-	if o.BlankLineEndsGroup || o.AgentLinesApart || o.RecordsSplitAgents || o.groupsMisread() {
+	if o.linesMisread() || o.groupsMisread() {
 		d, err := ParseString(body, opts).Decide(agent, url)
 		return d.Reason, err
 	}

@@ -292,6 +292,10 @@ type Misread struct {
 	// after it starts a new group, though the RFC keeps such records out
 	// of groups (OTH-3).
 	RecordsSplitAgents bool
+	// CrawlDelaySplitsAgents ends a run of user-agent lines at a
+	// Crawl-delay record only: a user-agent line after it starts a new
+	// group (OTH-3). Other records leave the run alone.
+	CrawlDelaySplitsAgents bool
 
 	// LFOnly ends lines at LF only: a CR alone ends none, and a CR before
 	// LF is dropped (SYN-3).
