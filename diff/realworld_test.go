@@ -10,6 +10,7 @@ import (
 	"github.com/reptest/reptest/cases"
 	"github.com/reptest/reptest/diff"
 	"github.com/reptest/reptest/parsers"
+	"github.com/reptest/reptest/reference"
 )
 
 // TestRealworld compares the reference with grobotstxt and temoto on a
@@ -67,5 +68,54 @@ func TestRealworld(t *testing.T) {
 		if n := len(strings.Split(strings.TrimSuffix(body, "\n"), "\n")); n > 5 { // the lines the summary shows of an example
 			t.Errorf("example of %s %s has %d lines:\n%s", g.Signature, g.Primary, n, g.Example.Robots)
 		}
+	}
+}
+
+// BenchmarkRealworldFloor measures the least a run of the reference and
+// reference-google over the real-world files can cost: deriving each
+// file's probes, and each option set's parse of the file and decision of
+// every probe, with nothing else (no cache, comparison, tags, findings or
+// fit). files/s is the bound on files per CPU-second of such a run. Like
+// TestRealworld it runs only when REPTEST_REALWORLD names the collection:
+//
+//	REPTEST_REALWORLD=../shared/realworld go test ./diff/ -run - -bench RealworldFloor
+func BenchmarkRealworldFloor(b *testing.B) {
+	dir := os.Getenv("REPTEST_REALWORLD")
+	if dir == "" {
+		b.Skip("REPTEST_REALWORLD is not set")
+	}
+	files, err := diff.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	probes := make([][]diff.Probe, len(files))
+	for i, f := range files {
+		probes[i] = diff.DeriveProbes(f.Robots, 0)
+	}
+	answer := func(i int) {
+		for _, opts := range []reference.Options{reference.RFC(), reference.Google()} {
+			r := reference.Parse(files[i].Robots, opts)
+			for _, p := range probes[i] {
+				r.Allowed(p.Agent, p.URL)
+			}
+		}
+	}
+	for _, bc := range []struct {
+		name string
+		run  func(i int)
+	}{
+		{"derive", func(i int) { diff.DeriveProbes(files[i].Robots, 0) }},
+		{"answer", answer},
+		{"both", func(i int) { diff.DeriveProbes(files[i].Robots, 0); answer(i) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range files {
+					bc.run(i)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(files))/b.Elapsed().Seconds(), "files/s")
+		})
 	}
 }

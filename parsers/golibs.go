@@ -67,8 +67,8 @@ func (*Grobotstxt) Info() result.Info {
 
 // Check implements cases.Parser.
 func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v result.Verdict, err error) {
-	if k := req.Kind(); k != result.CapParse {
-		return "", fmt.Errorf("grobotstxt: %w: %s", errCapability, k)
+	if err := grobotCapable(req); err != nil {
+		return "", err
 	}
 	defer recoverPanic("grobotstxt", &err)
 	if grobotstxt.AgentAllowed(string(req.Robots), req.Agent, req.URL) {
@@ -138,20 +138,30 @@ func recoverPanic(name string, err *error) {
 // body also tells a URL net/url refuses, for which the library answers
 // "not allowed" before parsing anything).
 func (g *Grobotstxt) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
-	if k := req.Kind(); k != result.CapParse {
-		return eachCheck(ctx, g, req, qs)
+	return answerAll(g.prepare(req), qs)
+}
+
+// prepare implements preparer: the parse's events, recorded once.
+func (*Grobotstxt) prepare(req cases.Request) answerer {
+	if err := grobotCapable(req); err != nil {
+		return func(cases.Question) (result.Verdict, error) { return "", err }
 	}
-	vs := make([]result.Verdict, len(qs))
-	errs := make([]error, len(qs))
 	events, err := recordParse(string(req.Robots))
-	for i, q := range qs {
+	return func(q cases.Question) (result.Verdict, error) {
 		if err != nil {
-			errs[i] = err
-			continue
+			return "", err
 		}
-		vs[i], errs[i] = events.decide(q.Agent, q.URL)
+		return events.decide(q.Agent, q.URL)
 	}
-	return vs, errs
+}
+
+// grobotCapable is the error of a request grobotstxt cannot take, nil
+// for a parse request.
+func grobotCapable(req cases.Request) error {
+	if k := req.Kind(); k != result.CapParse {
+		return fmt.Errorf("grobotstxt: %w: %s", errCapability, k)
+	}
+	return nil
 }
 
 // parseEvent is one call the library's parser made on its handler: kind
@@ -272,20 +282,21 @@ func (e parseEvents) wildcardWeight() int {
 
 // CheckBatch implements cases.Batcher: the body is parsed once.
 func (t *Temoto) CheckBatch(ctx context.Context, req cases.Request, qs []cases.Question) ([]result.Verdict, []error) {
-	vs := make([]result.Verdict, len(qs))
-	errs := make([]error, len(qs))
+	return answerAll(t.prepare(req), qs)
+}
+
+// prepare implements preparer: the library's parse, made once.
+func (t *Temoto) prepare(req cases.Request) answerer {
 	data, err := t.parse(req)
-	for i, q := range qs {
+	return func(q cases.Question) (result.Verdict, error) {
 		switch {
 		case err != nil:
-			errs[i] = err
+			return "", err
 		case data == nil:
-			vs[i] = result.Reject
-		default:
-			vs[i], errs[i] = temotoTest(data, q.Agent, q.URL)
+			return result.Reject, nil
 		}
+		return temotoTest(data, q.Agent, q.URL)
 	}
-	return vs, errs
 }
 
 // parse parses the request's body as the library does; nil data means the

@@ -119,3 +119,64 @@ func TestIsolatedGrobotstxtCapability(t *testing.T) {
 		t.Error("a worker was started for a request the library cannot take")
 	}
 }
+
+// countingReads is a library that counts its reads of bodies.
+type countingReads struct {
+	cases.Parser
+	reads int
+}
+
+func (c *countingReads) prepare(req cases.Request) answerer {
+	c.reads++
+	return c.Parser.(preparer).prepare(req)
+}
+
+// TestLastBodyReadsOnce checks that a worker reads a body once for the
+// batches of questions about it that come one after another, reads it
+// again for another body or another kind of request, and answers as the
+// library does.
+func TestLastBodyReadsOnce(t *testing.T) {
+	a := []byte("User-agent: *\nDisallow: /a\nAllow: /a/b\n")
+	b := []byte("User-agent: *\nDisallow: /\n")
+	qs := []cases.Question{{Agent: "bot", URL: "https://x.test/a"}, {Agent: "bot", URL: "https://x.test/a/b"}, {Agent: "bot", URL: "https://x.test/c"}}
+	steps := []struct {
+		req   cases.Request
+		reads int
+	}{
+		{cases.Request{Robots: a}, 1},
+		{cases.Request{Robots: append([]byte(nil), a...)}, 1},
+		{cases.Request{Robots: b}, 2},
+		{cases.Request{Robots: a}, 3},
+		{cases.Request{Robots: a, Status: 500}, 4},
+		{cases.Request{Robots: a, Status: 500}, 4},
+		{cases.Request{Robots: a, Status: 404}, 5},
+		{cases.Request{Robots: a, Profile: result.ProfileGoogle}, 6},
+	}
+	for _, lib := range []cases.Parser{NewTemoto(), NewGrobotstxt()} {
+		c := &countingReads{Parser: lib}
+		l := &lastBody{lib: c}
+		for n, s := range steps {
+			got, gotErrs := l.CheckBatch(context.Background(), s.req, qs)
+			want, wantErrs := lib.(cases.Batcher).CheckBatch(context.Background(), s.req, qs)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, step %d: verdicts (-library +lastBody):\n%s", lib.Info().Name, n, diff)
+			}
+			if diff := cmp.Diff(errStrings(wantErrs), errStrings(gotErrs)); diff != "" {
+				t.Errorf("%s, step %d: errors (-library +lastBody):\n%s", lib.Info().Name, n, diff)
+			}
+			if c.reads != s.reads {
+				t.Errorf("%s, step %d: %d reads of bodies, want %d", lib.Info().Name, n, c.reads, s.reads)
+			}
+		}
+	}
+}
+
+func errStrings(errs []error) []string {
+	s := make([]string, len(errs))
+	for i, err := range errs {
+		if err != nil {
+			s[i] = err.Error()
+		}
+	}
+	return s
+}
