@@ -397,19 +397,25 @@ type reading struct {
 	size   int // of the body, as kept
 }
 
-// verdict is the reading's verdict on one question (see verdictOn).
+// verdict is the reading's verdict on one question; "" when the
+// reference refuses the question (an agent that is no product token).
 func (r *reading) verdict(agent, url string) result.Verdict {
-	if r.res == nil {
-		ok, err := r.robots.Allowed(agent, url)
-		switch {
-		case err != nil:
-			return ""
-		case ok:
-			return result.Allow
-		}
-		return result.Disallow
+	var allowed bool
+	var err error
+	if r.robots != nil {
+		allowed, err = r.robots.Allowed(agent, url)
+	} else {
+		var d reference.Decision
+		d, err = r.res.Decide(agent, url)
+		allowed = d.Allowed
 	}
-	return verdictOn(r.res, agent, url)
+	switch {
+	case err != nil:
+		return ""
+	case allowed:
+		return result.Allow
+	}
+	return result.Disallow
 }
 
 // readingKey names a reading: the variant's key and the body.
@@ -515,28 +521,10 @@ func variant(profile string, ids []string) reference.Options {
 	return o
 }
 
-// verdictOn is the verdict of a fetched file on one question; "" when
-// the reference refuses the question (an agent that is no product
-// token).
+// verdictOn is the verdict of a fetched file on one question (see
+// reading.verdict).
 func verdictOn(res *reference.Result, agent, url string) result.Verdict {
-	var allowed bool
-	if res.Robots != nil {
-		ok, err := res.Robots.Allowed(agent, url)
-		if err != nil {
-			return ""
-		}
-		allowed = ok
-	} else {
-		d, err := res.Decide(agent, url)
-		if err != nil {
-			return ""
-		}
-		allowed = d.Allowed
-	}
-	if allowed {
-		return result.Allow
-	}
-	return result.Disallow
+	return (&reading{res: res, robots: res.Robots}).verdict(agent, url)
 }
 
 // union returns the sorted union of sorted position lists.
