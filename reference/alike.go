@@ -124,27 +124,13 @@ func (c *Comparison) compareAgent(agent string) *agentComparison {
 // selected completes ac where a and b select the same groups, sel and
 // groups: alike when each of them is compiled alike.
 func (c *Comparison) selected(ac *agentComparison, sel selection, groups []int32) *agentComparison {
-	var gs []int32
-	switch sel {
-	case selOrphan:
-		gs = []int32{int32(len(c.a.groups))}
-	case selNamed, selGlobal:
-		gs = groups
-	}
-	n := 0
+	gs := c.a.ruled(sel, groups)
 	for _, gi := range gs {
-		if gi < int32(len(c.a.groups)) {
-			if g := c.a.groups[gi].rules; g[1] == g[0] {
-				continue
-			}
-		} else if len(c.a.orphan) == 0 {
-			continue
-		}
-		n++
-		if !c.compiling && !c.groupCompiledAlike(int(gi)) {
+		if !c.compiling && !c.groupCompiledAlike(gi) {
 			return ac
 		}
 	}
+	n := len(gs)
 	if n > 1 && !c.a.opts.sameTies(&c.b.opts) {
 		return ac
 	}
@@ -225,41 +211,44 @@ func sameCompiled(ga, gb []*compiledGroup) (int, bool) {
 	return len(ga), true
 }
 
-// written returns the rules of the groups a selection applies, as
-// written, leaving out groups without rules.
-func (r *Robots) written(sel selection, groups []int32) [][]rule {
-	var out [][]rule
+// ruled returns the groups a selection applies that have rules, in
+// order (len(r.groups) for the orphan rules): groups without rules
+// decide nothing.
+func (r *Robots) ruled(sel selection, groups []int32) []int {
+	var out []int
 	switch sel {
 	case selOrphan:
 		if len(r.orphan) > 0 {
-			out = append(out, r.orphan)
+			out = append(out, len(r.groups))
 		}
 	case selNamed, selGlobal:
 		for _, gi := range groups {
-			if g := r.groups[gi].rules; g[1] > g[0] {
-				out = append(out, r.rules[g[0]:g[1]])
+			if len(r.groupRules(int(gi))) > 0 {
+				out = append(out, int(gi))
 			}
 		}
 	}
 	return out
 }
 
+// written returns the rules of the groups a selection applies, as
+// written, leaving out groups without rules.
+func (r *Robots) written(sel selection, groups []int32) [][]rule {
+	var out [][]rule
+	for _, gi := range r.ruled(sel, groups) {
+		out = append(out, r.groupRules(gi))
+	}
+	return out
+}
+
 // applied returns the compiled groups a selection applies, in order,
-// leaving out those without rules: they decide nothing.
+// leaving out those without rules, as compiled: they decide nothing.
 func (r *Robots) applied(sel selection, groups []int32) []*compiledGroup {
 	ix := r.index()
 	var out []*compiledGroup
-	add := func(gi int) {
+	for _, gi := range r.ruled(sel, groups) {
 		if cg := r.compiledGroup(ix, gi); len(cg.rules) > 0 {
 			out = append(out, cg)
-		}
-	}
-	switch sel {
-	case selOrphan:
-		add(len(r.groups))
-	case selNamed, selGlobal:
-		for _, gi := range groups {
-			add(int(gi))
 		}
 	}
 	return out

@@ -130,29 +130,29 @@ func (r *Robots) compiledGroup(ix *ruleIndex, gi int) *compiledGroup {
 	if cg := ix.groups[gi].Load(); cg != nil {
 		return cg
 	}
-	rs := r.orphan
-	if gi < len(r.groups) {
-		g := r.groups[gi].rules
-		rs = r.rules[g[0]:g[1]]
-	}
-	cg := r.compileGroup(rs)
+	cg := r.compileGroup(r.groupRules(gi))
 	if !ix.groups[gi].CompareAndSwap(nil, cg) {
 		cg = ix.groups[gi].Load()
 	}
 	return cg
 }
 
+// groupRules returns the rules of group gi, or the orphan rules for
+// gi == len(r.groups).
+func (r *Robots) groupRules(gi int) []rule {
+	if gi == len(r.groups) {
+		return r.orphan
+	}
+	g := r.groups[gi].rules
+	return r.rules[g[0]:g[1]]
+}
+
 // considerGroup considers the rules of group gi (len(r.groups): the
 // orphan rules) for the best match of path, through the compiled group
 // when the file keeps an index.
 func (r *Robots) considerGroup(b *best, ix *ruleIndex, gi int, path []byte) {
-	rs := r.orphan
-	if gi < len(r.groups) {
-		g := r.groups[gi].rules
-		rs = r.rules[g[0]:g[1]]
-	}
 	if ix == nil {
-		r.considerAll(b, rs, path)
+		r.considerAll(b, r.groupRules(gi), path)
 		return
 	}
 	cg := r.compiledGroup(ix, gi)
