@@ -1,12 +1,16 @@
 package diff
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/gob"
 	"encoding/json"
+	"fmt"
 	"hash"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -24,20 +28,36 @@ func digest(parts ...string) [sha256.Size]byte {
 	return d.sum()
 }
 
-// digester hashes a list of parts as digest does, one part at a time.
-type digester struct{ h hash.Hash }
+// digester hashes a list of parts as digest does, added one at a time.
+type digester struct{ d *digesting }
 
-func newDigester() digester { return digester{sha256.New()} }
+// digesting is a digester's state: the parts are gathered in buf and
+// hashed a chunk at a time, as hashing many short parts one by one costs
+// more than the copy.
+type digesting struct {
+	h   hash.Hash
+	buf []byte
+}
+
+func newDigester() digester { return digester{&digesting{h: sha256.New()}} }
 
 // add hashes one part, preceded by its length.
 func (d digester) add(s string) {
-	d.h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
-	io.WriteString(d.h, s)
+	const chunk = 32 << 10
+	d.d.buf = binary.BigEndian.AppendUint64(d.d.buf, uint64(len(s)))
+	if len(d.d.buf)+len(s) > chunk {
+		d.d.h.Write(d.d.buf)
+		d.d.buf = d.d.buf[:0]
+		io.WriteString(d.d.h, s)
+		return
+	}
+	d.d.buf = append(d.d.buf, s...)
 }
 
 func (d digester) sum() [sha256.Size]byte {
 	var k [sha256.Size]byte
-	d.h.Sum(k[:0])
+	d.d.h.Write(d.d.buf)
+	d.d.h.Sum(k[:0])
 	return k
 }
 
@@ -107,31 +127,33 @@ func (p *panel) storeVerdicts(i int, b *body, had map[cases.Question]result.Verd
 	}
 }
 
-// storedResult is a file's result in a DiskCache entry. The file's own
-// name is left out of the findings' sources, so that another input with
-// the same body reads it as its own.
+// storedResult is a file's result in a DiskCache entry, gob-encoded:
+// a second run reads one per file, and decoding is most of its cost.
+// The file's own name is left out of the findings' sources, so that
+// another input with the same body reads it as its own.
 type storedResult struct {
-	Probes        int                   `json:"probes"`
-	Disagreements int                   `json:"disagreements"`
-	Pairs         []int                 `json:"pairs"`
-	Areas         map[string]storedArea `json:"areas"`
-	Findings      []result.Finding      `json:"findings"`
+	Probes        int
+	Disagreements int
+	Pairs         []int
+	Areas         map[string]storedArea
+	Findings      []result.Finding
 	// Asked and Answers are the file's probes and every parser's verdicts
 	// on them, the evidence the diagnosis is fitted on: a run read from
-	// the cache is diagnosed as the run that filled it.
-	Asked   []storedProbe      `json:"asked"`
-	Answers [][]result.Verdict `json:"answers"`
+	// the cache is diagnosed as the run that filled it. Answers holds,
+	// probe by probe and parser by parser, the index of a verdict in
+	// Verdicts, which lists each verdict given once.
+	Asked    []storedProbe
+	Verdicts []result.Verdict
+	Answers  []byte
 }
 
 type storedProbe struct {
-	Agent string `json:"a"`
-	URL   string `json:"u"`
+	Agent, URL string
 }
 
 type storedArea struct {
-	Probes int   `json:"probes"`
-	Agreed int   `json:"agreed"`
-	Apart  []int `json:"apart"`
+	Probes, Agreed int
+	Apart          []int
 }
 
 // resultKey is the key of the result of comparing f with the panel's
@@ -184,9 +206,24 @@ func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *file
 }
 
 func encodeResult(r *fileResult, name string) ([]byte, error) {
-	s := storedResult{Probes: r.probes, Disagreements: r.disagreements, Pairs: r.pairs, Areas: make(map[string]storedArea), Answers: r.answers}
+	s := storedResult{Probes: r.probes, Disagreements: r.disagreements, Pairs: r.pairs, Areas: make(map[string]storedArea)}
 	for _, pr := range r.asked {
 		s.Asked = append(s.Asked, storedProbe{pr.Agent, pr.URL})
+	}
+	index := map[result.Verdict]byte{}
+	for _, vs := range r.answers {
+		for _, v := range vs {
+			k, ok := index[v]
+			if !ok {
+				if len(s.Verdicts) > math.MaxUint8 {
+					return nil, fmt.Errorf("diff: %d different verdicts are too many to store", len(s.Verdicts))
+				}
+				k = byte(len(s.Verdicts))
+				index[v] = k
+				s.Verdicts = append(s.Verdicts, v)
+			}
+			s.Answers = append(s.Answers, k)
+		}
 	}
 	for area, a := range r.areas.by {
 		s.Areas[area] = storedArea{a.probes, a.agreed, a.apart}
@@ -198,7 +235,9 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 		}
 		s.Findings = append(s.Findings, fd)
 	}
-	return json.Marshal(s)
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(s)
+	return b.Bytes(), err
 }
 
 // decodeResult reads a stored result as the result of file f, compared
@@ -206,16 +245,22 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 func decodeResult(data []byte, f *File, n int) (*fileResult, bool) {
 	name := f.Name
 	var s storedResult
-	if json.Unmarshal(data, &s) != nil || len(s.Pairs) != n*(n-1)/2 || len(s.Asked) != len(s.Answers) {
+	if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) != nil || len(s.Pairs) != n*(n-1)/2 || len(s.Answers) != len(s.Asked)*n {
 		return nil, false
 	}
 	r := &fileResult{probes: s.Probes, disagreements: s.Disagreements, pairs: s.Pairs, findings: s.Findings,
-		body: File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, answers: s.Answers}
-	for k, pr := range s.Asked {
-		if len(s.Answers[k]) != n {
+		body: File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, answers: make([][]result.Verdict, len(s.Asked))}
+	r.asked = make([]Probe, len(s.Asked))
+	all := make([]result.Verdict, len(s.Answers))
+	for k, c := range s.Answers {
+		if int(c) >= len(s.Verdicts) {
 			return nil, false
 		}
-		r.asked = append(r.asked, Probe{Agent: pr.Agent, URL: pr.URL})
+		all[k] = s.Verdicts[c]
+	}
+	for k, pr := range s.Asked {
+		r.asked[k] = Probe{Agent: pr.Agent, URL: pr.URL}
+		r.answers[k] = all[k*n : (k+1)*n : (k+1)*n]
 	}
 	for area, a := range s.Areas {
 		if len(a.Apart) != n {

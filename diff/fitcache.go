@@ -133,14 +133,14 @@ func evidenceDigest(ev *diagnose.Evidence) [sha256.Size]byte {
 // columnKey is the cache key of parser i's diagnosis on the evidence
 // whose digest is base.
 func columnKey(base [sha256.Size]byte, ev *diagnose.Evidence, i int) [sha256.Size]byte {
-	var col strings.Builder
+	col := make([]byte, 0, len(ev.Questions)*len("disallow\x00"))
 	for _, q := range ev.Questions {
 		if i < len(q.Verdicts) {
-			col.WriteString(string(q.Verdicts[i]))
+			col = append(col, q.Verdicts[i]...)
 		}
-		col.WriteByte(0)
+		col = append(col, 0)
 	}
-	return digest("diagnosis", string(base[:]), ev.Parsers[i], col.String())
+	return digest("diagnosis", string(base[:]), ev.Parsers[i], string(col))
 }
 
 // fitterIdentity names the build of the fitter and its catalogue: the
