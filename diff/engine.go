@@ -95,7 +95,8 @@ type Options struct {
 	// probes in (default: the embedded corpus's, cases.RequirementTable).
 	Table result.Table
 
-	areas *result.AreaIndex // Table's, indexed once by withDefaults
+	areas    *result.AreaIndex // Table's, indexed once by withDefaults
+	examples *exampleTable     // the run's, made by runJobs
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -107,7 +108,13 @@ type fileResult struct {
 	probes, disagreements int
 	pairs                 []int // disagreeing probes per pair
 	areas                 areaCounts
-	findings              []result.Finding
+	findings              []result.Finding // not of a class: found unminimised
+	// classes are the file's disagreements to minimise, one per class,
+	// each minimised only when the file's rank is the smallest of its
+	// class's so far (exampleTable); rank orders the file among the
+	// run's.
+	classes []classed
+	rank    rank
 	// evidence is the file's probes and every parser's verdicts on
 	// them, kept for the diagnosis.
 	body    File
@@ -158,6 +165,9 @@ type jobSeq func(yield func(job) bool) error
 // beforehand), and collects the results by job index.
 func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*result.Document, error) {
 	opts = withDefaults(opts, total)
+	if opts.examples == nil {
+		opts.examples = new(exampleTable) // else a test's
+	}
 	var cache *verdictCache
 	var slots chan struct{}
 	if !opts.Unoptimised {
@@ -176,11 +186,12 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		store = fs
 	}
 	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes},
-		fold: newFolder(store, opts.areas), profile: opts.Profile}
+		fold: newFolder(store, opts.areas), profile: opts.Profile, todo: make(chan []*classPlace)}
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
 		wg.Add(1)
+		c.compared.Add(1)
 		go func() {
 			defer wg.Done()
 			c.work(ctx, factory, &opts, cache, slots, feed)
@@ -203,6 +214,11 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		}
 	})
 	close(feed)
+	if err != nil {
+		cancel()
+	}
+	c.compared.Wait()
+	minimiseClasses(ctx, c.fold, c.todo, opts.Stage)
 	wg.Wait()
 	if err == nil {
 		err = c.firstErr
@@ -217,8 +233,15 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 }
 
 // work compares the files of feed on one panel of parsers until feed
-// closes, and hands each result to c.
+// closes, and hands each result to c; then it minimises the examples of
+// the classes c.todo gives.
 func (c *collector) work(ctx context.Context, factory Factory, opts *Options, cache *verdictCache, slots chan struct{}, feed <-chan job) {
+	comparing := true
+	defer func() {
+		if comparing {
+			c.compared.Done()
+		}
+	}()
 	p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
 	if err != nil {
 		c.fail(err)
@@ -234,9 +257,16 @@ func (c *collector) work(ctx context.Context, factory Factory, opts *Options, ca
 		return
 	}
 	for j := range feed {
-		r := p.compareCached(ctx, j.f, opts)
+		r := p.compareCached(ctx, j.f, j.idx, opts)
 		r.name = j.f.Name
 		c.add(j.idx, r)
+	}
+	comparing = false
+	c.compared.Done()
+	for cps := range c.todo {
+		for _, cp := range cps {
+			p.example(ctx, cp, opts)
+		}
 	}
 }
 
@@ -401,6 +431,11 @@ type collector struct {
 	firstErr error
 	done     int
 	disagree int
+
+	// compared is done when every worker has compared its last file;
+	// todo then gives them the classes to minimise (minimiseClasses).
+	compared sync.WaitGroup
+	todo     chan []*classPlace
 }
 
 // fail records err when it is the first and cancels the run.
@@ -496,32 +531,44 @@ func closeAll(ps []cases.Parser) {
 
 // pending is a disagreement waiting to be minimised.
 type pending struct {
+	class  string // pendingKey
 	in     result.Input
 	vs     []result.Verdict
 	probes int
 	lines  []int // the file's lines the probes came from
 }
 
-// compareFile asks every probe of f and minimises what disagrees.
-func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileResult {
+// compareFile asks every probe of f, the run's file idx, and returns
+// what disagrees: as findings when not to be minimised (opts.NoMinimize,
+// a parser's error), else as classes, which the run minimises once the
+// files are compared (examples.go).
+func compareFile(ctx context.Context, p *panel, f *File, idx int, opts *Options) *fileResult {
 	if f.Profile == "" {
 		withProfile := *f
 		withProfile.Profile = opts.Profile
 		f = &withProfile
 	}
 	n := len(p.names)
-	res := &fileResult{pairs: make([]int, n*(n-1)/2), areas: areaCounts{index: opts.areas}}
+	res := &fileResult{pairs: make([]int, n*(n-1)/2), areas: areaCounts{index: opts.areas}, rank: rankOf(f, idx)}
 	rd := newReading(f.Robots) // parsed once for the probes, the tally, the tags and traces
 	probes := probesOf(f, opts, rd)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
 	waiting := res.tally(ctx, f, probes, all, rd)
 	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, evidenceProbes(probes), all
-	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
 		}
-		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo, rd))
+		if opts.NoMinimize || slices.Contains(w.vs, VerdictError) {
+			res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, rd))
+			continue
+		}
+		c := classed{w: w}
+		if opts.examples.every {
+			fd := p.resolve(ctx, f.Name, w, opts, rd)
+			c.example = &fd
+		}
+		res.classes = append(res.classes, c)
 	}
 	return res
 }
@@ -582,7 +629,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 		}
 		byKey[key] = len(waiting)
 		in := result.Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
-		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: result.AddLine(nil, pr.Line)})
+		waiting = append(waiting, pending{class: f.Profile + "," + key, in: in, vs: vs, probes: 1, lines: result.AddLine(nil, pr.Line)})
 	}
 	return waiting
 }
@@ -604,15 +651,15 @@ func (res *fileResult) countPairs(vs []result.Verdict) bool {
 	return differs
 }
 
-// pendingKey is the key disagreeing probes of one file are minimised
-// once by: the verdicts, the kind of probe and the reference's cause.
+// pendingKey is the key of the class of a disagreeing probe (examples.go),
+// which its file's profile completes: the verdicts and the reference's
+// cause, which minimising keeps (goal).
 func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string {
 	var key strings.Builder
 	for _, v := range vs {
 		key.WriteString(string(v))
 		key.WriteByte(',')
 	}
-	key.WriteString(pr.Kind)
 	if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
 		key.WriteString(causeKey(d))
 	}
@@ -620,10 +667,9 @@ func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string 
 }
 
 // resolve minimises the disagreement w of the file named name (unless
-// opts.NoMinimize) and returns its finding, tagged and traced. memo is
-// the file's memo of small candidates (minimizeGoal); rd reads the file's
-// body.
-func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool, rd *reading) result.Finding {
+// opts.NoMinimize) and returns its finding, tagged and traced; rd reads
+// the file's body.
+func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, rd *reading) result.Finding {
 	in := w.in
 	// A parser that did not answer (a timeout, a crash) is not asked to
 	// fail again, on every candidate or on the input once more: each
@@ -633,7 +679,10 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 	failed := slices.Contains(w.vs, VerdictError)
 	shrink := !opts.NoMinimize && !failed
 	if shrink {
-		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
+		// Each minimisation on its own (a memo of its own): which of a
+		// file's classes it minimises depends on the other files.
+		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, make(map[string]bool))
+		opts.examples.minimised.Add(1)
 	}
 	var fd result.Finding
 	if !failed {
