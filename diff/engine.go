@@ -128,11 +128,12 @@ type fileResult struct {
 // the order of the files they were first found in; their summary, with
 // the findings grouped; the diagnosis of every parser, fitted once on
 // every probe of the run; and opts.Run. Files are compared in parallel; the result does not depend on
-// the number of workers. Disagreements within one file that have the same
-// verdicts, come from the same kind of probe and that the reference decides
-// alike (the same reason, kind of group, and shape of deciding rule: allow
-// or disallow, with "*", "$" or "%" or not) are minimised once and counted
-// in the finding's Probes; minimised findings that are equal are merged.
+// the number of workers. Disagreements that have the same verdicts and
+// that the reference decides alike (the same reason, kind of group, and
+// shape of deciding rule: allow or disallow, with "*", "$" or "%" or not)
+// are one class, minimised once for the whole run, into one finding that
+// lists every file of the class and counts its probes (examples.go);
+// findings not minimised that are equal are merged.
 func Run(ctx context.Context, files []File, factory Factory, opts Options) (*result.Document, error) {
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
@@ -599,8 +600,8 @@ func probesOf(f *File, opts *Options, rd *reading) []Probe {
 
 // tally counts the probes of f and the pairs of parsers that disagree on
 // them, all[k] being the verdicts on probes[k], and returns the
-// disagreements to minimise: one for each set of verdicts, kind of probe
-// and reference's cause (causeKey), which stands for all its probes. rd
+// disagreements to minimise: one for each set of verdicts and
+// reference's cause (causeKey), which stands for all its probes. rd
 // reads f's body.
 func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict, rd *reading) []pending {
 	var (

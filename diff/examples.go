@@ -15,13 +15,21 @@ import (
 )
 
 // A class of disagreements is what pendingKey says of one, with the
-// file's profile: the verdicts, the kind of probe and the reference's
-// cause. A run that minimises minimises one example of each class, not
-// one per file: once every file is compared, the disagreement of the
-// class's file of smallest rank (the digest of its profile and body,
-// then its place in the run), so that the example depends neither on the
-// order in which workers finish nor on the disk cache. Every file of the
-// class is a source of its finding, and its probes are counted there.
+// file's profile: the verdicts and the reference's cause. A run that
+// minimises minimises one example of each class, not one per file: once
+// every file is compared, the disagreement of the class's file of
+// smallest rank (the digest of its profile and body, then its place in
+// the run), so that the example depends neither on the order in which
+// workers finish nor on the disk cache. Every file of the class is a
+// source of its finding, and its probes are counted there. Minimising
+// keeps the class (goal), so no two classes share an example, and
+// merging reports keeps one finding per class (result.Merge).
+//
+// The kind of probe is not part of the class, though it once grouped a
+// file's disagreements: an example cannot keep it (it is how a question
+// was derived, not a property of the input), and classes that differ in
+// it alone minimised to the same input half of the time on the
+// real-world files.
 
 // rank orders the files of a run for choosing examples.
 type rank struct {
