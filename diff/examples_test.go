@@ -80,3 +80,48 @@ func TestExamplesOncePerClass(t *testing.T) {
 		t.Errorf("the classes differ when the files come in reverse order (-forward +reversed):\n%s", diff)
 	}
 }
+
+// TestExamplesCached runs part of the files with a disk cache, then all
+// of them, then all again: each run's document is the one of a run
+// without the cache (a file read from the cache keeps its classes, and
+// a class whose smallest file is new is minimised from it), and the
+// last run minimises nothing.
+func TestExamplesCached(t *testing.T) {
+	files := Generate(17, 24)
+	mk := func(context.Context) ([]cases.Parser, error) {
+		return []cases.Parser{ref(), refGoogle(), &naive{name: "naive"}}, nil
+	}
+	dir := t.TempDir()
+	run := func(files []File, cached bool) (*result.Document, int64) {
+		t.Helper()
+		ex := new(exampleTable)
+		opts := Options{Workers: 2, MaxProbes: 60, examples: ex}
+		if cached {
+			var err error
+			if opts.Cache, err = OpenCache(dir, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		doc, err := Run(context.Background(), files, mk, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc, ex.minimised.Load()
+	}
+	for _, step := range []struct {
+		name  string
+		files []File
+	}{{"half", files[:12]}, {"all", files}, {"all again", files}} {
+		want, _ := run(step.files, false)
+		got, n := run(step.files, true)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: the cached run differs (-uncached +cached):\n%s", step.name, diff)
+		}
+		if step.name == "all again" && n != 0 {
+			t.Errorf("%s: %d minimisations, want none", step.name, n)
+		}
+		if step.name == "all" && n == 0 {
+			t.Errorf("%s: no minimisation: the new files brought no class or smaller file", step.name)
+		}
+	}
+}
