@@ -128,12 +128,13 @@ type fileResult struct {
 // the order of the files they were first found in; their summary, with
 // the findings grouped; the diagnosis of every parser, fitted once on
 // every probe of the run; and opts.Run. Files are compared in parallel; the result does not depend on
-// the number of workers. Disagreements that have the same verdicts and
-// that the reference decides alike (the same reason, kind of group, and
-// shape of deciding rule: allow or disallow, with "*", "$" or "%" or not)
-// are one class, minimised once for the whole run, into one finding that
-// lists every file of the class and counts its probes (examples.go);
-// findings not minimised that are equal are merged.
+// the number of workers. Disagreements that have the same verdicts, that
+// the reference decides alike (the same reason, kind of group, and shape
+// of deciding rule: allow or disallow, with "*", "$" or "%" or not) and
+// whose questions have the same shape (a percent escape, a query, an
+// upper-case letter or not) are one class, minimised once for the whole
+// run into one finding that lists every file of the class and counts its
+// probes (examples.go); findings not minimised that are equal are merged.
 func Run(ctx context.Context, files []File, factory Factory, opts Options) (*result.Document, error) {
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
@@ -662,7 +663,7 @@ func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string 
 		key.WriteByte(',')
 	}
 	if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
-		key.WriteString(causeKey(d))
+		key.WriteString(causeKey(d, pr.URL))
 	}
 	return key.String()
 }
@@ -729,10 +730,14 @@ func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) 
 	return p.probe(ctx, &b, qs)
 }
 
-// causeKey describes the reference's decision coarsely: the reason, the
-// kind of group, and the shape of the deciding rule.
-func causeKey(d reference.Decision) string {
+// causeKey describes the reference's decision on url coarsely: the
+// shape of the question (whether its path and query have a percent
+// escape, a query, an upper-case letter), the reason, the kind of group,
+// and the shape of the deciding rule.
+func causeKey(d reference.Decision, url string) string {
 	var b strings.Builder
+	pq := reference.PathQuery(url)
+	fmt.Fprintf(&b, "%t,%t,%t", strings.Contains(pq, "%"), strings.Contains(pq, "?"), strings.ToLower(pq) != pq)
 	b.WriteString("," + strconv.Itoa(int(d.Reason)))
 	switch d.Group {
 	case "":

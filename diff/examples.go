@@ -15,7 +15,8 @@ import (
 )
 
 // A class of disagreements is what pendingKey says of one, with the
-// file's profile: the verdicts and the reference's cause. A run that
+// file's profile: the verdicts and the reference's cause (causeKey: the
+// decision and the shape of the question). A run that
 // minimises minimises one example of each class, not one per file: once
 // every file is compared, the disagreement of the class's file of
 // smallest rank (the digest of its profile and body, then its place in
@@ -27,9 +28,10 @@ import (
 //
 // The kind of probe is not part of the class, though it once grouped a
 // file's disagreements: an example cannot keep it (it is how a question
-// was derived, not a property of the input), and classes that differ in
-// it alone minimised to the same input half of the time on the
-// real-world files.
+// was derived, not a property of the input), and classes that differed
+// in it alone minimised to the same input half of the time on the
+// real-world files. The question's shape, which an example can keep,
+// stands in for it.
 
 // rank orders the files of a run for choosing examples.
 type rank struct {

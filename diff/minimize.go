@@ -95,7 +95,7 @@ func causeOf(in result.Input) string {
 	if err != nil {
 		return ""
 	}
-	return causeKey(d)
+	return causeKey(d, in.URL)
 }
 
 // holds reports whether the goal holds on in: the reference's reason
