@@ -555,7 +555,7 @@ func compareFile(ctx context.Context, p *panel, f *File, idx int, opts *Options)
 	rd := newReading(f.Robots) // parsed once for the probes, the tally, the tags and traces
 	probes := probesOf(f, opts, rd)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
-	waiting := res.tally(ctx, f, probes, all, rd)
+	waiting := res.tally(ctx, f, probes, all, rd, opts.NoMinimize)
 	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, evidenceProbes(probes), all
 	for _, w := range waiting {
 		if ctx.Err() != nil {
@@ -601,10 +601,10 @@ func probesOf(f *File, opts *Options, rd *reading) []Probe {
 
 // tally counts the probes of f and the pairs of parsers that disagree on
 // them, all[k] being the verdicts on probes[k], and returns the
-// disagreements to minimise: one for each set of verdicts and
-// reference's cause (causeKey), which stands for all its probes. rd
-// reads f's body.
-func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict, rd *reading) []pending {
+// disagreements to minimise (or, asFound, to keep as found): one for
+// each key (pendingKey), which stands for all its probes. rd reads f's
+// body.
+func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict, rd *reading, asFound bool) []pending {
 	var (
 		byKey   = make(map[string]int)
 		waiting []pending
@@ -623,7 +623,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 			continue
 		}
 		res.disagreements++
-		key := pendingKey(robots(), vs, pr)
+		key := pendingKey(robots(), vs, pr, asFound)
 		if w, ok := byKey[key]; ok {
 			waiting[w].probes++
 			waiting[w].lines = result.AddLine(waiting[w].lines, pr.Line)
@@ -653,17 +653,24 @@ func (res *fileResult) countPairs(vs []result.Verdict) bool {
 	return differs
 }
 
-// pendingKey is the key of the class of a disagreeing probe (examples.go),
-// which its file's profile completes: the verdicts and the reference's
-// cause, which minimising keeps (goal).
-func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string {
+// pendingKey is the key a file's disagreeing probes are grouped by: the
+// verdicts and the reference's cause. Minimised, that and the question's
+// shape (questionShape) are the probe's class, which its file's profile
+// completes and the minimisation keeps (goal; examples.go); as found
+// (asFound), that and the kind of probe, one finding each.
+func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe, asFound bool) string {
 	var key strings.Builder
 	for _, v := range vs {
 		key.WriteString(string(v))
 		key.WriteByte(',')
 	}
+	if asFound {
+		key.WriteString(pr.Kind)
+	} else {
+		key.WriteString(questionShape(pr.URL))
+	}
 	if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
-		key.WriteString(causeKey(d, pr.URL))
+		key.WriteString(causeKey(d))
 	}
 	return key.String()
 }
@@ -730,14 +737,10 @@ func askAll(ctx context.Context, p *panel, f *File, probes []Probe, plain bool) 
 	return p.probe(ctx, &b, qs)
 }
 
-// causeKey describes the reference's decision on url coarsely: the
-// shape of the question (whether its path and query have a percent
-// escape, a query, an upper-case letter), the reason, the kind of group,
-// and the shape of the deciding rule.
-func causeKey(d reference.Decision, url string) string {
+// causeKey describes the reference's decision coarsely: the reason, the
+// kind of group, and the shape of the deciding rule.
+func causeKey(d reference.Decision) string {
 	var b strings.Builder
-	pq := reference.PathQuery(url)
-	fmt.Fprintf(&b, "%t,%t,%t", strings.Contains(pq, "%"), strings.Contains(pq, "?"), strings.ToLower(pq) != pq)
 	b.WriteString("," + strconv.Itoa(int(d.Reason)))
 	switch d.Group {
 	case "":
@@ -752,6 +755,15 @@ func causeKey(d reference.Decision, url string) string {
 			strings.HasSuffix(d.Rule.Pattern, "$"), strings.Contains(d.Rule.Pattern, "%"))
 	}
 	return b.String()
+}
+
+// questionShape describes what a question's URL has that an example can
+// keep, where the kind of probe it was derived as cannot be kept: whether
+// its path and query have a percent escape, a query, an upper-case
+// letter.
+func questionShape(url string) string {
+	pq := reference.PathQuery(url)
+	return fmt.Sprintf("%t,%t,%t", strings.Contains(pq, "%"), strings.Contains(pq, "?"), strings.ToLower(pq) != pq)
 }
 
 // traceOf returns the reference's explanation of its verdict on in and

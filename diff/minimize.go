@@ -87,15 +87,15 @@ func newGoal(in result.Input, want []result.Verdict, all bool) *goal {
 	return g
 }
 
-// causeOf returns the causeKey of the reference's decision on in ("" for
-// an error).
+// causeOf returns the question's shape and the causeKey of the
+// reference's decision on in ("" for an error).
 func causeOf(in result.Input) string {
 	opts, _ := reference.OptionsFor(in.Profile)
 	d, err := reference.ParseString(string(in.Robots), opts).Decide(in.Agent, in.URL)
 	if err != nil {
 		return ""
 	}
-	return causeKey(d, in.URL)
+	return questionShape(in.URL) + causeKey(d)
 }
 
 // holds reports whether the goal holds on in: the reference's reason
