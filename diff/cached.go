@@ -137,6 +137,8 @@ type storedResult struct {
 	Pairs         []int
 	Areas         map[string]storedArea
 	Findings      []result.Finding
+	// Classes are the disagreements to minimise once per class.
+	Classes []storedClass
 	// Asked and Answers are the file's probes and every parser's verdicts
 	// on them, the evidence the diagnosis is fitted on: a run read from
 	// the cache is diagnosed as the run that filled it. Answers holds,
@@ -145,6 +147,14 @@ type storedResult struct {
 	Asked    []storedProbe
 	Verdicts []result.Verdict
 	Answers  []byte
+}
+
+// storedClass is a file's disagreement of one class (classed).
+type storedClass struct {
+	Class, Agent, URL string
+	Verdicts          []result.Verdict
+	Probes            int
+	Lines             []int
 }
 
 type storedProbe struct {
@@ -163,7 +173,9 @@ func (p *panel) resultKey(f *File, opts *Options) (key [sha256.Size]byte, ok boo
 	if p.disk == nil || f.Probes != nil {
 		return key, false
 	}
-	parts := []string{"result", f.Profile, strconv.FormatBool(opts.NoMinimize),
+	// "classes": results that minimise once per class, which earlier
+	// ones (each disagreement minimised) are not.
+	parts := []string{"result, classes", f.Profile, strconv.FormatBool(opts.NoMinimize),
 		strconv.Itoa(opts.MaxProbes), strconv.Itoa(opts.ProbeBytes), strconv.Itoa(opts.MaxTests)}
 	parts = append(parts, p.ids...)
 	sum := sha256.Sum256(f.Robots)
@@ -173,7 +185,7 @@ func (p *panel) resultKey(f *File, opts *Options) (key [sha256.Size]byte, ok boo
 // compareCached is compareFile, with the result read from the disk
 // cache when it holds it, and stored there when it does not. A result
 // in which a parser answered with an error is not stored.
-func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *fileResult {
+func (p *panel) compareCached(ctx context.Context, f *File, idx int, opts *Options) *fileResult {
 	if f.Profile == "" {
 		withProfile := *f
 		withProfile.Profile = opts.Profile
@@ -181,14 +193,15 @@ func (p *panel) compareCached(ctx context.Context, f *File, opts *Options) *file
 	}
 	key, ok := p.resultKey(f, opts)
 	if !ok {
-		return compareFile(ctx, p, f, opts)
+		return compareFile(ctx, p, f, idx, opts)
 	}
 	if data, hit := p.disk.get(key); hit {
 		if r, ok := decodeResult(data, f, len(p.names)); ok {
+			r.rank = rankOf(f, idx)
 			return r
 		}
 	}
-	r := compareFile(ctx, p, f, opts)
+	r := compareFile(ctx, p, f, idx, opts)
 	if ctx.Err() != nil || slices.ContainsFunc(r.findings, func(fd result.Finding) bool {
 		for _, v := range fd.Verdicts {
 			if v == VerdictError {
@@ -235,6 +248,9 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 		}
 		s.Findings = append(s.Findings, fd)
 	}
+	for _, c := range r.classes {
+		s.Classes = append(s.Classes, storedClass{Class: c.w.class, Agent: c.w.in.Agent, URL: c.w.in.URL, Verdicts: c.w.vs, Probes: c.w.probes, Lines: c.w.lines})
+	}
 	var b bytes.Buffer
 	err := gob.NewEncoder(&b).Encode(s)
 	return b.Bytes(), err
@@ -270,6 +286,14 @@ func decodeResult(data []byte, f *File, n int) (*fileResult, bool) {
 			r.areas.by = make(map[string]*areaCount)
 		}
 		r.areas.by[area] = &areaCount{probes: a.Probes, agreed: a.Agreed, apart: a.Apart}
+	}
+	for _, sc := range s.Classes {
+		if len(sc.Verdicts) != n || sc.Probes < 1 {
+			return nil, false
+		}
+		in := result.Input{Robots: f.Robots, Agent: sc.Agent, URL: sc.URL, Profile: f.Profile}
+		w := pending{class: sc.Class, in: in, vs: sc.Verdicts, probes: sc.Probes, lines: sc.Lines}
+		r.classes = append(r.classes, classed{w: w})
 	}
 	for k := range r.findings {
 		fd := &r.findings[k]

@@ -95,7 +95,8 @@ type Options struct {
 	// probes in (default: the embedded corpus's, cases.RequirementTable).
 	Table result.Table
 
-	areas *result.AreaIndex // Table's, indexed once by withDefaults
+	areas    *result.AreaIndex // Table's, indexed once by withDefaults
+	examples *exampleTable     // the run's, made by runJobs
 }
 
 // MinProbes is the fewest probes a derived file gets under ProbeBytes.
@@ -107,7 +108,13 @@ type fileResult struct {
 	probes, disagreements int
 	pairs                 []int // disagreeing probes per pair
 	areas                 areaCounts
-	findings              []result.Finding
+	findings              []result.Finding // not of a class: found unminimised
+	// classes are the file's disagreements to minimise, one per class,
+	// each minimised only when the file's rank is the smallest of its
+	// class's so far (exampleTable); rank orders the file among the
+	// run's.
+	classes []classed
+	rank    rank
 	// evidence is the file's probes and every parser's verdicts on
 	// them, kept for the diagnosis.
 	body    File
@@ -121,11 +128,13 @@ type fileResult struct {
 // the order of the files they were first found in; their summary, with
 // the findings grouped; the diagnosis of every parser, fitted once on
 // every probe of the run; and opts.Run. Files are compared in parallel; the result does not depend on
-// the number of workers. Disagreements within one file that have the same
-// verdicts, come from the same kind of probe and that the reference decides
-// alike (the same reason, kind of group, and shape of deciding rule: allow
-// or disallow, with "*", "$" or "%" or not) are minimised once and counted
-// in the finding's Probes; minimised findings that are equal are merged.
+// the number of workers. Disagreements that have the same verdicts, that
+// the reference decides alike (the same reason, kind of group, and shape
+// of deciding rule: allow or disallow, with "*", "$" or "%" or not) and
+// whose questions have the same shape (a percent escape, a query, an
+// upper-case letter or not) are one class, minimised once for the whole
+// run into one finding that lists every file of the class and counts its
+// probes (examples.go); findings not minimised that are equal are merged.
 func Run(ctx context.Context, files []File, factory Factory, opts Options) (*result.Document, error) {
 	// Large files first, so that no worker is left with one at the end.
 	order := make([]int, len(files))
@@ -158,6 +167,9 @@ type jobSeq func(yield func(job) bool) error
 // beforehand), and collects the results by job index.
 func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts Options) (*result.Document, error) {
 	opts = withDefaults(opts, total)
+	if opts.examples == nil {
+		opts.examples = new(exampleTable) // else a test's
+	}
 	var cache *verdictCache
 	var slots chan struct{}
 	if !opts.Unoptimised {
@@ -176,11 +188,12 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		store = fs
 	}
 	c := &collector{total: total, progress: opts.Progress, cancel: cancel, sample: evidenceSample{limit: opts.EvidenceBytes},
-		fold: newFolder(store, opts.areas), profile: opts.Profile}
+		fold: newFolder(store, opts.areas), profile: opts.Profile, todo: make(chan []*classPlace)}
 	feed := make(chan job)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
 		wg.Add(1)
+		c.compared.Add(1)
 		go func() {
 			defer wg.Done()
 			c.work(ctx, factory, &opts, cache, slots, feed)
@@ -203,6 +216,11 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		}
 	})
 	close(feed)
+	if err != nil {
+		cancel()
+	}
+	c.compared.Wait()
+	minimiseClasses(ctx, c.fold, c.todo, opts.Stage)
 	wg.Wait()
 	if err == nil {
 		err = c.firstErr
@@ -217,8 +235,15 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 }
 
 // work compares the files of feed on one panel of parsers until feed
-// closes, and hands each result to c.
+// closes, and hands each result to c; then it minimises the examples of
+// the classes c.todo gives.
 func (c *collector) work(ctx context.Context, factory Factory, opts *Options, cache *verdictCache, slots chan struct{}, feed <-chan job) {
+	comparing := true
+	defer func() {
+		if comparing {
+			c.compared.Done()
+		}
+	}()
 	p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
 	if err != nil {
 		c.fail(err)
@@ -234,9 +259,16 @@ func (c *collector) work(ctx context.Context, factory Factory, opts *Options, ca
 		return
 	}
 	for j := range feed {
-		r := p.compareCached(ctx, j.f, opts)
+		r := p.compareCached(ctx, j.f, j.idx, opts)
 		r.name = j.f.Name
 		c.add(j.idx, r)
+	}
+	comparing = false
+	c.compared.Done()
+	for cps := range c.todo {
+		for _, cp := range cps {
+			p.example(ctx, cp, opts)
+		}
 	}
 }
 
@@ -401,6 +433,11 @@ type collector struct {
 	firstErr error
 	done     int
 	disagree int
+
+	// compared is done when every worker has compared its last file;
+	// todo then gives them the classes to minimise (minimiseClasses).
+	compared sync.WaitGroup
+	todo     chan []*classPlace
 }
 
 // fail records err when it is the first and cancels the run.
@@ -496,32 +533,44 @@ func closeAll(ps []cases.Parser) {
 
 // pending is a disagreement waiting to be minimised.
 type pending struct {
+	class  string // pendingKey
 	in     result.Input
 	vs     []result.Verdict
 	probes int
 	lines  []int // the file's lines the probes came from
 }
 
-// compareFile asks every probe of f and minimises what disagrees.
-func compareFile(ctx context.Context, p *panel, f *File, opts *Options) *fileResult {
+// compareFile asks every probe of f, the run's file idx, and returns
+// what disagrees: as findings when not to be minimised (opts.NoMinimize,
+// a parser's error), else as classes, which the run minimises once the
+// files are compared (examples.go).
+func compareFile(ctx context.Context, p *panel, f *File, idx int, opts *Options) *fileResult {
 	if f.Profile == "" {
 		withProfile := *f
 		withProfile.Profile = opts.Profile
 		f = &withProfile
 	}
 	n := len(p.names)
-	res := &fileResult{pairs: make([]int, n*(n-1)/2), areas: areaCounts{index: opts.areas}}
+	res := &fileResult{pairs: make([]int, n*(n-1)/2), areas: areaCounts{index: opts.areas}, rank: rankOf(f, idx)}
 	rd := newReading(f.Robots) // parsed once for the probes, the tally, the tags and traces
 	probes := probesOf(f, opts, rd)
 	all := askAll(ctx, p, f, probes, opts.Unoptimised)
-	waiting := res.tally(ctx, f, probes, all, rd)
+	waiting := res.tally(ctx, f, probes, all, rd, opts.NoMinimize)
 	res.body, res.asked, res.answers = File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, evidenceProbes(probes), all
-	memo := make(map[string]bool)
 	for _, w := range waiting {
 		if ctx.Err() != nil {
 			return res
 		}
-		res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, memo, rd))
+		if opts.NoMinimize || slices.Contains(w.vs, VerdictError) {
+			res.findings = append(res.findings, p.resolve(ctx, f.Name, w, opts, rd))
+			continue
+		}
+		c := classed{w: w}
+		if opts.examples.every {
+			fd := p.resolve(ctx, f.Name, w, opts, rd)
+			c.example = &fd
+		}
+		res.classes = append(res.classes, c)
 	}
 	return res
 }
@@ -552,10 +601,10 @@ func probesOf(f *File, opts *Options, rd *reading) []Probe {
 
 // tally counts the probes of f and the pairs of parsers that disagree on
 // them, all[k] being the verdicts on probes[k], and returns the
-// disagreements to minimise: one for each set of verdicts, kind of probe
-// and reference's cause (causeKey), which stands for all its probes. rd
-// reads f's body.
-func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict, rd *reading) []pending {
+// disagreements to minimise (or, asFound, to keep as found): one for
+// each key (pendingKey), which stands for all its probes. rd reads f's
+// body.
+func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [][]result.Verdict, rd *reading, asFound bool) []pending {
 	var (
 		byKey   = make(map[string]int)
 		waiting []pending
@@ -574,7 +623,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 			continue
 		}
 		res.disagreements++
-		key := pendingKey(robots(), vs, pr)
+		key := pendingKey(robots(), vs, pr, asFound)
 		if w, ok := byKey[key]; ok {
 			waiting[w].probes++
 			waiting[w].lines = result.AddLine(waiting[w].lines, pr.Line)
@@ -582,7 +631,7 @@ func (res *fileResult) tally(ctx context.Context, f *File, probes []Probe, all [
 		}
 		byKey[key] = len(waiting)
 		in := result.Input{Robots: f.Robots, Agent: pr.Agent, URL: pr.URL, Profile: f.Profile}
-		waiting = append(waiting, pending{in: in, vs: vs, probes: 1, lines: result.AddLine(nil, pr.Line)})
+		waiting = append(waiting, pending{class: f.Profile + "," + key, in: in, vs: vs, probes: 1, lines: result.AddLine(nil, pr.Line)})
 	}
 	return waiting
 }
@@ -604,15 +653,22 @@ func (res *fileResult) countPairs(vs []result.Verdict) bool {
 	return differs
 }
 
-// pendingKey is the key disagreeing probes of one file are minimised
-// once by: the verdicts, the kind of probe and the reference's cause.
-func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string {
+// pendingKey is the key a file's disagreeing probes are grouped by: the
+// verdicts and the reference's cause. Minimised, that and the question's
+// shape (questionShape) are the probe's class, which its file's profile
+// completes and the minimisation keeps (goal; examples.go); as found
+// (asFound), that and the kind of probe, one finding each.
+func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe, asFound bool) string {
 	var key strings.Builder
 	for _, v := range vs {
 		key.WriteString(string(v))
 		key.WriteByte(',')
 	}
-	key.WriteString(pr.Kind)
+	if asFound {
+		key.WriteString(pr.Kind)
+	} else {
+		key.WriteString(questionShape(pr.URL))
+	}
 	if d, err := robots.Decide(pr.Agent, pr.URL); err == nil {
 		key.WriteString(causeKey(d))
 	}
@@ -620,10 +676,9 @@ func pendingKey(robots *reference.Robots, vs []result.Verdict, pr Probe) string 
 }
 
 // resolve minimises the disagreement w of the file named name (unless
-// opts.NoMinimize) and returns its finding, tagged and traced. memo is
-// the file's memo of small candidates (minimizeGoal); rd reads the file's
-// body.
-func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, memo map[string]bool, rd *reading) result.Finding {
+// opts.NoMinimize) and returns its finding, tagged and traced; rd reads
+// the file's body.
+func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Options, rd *reading) result.Finding {
 	in := w.in
 	// A parser that did not answer (a timeout, a crash) is not asked to
 	// fail again, on every candidate or on the input once more: each
@@ -633,7 +688,10 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 	failed := slices.Contains(w.vs, VerdictError)
 	shrink := !opts.NoMinimize && !failed
 	if shrink {
-		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, memo)
+		// Each minimisation on its own (a memo of its own): which of a
+		// file's classes it minimises depends on the other files.
+		in = minimizeGoal(ctx, p, in, newGoal(in, w.vs, opts.Unoptimised), opts.MaxTests, make(map[string]bool))
+		opts.examples.minimised.Add(1)
 	}
 	var fd result.Finding
 	if !failed {
@@ -697,6 +755,15 @@ func causeKey(d reference.Decision) string {
 			strings.HasSuffix(d.Rule.Pattern, "$"), strings.Contains(d.Rule.Pattern, "%"))
 	}
 	return b.String()
+}
+
+// questionShape describes what a question's URL has that an example can
+// keep, where the kind of probe it was derived as cannot be kept: whether
+// its path and query have a percent escape, a query, an upper-case
+// letter.
+func questionShape(url string) string {
+	pq := reference.PathQuery(url)
+	return fmt.Sprintf("%t,%t,%t", strings.Contains(pq, "%"), strings.Contains(pq, "?"), strings.ToLower(pq) != pq)
 }
 
 // traceOf returns the reference's explanation of its verdict on in and

@@ -38,8 +38,9 @@ func (b *batching) CheckBatch(ctx context.Context, req cases.Request, qs []cases
 // TestRunOptimisedSameFindings runs the same files with and without the
 // verdict cache, the batches and the short cuts of minimisation, and
 // checks that the reports are equal while the optimised run asks fewer
-// questions; and again with a cache so small that it forgets all the
-// time.
+// questions; and again, minimising every disagreement (not once per
+// class) so that the cache matters, with the default cache and with one
+// so small that it forgets all the time.
 func TestRunOptimisedSameFindings(t *testing.T) {
 	files := append(Generate(5, 40), Generate(5, 40)[:5]...) // the same bodies twice
 	for i := range files[40:] {
@@ -47,7 +48,7 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	}
 	files = append(files, File{Name: "hand", Robots: []byte("User-agent: *\nDisallow: /a\nREJECT\n")})
 	type counts struct{ checks, batches, questions atomic.Int64 }
-	runWith := func(unoptimised bool, cacheEntries int, c *counts) *result.Document {
+	runWith := func(unoptimised bool, cacheEntries int, every bool, c *counts) *result.Document {
 		mk := func(context.Context) ([]cases.Parser, error) {
 			return []cases.Parser{
 				ref(), refGoogle(),
@@ -58,23 +59,27 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 				parsers.NewGrobotstxt(), parsers.NewTemoto(),
 			}, nil
 		}
-		rep, err := Run(context.Background(), files, mk, Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised, CacheEntries: cacheEntries})
+		opts := Options{Workers: 2, MaxProbes: 60, Unoptimised: unoptimised, CacheEntries: cacheEntries, examples: &exampleTable{every: every}}
+		rep, err := Run(context.Background(), files, mk, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return rep
 	}
-	var plain, fast, forgetful counts
-	want := runWith(true, 0, &plain)
-	got := runWith(false, 0, &fast)
+	var plain, fast, every, forgetful counts
+	want := runWith(true, 0, false, &plain)
+	got := runWith(false, 0, false, &fast)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("optimised run differs (-plain +optimised):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, runWith(false, 64, &forgetful)); diff != "" {
+	if diff := cmp.Diff(want, runWith(false, 0, true, &every)); diff != "" {
+		t.Fatalf("run minimising every disagreement differs (-plain +every):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, runWith(false, 64, true, &forgetful)); diff != "" {
 		t.Fatalf("run with a small cache differs (-plain +small cache):\n%s", diff)
 	}
-	if forgetful.checks.Load() <= fast.checks.Load() {
-		t.Errorf("a cache of 64 questions made %d checks, the default one %d", forgetful.checks.Load(), fast.checks.Load())
+	if forgetful.checks.Load() <= every.checks.Load() {
+		t.Errorf("a cache of 64 questions made %d checks, the default one %d", forgetful.checks.Load(), every.checks.Load())
 	}
 	if len(want.Findings) == 0 {
 		t.Fatal("no findings")
@@ -88,7 +93,8 @@ func TestRunOptimisedSameFindings(t *testing.T) {
 	if fast.checks.Load() >= plain.checks.Load() {
 		t.Errorf("optimised run made %d checks, the plain one %d", fast.checks.Load(), plain.checks.Load())
 	}
-	t.Logf("checks: plain %d, optimised %d (%d in %d batches)", plain.checks.Load(), fast.checks.Load(), fast.questions.Load(), fast.batches.Load())
+	t.Logf("checks: plain %d, optimised %d (%d in %d batches); minimising every disagreement %d, with a small cache %d",
+		plain.checks.Load(), fast.checks.Load(), fast.questions.Load(), fast.batches.Load(), every.checks.Load(), forgetful.checks.Load())
 }
 
 // TestVerdictCacheBounded checks that the cache keeps each parser's

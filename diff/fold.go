@@ -3,6 +3,7 @@ package diff
 import (
 	"bufio"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,6 +33,21 @@ type folder struct {
 	index  map[[sha256.Size]byte]int // a finding's place by its input's digest
 	firsts []int                     // the job index each finding was first found in
 	merges map[int][]merge           // by place: what later files add
+	// classes are the places of the classes' findings, by class: each
+	// is stored as a stand-in, and completed at the end from the example
+	// of the class's smallest file and every file of the class (merges).
+	classes map[string]*classPlace
+	classAt map[int]*classPlace
+}
+
+// classPlace is where a class's finding is, the disagreement of its
+// smallest file so far, and that disagreement's example once minimised.
+type classPlace struct {
+	place   int
+	rank    rank
+	name    string // the smallest file's
+	w       pending
+	example *result.Finding
 }
 
 // merge is what one file adds to a finding first found in another (or
@@ -46,7 +62,8 @@ type merge struct {
 
 func newFolder(store findingStore, areas *result.AreaIndex) *folder {
 	return &folder{store: store, areas: areas, ahead: make(map[int]*fileResult), skip: make(map[int]bool),
-		dups: make(map[int]*duplicates), index: make(map[[sha256.Size]byte]int), merges: make(map[int][]merge)}
+		dups: make(map[int]*duplicates), index: make(map[[sha256.Size]byte]int), merges: make(map[int][]merge),
+		classes: make(map[string]*classPlace), classAt: make(map[int]*classPlace)}
 }
 
 // start begins the document of the parsers names, of the given profile.
@@ -142,20 +159,59 @@ func (fo *folder) fold(at int, r *fileResult) error {
 			return err
 		}
 	}
-	r.findings, r.pairs, r.areas = nil, nil, areaCounts{}
+	for _, c := range r.classes {
+		if err := fo.foldClass(at, r, c); err != nil {
+			return err
+		}
+	}
+	r.findings, r.classes, r.pairs, r.areas = nil, nil, nil, areaCounts{}
+	return nil
+}
+
+// ids returns what a class's finding records of it: a digest of the
+// class, and the digest its example was minimised from.
+func (cp *classPlace) ids() (class, from string) {
+	sum := sha256.Sum256([]byte(cp.w.class))
+	return hex.EncodeToString(sum[:8]), hex.EncodeToString(cp.rank.sum[:])
+}
+
+// foldClass adds file at's disagreement c to its class's finding, as a
+// source, and keeps it when the file is the smallest of the class's so
+// far.
+func (fo *folder) foldClass(at int, r *fileResult, c classed) error {
+	cp := fo.classes[c.w.class]
+	if cp == nil {
+		cp = &classPlace{place: len(fo.firsts)}
+		fo.classes[c.w.class], fo.classAt[cp.place] = cp, cp
+		fo.firsts = append(fo.firsts, at)
+		// A stand-in, replaced at the end.
+		if err := fo.store.add(result.Finding{Input: result.Input{Agent: c.w.in.Agent, URL: c.w.in.URL}}); err != nil {
+			return err
+		}
+	}
+	fo.merges[cp.place] = append(fo.merges[cp.place], merge{file: at, name: r.name, lines: c.w.lines, probes: c.w.probes})
+	if cp.w.class == "" || r.rank.less(cp.rank) {
+		cp.rank, cp.name, cp.w, cp.example = r.rank, r.name, c.w, c.example
+	}
 	return nil
 }
 
 // finish completes each finding with the sources later files and
-// duplicates added, in job order, groups them, and
-// returns the document (without its findings when the store is a file:
-// out holds them then).
+// duplicates added, in job order, and each class's finding from its
+// example; groups them; and returns the document (without its findings
+// when the store is a file: out holds them then).
 func (fo *folder) finish() (*result.Document, error) {
 	s := fo.doc.Summary
 	for first, d := range fo.dups {
 		if first < fo.next {
 			s.Responses += d.count
 			s.Duplicates += d.count
+		}
+	}
+	for at, cp := range fo.classAt {
+		if cp.example == nil {
+			// The smallest file of every class minimises it.
+			return nil, fmt.Errorf("diff: internal error: the class of finding %d has no example", at)
 		}
 	}
 	var groups result.Grouping
@@ -178,8 +234,16 @@ func (fo *folder) finish() (*result.Document, error) {
 
 // complete adds to the finding at place at, as found in its first file,
 // what that file's duplicates and later files add, and reports whether
-// they added anything.
+// they added anything. A class's finding is its example with every file
+// of the class as a source.
 func (fo *folder) complete(at int, g *result.Finding) bool {
+	if cp := fo.classAt[at]; cp != nil {
+		*g = *cp.example
+		g.Sources, g.SourceLines, g.Probes, g.Duplicates = nil, nil, 0, 0
+		g.Class, g.ExampleFrom = cp.ids()
+		fo.addMerges(g, fo.merges[at])
+		return true
+	}
 	d := fo.dupsOf(fo.firsts[at])
 	if d.count == 0 && len(fo.merges[at]) == 0 {
 		return false
@@ -189,7 +253,15 @@ func (fo *folder) complete(at int, g *result.Finding) bool {
 	for _, name := range d.names {
 		g.AddSource(name, lines)
 	}
-	for _, m := range fo.merges[at] {
+	fo.addMerges(g, fo.merges[at])
+	return true
+}
+
+// addMerges adds what the files of ms add to g: their probes, and them
+// and their duplicates as sources, or only their lines when they are
+// listed already.
+func (fo *folder) addMerges(g *result.Finding, ms []merge) {
+	for _, m := range ms {
 		g.Probes += m.probes
 		dm := fo.dupsOf(m.file)
 		if m.listed {
@@ -207,7 +279,6 @@ func (fo *folder) complete(at int, g *result.Finding) bool {
 			g.AddSource(name, m.lines)
 		}
 	}
-	return true
 }
 
 func (fo *folder) dupsOf(idx int) *duplicates {

@@ -66,12 +66,15 @@ type shrinker struct {
 }
 
 // goal is what the engine keeps while minimising: the verdicts found (in
-// the panel's order) and the kind of reason the reference gave, as
-// SameCause does.
+// the panel's order) and the reference's cause (causeKey: the reason, the
+// kind of group, the shape of the deciding rule), so that the example
+// is of the class of the disagreement it was minimised from, and two
+// classes never share one.
 type goal struct {
 	want     []result.Verdict
-	reason   reference.Reason
+	reason   reference.Reason // the cause's reason, read first: it is cheap
 	reasonOK bool
+	cause    string
 	odds     *odds
 	// all asks every parser every time, without short cuts.
 	all bool
@@ -80,20 +83,37 @@ type goal struct {
 func newGoal(in result.Input, want []result.Verdict, all bool) *goal {
 	g := &goal{want: want, all: all, odds: newOdds(want)}
 	g.reason, g.reasonOK = reasonOf(in)
+	g.cause = causeOf(in)
 	return g
 }
 
+// causeOf returns the question's shape and the causeKey of the
+// reference's decision on in ("" for an error).
+func causeOf(in result.Input) string {
+	opts, _ := reference.OptionsFor(in.Profile)
+	d, err := reference.ParseString(string(in.Robots), opts).Decide(in.Agent, in.URL)
+	if err != nil {
+		return ""
+	}
+	return questionShape(in.URL) + causeKey(d)
+}
+
 // holds reports whether the goal holds on in: the reference's reason
-// first (it is cheap), then the parsers' verdicts. b is in's body when
-// the caller has its digest already, else nil.
+// first (it is cheap), then the parsers' verdicts, then the rest of the
+// cause (a parse). b is in's body when the caller has its digest
+// already, else nil.
 func (g *goal) holds(ctx context.Context, p *panel, in result.Input, b *body) bool {
 	if r, ok := reasonOf(in); ok != g.reasonOK || r != g.reason {
 		return false
 	}
 	if g.all {
-		return slices.Equal(p.verdicts(ctx, in, nil), g.want)
+		if !slices.Equal(p.verdicts(ctx, in, nil), g.want) {
+			return false
+		}
+	} else if !p.agrees(ctx, in, b, g.want, g.odds) {
+		return false
 	}
-	return p.agrees(ctx, in, b, g.want, g.odds)
+	return causeOf(in) == g.cause
 }
 
 func minimize(ctx context.Context, p *panel, in result.Input, keep func(result.Finding) bool, maxTests int) result.Input {

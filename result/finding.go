@@ -51,6 +51,15 @@ type Finding struct {
 	// SourceLines holds, per source file, the lines of the rules whose
 	// probes disagreed there (sorted, at most MaxSourceLines a file).
 	SourceLines map[string][]int `json:"source_lines,omitempty"`
+	// Class identifies the class of disagreements (verdicts, kind of
+	// probe, the reference's cause) a minimised finding is the example
+	// of, every file of the class being a source; ExampleFrom is the
+	// digest of the profile and body the example was minimised from,
+	// the smallest of the class's. Merging keeps one finding per class,
+	// with the example of the smallest digest. Both are empty in
+	// findings not minimised and in those of older runs.
+	Class       string `json:"class,omitempty"`
+	ExampleFrom string `json:"example_from,omitempty"`
 }
 
 // Disagrees reports whether the verdicts are not all the same.
@@ -477,46 +486,70 @@ func mergeFindings(t Table, parts []*Document) (*DiffSummary, []Finding, *RunInf
 	for _, p := range diffs[0].Summary.Pairs {
 		s.Pairs = append(s.Pairs, PairStat{A: p.A, B: p.B})
 	}
-	var findings []Finding
-	byInput := make(map[string]int)
+	var all []Finding
 	for n, part := range diffs {
 		ps := part.Summary
 		if !slices.Equal(ps.Parsers, s.Parsers) {
 			return nil, nil, nil, fmt.Errorf("result: document %d compares %v, the first %v", n+1, ps.Parsers, s.Parsers)
 		}
 		s.add(ps, t)
-		for _, f := range part.Findings {
-			id := f.Input.ID()
-			if at, ok := byInput[id]; ok {
-				g := &findings[at]
-				g.Probes += f.Probes
-				g.Duplicates += f.Duplicates
-				g.Sources = append(g.Sources, f.Sources...)
-				for _, name := range f.Sources {
-					g.MergeLines(name, f.SourceLines[name])
-				}
-				continue
-			}
-			byInput[id] = len(findings)
-			f.Sources = slices.Clone(f.Sources)
-			f.SourceLines = maps.Clone(f.SourceLines)
-			findings = append(findings, f)
-		}
+		all = append(all, part.Findings...)
 	}
+	findings := joinFindings(all)
 	for k := range s.Pairs {
 		s.Pairs[k].Share()
 	}
 	for k := range findings {
 		f := &findings[k]
-		slices.Sort(f.Sources)
-		f.Sources = slices.Compact(f.Sources)
+		f.Sources = slices.Compact(slices.Sorted(slices.Values(f.Sources)))
 	}
 	slices.SortFunc(findings, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(first(a.Sources), first(b.Sources)), strings.Compare(a.Input.ID(), b.Input.ID()))
+		return cmp.Or(cmp.Compare(first(a.Sources), first(b.Sources)), strings.Compare(a.Input.ID(), b.Input.ID()), strings.Compare(a.Class, b.Class))
 	})
 	s.Groups = GroupFindings(findings)
 	s.Findings = len(findings)
 	return s, findings, mergeRuns(diffs), nil
+}
+
+// joinFindings merges the findings of several runs (shards) as one run
+// would have found them: one finding per class (Finding.Class), with the
+// example of the smallest ExampleFrom, and one per input of those not
+// minimised once per class; each with the sources, probes and
+// duplicates of those merged into it. The order is that of the findings
+// kept; the arguments are not changed.
+func joinFindings(fs []Finding) []Finding {
+	var out []Finding
+	at := make(map[string]int) // by class, or by input
+	for _, f := range fs {
+		key := "input\x00" + f.Input.ID()
+		if f.Class != "" {
+			key = "class\x00" + f.Class
+		}
+		k, ok := at[key]
+		if !ok {
+			at[key] = len(out)
+			out = append(out, f)
+			continue
+		}
+		if f.Class != "" && f.ExampleFrom < out[k].ExampleFrom {
+			f, out[k] = out[k], f
+		}
+		out[k] = mergedInto(out[k], f)
+	}
+	return out
+}
+
+// mergedInto returns g with the sources, probes and duplicates of f
+// added (g's own slices and maps are not changed).
+func mergedInto(g, f Finding) Finding {
+	g.Probes += f.Probes
+	g.Duplicates += f.Duplicates
+	g.Sources = slices.Concat(g.Sources, f.Sources)
+	g.SourceLines = maps.Clone(g.SourceLines)
+	for _, name := range f.Sources {
+		g.MergeLines(name, f.SourceLines[name])
+	}
+	return g
 }
 
 // add adds the counts of ps.
