@@ -46,8 +46,8 @@ type Options struct {
 	// MaxTests bounds each minimisation (DefaultMaxTests).
 	MaxTests int
 	// CacheEntries bounds the questions whose verdicts the run
-	// remembers (DefaultCacheEntries when 0, NoMinimizeCacheEntries when
-	// 0 and NoMinimize); the least recently asked are forgotten first.
+	// remembers (DefaultCacheEntries when 0); the least recently asked
+	// are forgotten first.
 	CacheEntries int
 	// Unoptimised asks every parser every question with one Check, with
 	// no cache, no batches and no short cuts. The findings are the same
@@ -399,9 +399,6 @@ func withDefaults(opts Options, total int) Options {
 	}
 	if opts.Profile == "" {
 		opts.Profile = result.ProfileRFC
-	}
-	if opts.CacheEntries <= 0 && opts.NoMinimize {
-		opts.CacheEntries = NoMinimizeCacheEntries
 	}
 	if opts.CacheEntries <= 0 {
 		opts.CacheEntries = DefaultCacheEntries
