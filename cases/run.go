@@ -42,10 +42,7 @@ type Explanation struct {
 
 // ExplainDecision turns a reference decision into an Explanation.
 func ExplainDecision(d reference.Decision) Explanation {
-	e := Explanation{Verdict: result.Disallow, Text: d.String(), Fetch: d.Fetch}
-	if d.Allowed {
-		e.Verdict = result.Allow
-	}
+	e := Explanation{Verdict: result.VerdictOf(d.Allowed), Text: d.String(), Fetch: d.Fetch}
 	if d.Reason == reference.RuleMatched {
 		e.Line, e.Ties = d.Rule.Line, d.Ties
 	}

@@ -409,13 +409,10 @@ func (r *reading) verdict(agent, url string) result.Verdict {
 		d, err = r.res.Decide(agent, url)
 		allowed = d.Allowed
 	}
-	switch {
-	case err != nil:
+	if err != nil {
 		return ""
-	case allowed:
-		return result.Allow
 	}
-	return result.Disallow
+	return result.VerdictOf(allowed)
 }
 
 // readingKey names a reading: the variant's key and the body.

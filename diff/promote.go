@@ -72,10 +72,7 @@ func NewDraft(f result.Finding, from string, tags ...string) (Draft, error) {
 		Robots:  in.Robots,
 		Agent:   in.Agent,
 		URL:     in.URL,
-		Expect:  result.Disallow,
-	}
-	if d.Allowed {
-		dr.Expect = result.Allow
+		Expect:  result.VerdictOf(d.Allowed),
 	}
 	if d.Reason == reference.RuleMatched {
 		dr.Rule = d.Rule.Line

@@ -53,13 +53,10 @@ func (c *areaCounts) add(pr Probe, vs []result.Verdict, robots func() *reference
 // robots, or "" when it gives none (an agent that is not a token).
 func referenceVerdict(robots *reference.Robots, pr Probe) result.Verdict {
 	allowed, err := robots.Allowed(pr.Agent, pr.URL)
-	switch {
-	case err != nil:
+	if err != nil {
 		return ""
-	case allowed:
-		return result.Allow
 	}
-	return result.Disallow
+	return result.VerdictOf(allowed)
 }
 
 // majority returns the verdict most parsers gave. When several verdicts

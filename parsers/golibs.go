@@ -71,10 +71,7 @@ func (*Grobotstxt) Check(ctx context.Context, req cases.Request) (v result.Verdi
 		return "", err
 	}
 	defer recoverPanic("grobotstxt", &err)
-	if grobotstxt.AgentAllowed(string(req.Robots), req.Agent, req.URL) {
-		return result.Allow, nil
-	}
-	return result.Disallow, nil
+	return result.VerdictOf(grobotstxt.AgentAllowed(string(req.Robots), req.Agent, req.URL)), nil
 }
 
 // Temoto adapts github.com/temoto/robotstxt. It takes parse requests
@@ -225,10 +222,7 @@ func (e parseEvents) decide(agent, url string) (v result.Verdict, err error) {
 		}
 	}
 	m.HandleRobotsEnd()
-	if m.Disallowed() {
-		return result.Disallow, nil
-	}
-	return result.Allow, nil
+	return result.VerdictOf(!m.Disallowed()), nil
 }
 
 // quickMatch is the library's longest-match strategy (a matching rule's
@@ -320,8 +314,5 @@ func (*Temoto) parse(req cases.Request) (data *robotstxt.RobotsData, err error) 
 // temotoTest decides one question on a parsed file.
 func temotoTest(data *robotstxt.RobotsData, agent, url string) (v result.Verdict, err error) {
 	defer recoverPanic("temoto", &err)
-	if data.TestAgent(reference.PathQuery(url), agent) {
-		return result.Allow, nil
-	}
-	return result.Disallow, nil
+	return result.VerdictOf(data.TestAgent(reference.PathQuery(url), agent)), nil
 }

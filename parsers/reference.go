@@ -252,10 +252,8 @@ func (p *Reference) verdict(allowed bool, err error) (result.Verdict, error) {
 		return "", fmt.Errorf("%s: %w", p.name, err)
 	case err != nil:
 		return "", err
-	case allowed:
-		return result.Allow, nil
 	}
-	return result.Disallow, nil
+	return result.VerdictOf(allowed), nil
 }
 
 // Concurrent implements cases.Concurrent: sessions are kept under a lock

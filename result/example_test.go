@@ -31,3 +31,9 @@ func ExampleCheckShards() {
 	// result: the documents are not a whole run: missing shard 2/3
 	// <nil>
 }
+
+// A parser's yes or no becomes a verdict.
+func ExampleVerdictOf() {
+	fmt.Println(result.VerdictOf(true), result.VerdictOf(false))
+	// Output: allow disallow
+}

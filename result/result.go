@@ -37,6 +37,14 @@ const (
 	Reject   Verdict = "reject"
 )
 
+// VerdictOf returns Allow for allowed, else Disallow.
+func VerdictOf(allowed bool) Verdict {
+	if allowed {
+		return Allow
+	}
+	return Disallow
+}
+
 // Capability is something a parser can do (docs/FORMAT.md §3).
 type Capability string
 
