@@ -20,14 +20,7 @@ import (
 //
 //	REPTEST_REALWORLD=../shared/realworld go test ./diff/ -run Realworld -v
 func TestRealworld(t *testing.T) {
-	dir := os.Getenv("REPTEST_REALWORLD")
-	if dir == "" {
-		t.Skip("REPTEST_REALWORLD is not set")
-	}
-	files, err := diff.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := realworldFiles(t)
 	factory := func(context.Context) ([]cases.Parser, error) {
 		return []cases.Parser{parsers.NewReference(), parsers.NewGrobotstxt(), parsers.NewTemoto()}, nil
 	}
@@ -80,14 +73,7 @@ func TestRealworld(t *testing.T) {
 //
 //	REPTEST_REALWORLD=../shared/realworld go test ./diff/ -run - -bench RealworldFloor
 func BenchmarkRealworldFloor(b *testing.B) {
-	dir := os.Getenv("REPTEST_REALWORLD")
-	if dir == "" {
-		b.Skip("REPTEST_REALWORLD is not set")
-	}
-	files, err := diff.ReadDir(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	files := realworldFiles(b)
 	probes := make([][]diff.Probe, len(files))
 	for i, f := range files {
 		probes[i] = diff.DeriveProbes(f.Robots, 0)
@@ -118,4 +104,18 @@ func BenchmarkRealworldFloor(b *testing.B) {
 			b.ReportMetric(float64(b.N*len(files))/b.Elapsed().Seconds(), "files/s")
 		})
 	}
+}
+
+// realworldFiles reads the collection REPTEST_REALWORLD names, and skips
+// tb when it names none.
+func realworldFiles(tb testing.TB) []diff.File {
+	dir := os.Getenv("REPTEST_REALWORLD")
+	if dir == "" {
+		tb.Skip("REPTEST_REALWORLD is not set")
+	}
+	files, err := diff.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
 }
