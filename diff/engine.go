@@ -238,12 +238,9 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 // closes, and hands each result to c; then it minimises the examples of
 // the classes c.todo gives.
 func (c *collector) work(ctx context.Context, factory Factory, opts *Options, cache *verdictCache, slots chan struct{}, feed <-chan job) {
-	comparing := true
-	defer func() {
-		if comparing {
-			c.compared.Done()
-		}
-	}()
+	// Done once, when the last file is compared or the worker gives up.
+	compared := sync.OnceFunc(c.compared.Done)
+	defer compared()
 	p, closer, err := startPanel(ctx, factory, opts.CheckTimeout)
 	if err != nil {
 		c.fail(err)
@@ -263,8 +260,7 @@ func (c *collector) work(ctx context.Context, factory Factory, opts *Options, ca
 		r.name = j.f.Name
 		c.add(j.idx, r)
 	}
-	comparing = false
-	c.compared.Done()
+	compared()
 	for cps := range c.todo {
 		for _, cp := range cps {
 			p.example(ctx, cp, opts)
