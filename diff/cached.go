@@ -173,9 +173,7 @@ func (p *panel) resultKey(f *File, opts *Options) (key [sha256.Size]byte, ok boo
 	if p.disk == nil || f.Probes != nil {
 		return key, false
 	}
-	// "classes": results that minimise once per class, which earlier
-	// ones (each disagreement minimised) are not.
-	parts := []string{"result, classes", f.Profile, strconv.FormatBool(opts.NoMinimize),
+	parts := []string{"result", f.Profile, strconv.FormatBool(opts.NoMinimize),
 		strconv.Itoa(opts.MaxProbes), strconv.Itoa(opts.ProbeBytes), strconv.Itoa(opts.MaxTests)}
 	parts = append(parts, p.ids...)
 	sum := sha256.Sum256(f.Robots)
