@@ -51,9 +51,9 @@ type Finding struct {
 	// SourceLines holds, per source file, the lines of the rules whose
 	// probes disagreed there (sorted, at most MaxSourceLines a file).
 	SourceLines map[string][]int `json:"source_lines,omitempty"`
-	// Class identifies the class of disagreements (verdicts, kind of
-	// probe, the reference's cause) a minimised finding is the example
-	// of, every file of the class being a source; ExampleFrom is the
+	// Class identifies the class of disagreements (profile, verdicts,
+	// the question's shape, the reference's cause; docs/FORMAT.md 4.4) a
+	// minimised finding is the example of, every file of the class being a source; ExampleFrom is the
 	// digest of the profile and body the example was minimised from,
 	// the smallest of the class's. Merging keeps one finding per class,
 	// with the example of the smallest digest. Both are empty in
