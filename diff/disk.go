@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -98,12 +99,37 @@ func (c *DiskCache) get(key [sha256.Size]byte) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	data, err := io.ReadAll(io.LimitReader(zr, maxEntryBytes+1))
-	if err != nil || len(data) > maxEntryBytes {
+	data, ok := unpack(zr, packed)
+	if !ok {
 		return nil, false
 	}
 	now := time.Now()
 	os.Chtimes(p, now, now) // recently used; a failure only ages it
+	return data, true
+}
+
+// unpack reads the whole of zr, the gzip stream packed, into a slice of
+// the size the stream's trailer states (the data's length modulo 2³²),
+// allocated once: a run read from the cache unpacks an entry per file.
+// ok is false when the data is longer than maxEntryBytes, is not the
+// size stated, or does not check.
+func unpack(zr *gzip.Reader, packed []byte) (data []byte, ok bool) {
+	if len(packed) < 4 {
+		return nil, false
+	}
+	size := binary.LittleEndian.Uint32(packed[len(packed)-4:])
+	if size > maxEntryBytes {
+		return nil, false
+	}
+	data = make([]byte, size)
+	if _, err := io.ReadFull(zr, data); err != nil {
+		return nil, false
+	}
+	// The stream must end here; reading its end checks its CRC.
+	var more [1]byte
+	if n, err := zr.Read(more[:]); n != 0 || err != io.EOF {
+		return nil, false
+	}
 	return data, true
 }
 

@@ -2,12 +2,15 @@ package diff
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -91,6 +94,44 @@ func TestDiskCacheCorruptEntries(t *testing.T) {
 		c.put(k, data)
 		if got, ok := c.get(k); !ok || !bytes.Equal(got, data) {
 			t.Errorf("%s: after a put, read %q, %v", tc.name, got, ok)
+		}
+	}
+}
+
+// TestUnpack checks that an entry's stream is read whole only when it is
+// the size its trailer states and checks: a stream whose trailer was
+// altered, or that goes on past its end, is a miss.
+func TestUnpack(t *testing.T) {
+	data := bytes.Repeat([]byte("Disallow: /private\n"), 100)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	zw.Close()
+	good := b.Bytes()
+	withSize := func(n uint32) []byte {
+		p := slices.Clone(good)
+		binary.LittleEndian.PutUint32(p[len(p)-4:], n)
+		return p
+	}
+	for _, tc := range []struct {
+		name   string
+		packed []byte
+		ok     bool
+	}{
+		{"whole", good, true},
+		{"trailer states less", withSize(uint32(len(data) - 1)), false},
+		{"trailer states more", withSize(uint32(len(data) + 1)), false},
+		{"trailer states more than an entry may hold", withSize(maxEntryBytes + 1), false},
+		{"a second stream after it", slices.Concat(good, good), false},
+		{"bytes after it", slices.Concat(good, []byte("tail")), false},
+	} {
+		zr, err := gzip.NewReader(bytes.NewReader(tc.packed))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		got, ok := unpack(zr, tc.packed)
+		if ok != tc.ok || ok && !bytes.Equal(got, data) {
+			t.Errorf("%s: unpack = %d bytes, %v; want %v", tc.name, len(got), ok, tc.ok)
 		}
 	}
 }

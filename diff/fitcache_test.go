@@ -3,9 +3,11 @@ package diff
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -212,5 +214,51 @@ func TestEvidenceSample(t *testing.T) {
 	}
 	if all, _ := kept(mk(), forward, -1); len(all) != 200 {
 		t.Errorf("no bound kept %d of 200", len(all))
+	}
+}
+
+func TestBuildIDNote(t *testing.T) {
+	le := binary.LittleEndian
+	note := func(nameSize, descSize, typ uint32, name, desc string) []byte {
+		b := le.AppendUint32(nil, nameSize)
+		b = le.AppendUint32(b, descSize)
+		b = le.AppendUint32(b, typ)
+		return append(append(b, name...), desc...)
+	}
+	for _, tc := range []struct {
+		name string
+		note []byte
+		want string
+	}{
+		{"go build ID", note(4, 9, 4, "Go\x00\x00", "abc/def/g"), "abc/def/g"},
+		{"another owner", note(4, 9, 4, "GNU\x00", "abc/def/g"), ""},
+		{"another type", note(4, 9, 3, "Go\x00\x00", "abc/def/g"), ""},
+		{"description cut", note(4, 12, 4, "Go\x00\x00", "abc/def/g"), ""},
+		{"header cut", note(4, 9, 4, "Go", ""), ""},
+		{"empty", nil, ""},
+	} {
+		if got := buildIDNote(tc.note, le); got != tc.want {
+			t.Errorf("%s: buildIDNote = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestGoBuildID checks the build ID read from this test's own program
+// against the go command's.
+func TestGoBuildID(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("the test program's path: %v", err)
+	}
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Skipf("go tool buildid (the go command) cannot run here: %v", err)
+	}
+	want := strings.TrimSpace(string(out))
+	if got := goBuildID(exe); got != want {
+		t.Errorf("goBuildID(%s) = %q, want %q (go tool buildid)", exe, got, want)
+	}
+	if got := goBuildID("fitcache_test.go"); got != "" {
+		t.Errorf("goBuildID of a Go source file = %q, want \"\"", got)
 	}
 }
