@@ -1,16 +1,12 @@
 package diff
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/json"
-	"fmt"
 	"hash"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 
@@ -127,45 +123,6 @@ func (p *panel) storeVerdicts(i int, b *body, had map[cases.Question]result.Verd
 	}
 }
 
-// storedResult is a file's result in a DiskCache entry, gob-encoded:
-// a second run reads one per file, and decoding is most of its cost.
-// The file's own name is left out of the findings' sources, so that
-// another input with the same body reads it as its own.
-type storedResult struct {
-	Probes        int
-	Disagreements int
-	Pairs         []int
-	Areas         map[string]storedArea
-	Findings      []result.Finding
-	// Classes are the disagreements to minimise once per class.
-	Classes []storedClass
-	// Asked and Answers are the file's probes and every parser's verdicts
-	// on them, the evidence the diagnosis is fitted on: a run read from
-	// the cache is diagnosed as the run that filled it. Answers holds,
-	// probe by probe and parser by parser, the index of a verdict in
-	// Verdicts, which lists each verdict given once.
-	Asked    []storedProbe
-	Verdicts []result.Verdict
-	Answers  []byte
-}
-
-// storedClass is a file's disagreement of one class (classed).
-type storedClass struct {
-	Class, Agent, URL string
-	Verdicts          []result.Verdict
-	Probes            int
-	Lines             []int
-}
-
-type storedProbe struct {
-	Agent, URL string
-}
-
-type storedArea struct {
-	Probes, Agreed int
-	Apart          []int
-}
-
 // resultKey is the key of the result of comparing f with the panel's
 // parsers under opts; ok is false for a file the cache does not keep
 // results of (one with probes of its own).
@@ -214,91 +171,4 @@ func (p *panel) compareCached(ctx context.Context, f *File, idx int, opts *Optio
 		p.disk.put(key, data)
 	}
 	return r
-}
-
-func encodeResult(r *fileResult, name string) ([]byte, error) {
-	s := storedResult{Probes: r.probes, Disagreements: r.disagreements, Pairs: r.pairs, Areas: make(map[string]storedArea)}
-	for _, pr := range r.asked {
-		s.Asked = append(s.Asked, storedProbe{pr.Agent, pr.URL})
-	}
-	index := map[result.Verdict]byte{}
-	for _, vs := range r.answers {
-		for _, v := range vs {
-			k, ok := index[v]
-			if !ok {
-				if len(s.Verdicts) > math.MaxUint8 {
-					return nil, fmt.Errorf("diff: %d different verdicts are too many to store", len(s.Verdicts))
-				}
-				k = byte(len(s.Verdicts))
-				index[v] = k
-				s.Verdicts = append(s.Verdicts, v)
-			}
-			s.Answers = append(s.Answers, k)
-		}
-	}
-	for area, a := range r.areas.by {
-		s.Areas[area] = storedArea{a.probes, a.agreed, a.apart}
-	}
-	for _, fd := range r.findings {
-		fd.Sources = []string{""}
-		if lines, ok := fd.SourceLines[name]; ok {
-			fd.SourceLines = map[string][]int{"": lines}
-		}
-		s.Findings = append(s.Findings, fd)
-	}
-	for _, c := range r.classes {
-		s.Classes = append(s.Classes, storedClass{Class: c.w.class, Agent: c.w.in.Agent, URL: c.w.in.URL, Verdicts: c.w.vs, Probes: c.w.probes, Lines: c.w.lines})
-	}
-	var b bytes.Buffer
-	err := gob.NewEncoder(&b).Encode(s)
-	return b.Bytes(), err
-}
-
-// decodeResult reads a stored result as the result of file f, compared
-// by n parsers; ok is false when it does not fit.
-func decodeResult(data []byte, f *File, n int) (*fileResult, bool) {
-	name := f.Name
-	var s storedResult
-	if gob.NewDecoder(bytes.NewReader(data)).Decode(&s) != nil || len(s.Pairs) != n*(n-1)/2 || len(s.Answers) != len(s.Asked)*n {
-		return nil, false
-	}
-	r := &fileResult{probes: s.Probes, disagreements: s.Disagreements, pairs: s.Pairs, findings: s.Findings,
-		body: File{Name: f.Name, Robots: f.Robots, Profile: f.Profile}, answers: make([][]result.Verdict, len(s.Asked))}
-	r.asked = make([]Probe, len(s.Asked))
-	all := make([]result.Verdict, len(s.Answers))
-	for k, c := range s.Answers {
-		if int(c) >= len(s.Verdicts) {
-			return nil, false
-		}
-		all[k] = s.Verdicts[c]
-	}
-	for k, pr := range s.Asked {
-		r.asked[k] = Probe{Agent: pr.Agent, URL: pr.URL}
-		r.answers[k] = all[k*n : (k+1)*n : (k+1)*n]
-	}
-	for area, a := range s.Areas {
-		if len(a.Apart) != n {
-			return nil, false
-		}
-		if r.areas.by == nil {
-			r.areas.by = make(map[string]*areaCount)
-		}
-		r.areas.by[area] = &areaCount{probes: a.Probes, agreed: a.Agreed, apart: a.Apart}
-	}
-	for _, sc := range s.Classes {
-		if len(sc.Verdicts) != n || sc.Probes < 1 {
-			return nil, false
-		}
-		in := result.Input{Robots: f.Robots, Agent: sc.Agent, URL: sc.URL, Profile: f.Profile}
-		w := pending{class: sc.Class, in: in, vs: sc.Verdicts, probes: sc.Probes, lines: sc.Lines}
-		r.classes = append(r.classes, classed{w: w})
-	}
-	for k := range r.findings {
-		fd := &r.findings[k]
-		fd.Sources = []string{name}
-		if lines, ok := fd.SourceLines[""]; ok {
-			fd.SourceLines = map[string][]int{name: lines}
-		}
-	}
-	return r, true
 }

@@ -25,7 +25,7 @@ import (
 // records results differently (probes, minimisation, findings), so that
 // an upgraded reptest does not read what an older one stored: each
 // version keeps its entries in a folder of its own.
-const CacheVersion = 3
+const CacheVersion = 4
 
 // DefaultCacheBytes is the size a DiskCache is trimmed to when opened
 // with a limit of 0.
