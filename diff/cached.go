@@ -50,6 +50,14 @@ func (d digester) add(s string) {
 	d.d.buf = append(d.d.buf, s...)
 }
 
+// addBytes is add for a part held as bytes, which it does not copy.
+func (d digester) addBytes(b []byte) {
+	d.d.buf = binary.BigEndian.AppendUint64(d.d.buf, uint64(len(b)))
+	d.d.h.Write(d.d.buf)
+	d.d.buf = d.d.buf[:0]
+	d.d.h.Write(b)
+}
+
 func (d digester) sum() [sha256.Size]byte {
 	var k [sha256.Size]byte
 	d.d.h.Write(d.d.buf)

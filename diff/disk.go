@@ -95,8 +95,12 @@ func (c *DiskCache) get(key [sha256.Size]byte) ([]byte, bool) {
 	if got := sha256.Sum256(packed); !bytes.Equal(sum, got[:]) {
 		return nil, false
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(packed))
-	if err != nil {
+	zr, _ := gzipReaders.Get().(*gzip.Reader)
+	if zr == nil {
+		zr = new(gzip.Reader)
+	}
+	defer gzipReaders.Put(zr)
+	if zr.Reset(bytes.NewReader(packed)) != nil {
 		return nil, false
 	}
 	data, ok := unpack(zr, packed)
@@ -177,6 +181,10 @@ func (c *DiskCache) put(key [sha256.Size]byte, data []byte) {
 // take a tenth of the room. A gzip.Writer costs a megabyte to make, so
 // they are reused.
 var gzipWriters = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return w }}
+
+// gzipReaders are reused as the writers are: a reader's window is 32
+// KiB to make, and a run read from the cache opens an entry per file.
+var gzipReaders sync.Pool
 
 // maxEntryBytes bounds what one entry may unpack to.
 const maxEntryBytes = 256 << 20

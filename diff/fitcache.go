@@ -142,7 +142,12 @@ func columnKey(base [sha256.Size]byte, ev *diagnose.Evidence, i int) [sha256.Siz
 		}
 		col = append(col, 0)
 	}
-	return digest("diagnosis", string(base[:]), ev.Parsers[i], string(col))
+	d := newDigester()
+	d.add("diagnosis")
+	d.add(string(base[:]))
+	d.add(ev.Parsers[i])
+	d.addBytes(col)
+	return d.sum()
 }
 
 // fitterIdentity names the build of the fitter and its catalogue: the
@@ -265,7 +270,11 @@ func (s *evidenceSample) add(idx int, r *fileResult) {
 		s.kept = append(s.kept, sampled{idx: idx, r: r})
 		return
 	}
-	x := sampled{digest: digest("evidence", r.body.Name, string(r.body.Robots)), size: evidenceSize(r), idx: idx, r: r}
+	d := newDigester()
+	d.add("evidence")
+	d.add(r.body.Name)
+	d.addBytes(r.body.Robots)
+	x := sampled{digest: d.sum(), size: evidenceSize(r), idx: idx, r: r}
 	if s.cut != nil && bytes.Compare(x.digest[:], s.cut[:]) >= 0 {
 		dropEvidence(r)
 		s.dropped++
