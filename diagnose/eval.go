@@ -44,6 +44,10 @@ type evaluator struct {
 	// the reference's (shared with forks).
 	readings kept[readingKey]
 	refs     *refReadings
+	// parses keeps per body the reading parsed last (not reread from
+	// the reference's), which variants that read lines as it does
+	// reread.
+	parses kept[int32]
 }
 
 // variantOpts is a variant's options on one profile, with the key its
@@ -162,6 +166,7 @@ func (e *evaluator) fork() *evaluator {
 	}
 	f.vars = map[string]*variantOpts{}
 	f.readings = kept[readingKey]{limit: readingBytes}
+	f.parses = kept[int32]{limit: readingBytes}
 	return &f
 }
 
@@ -202,7 +207,8 @@ func (e *evaluator) absorb(f *evaluator) {
 // variant models: the evaluator before it reads anything.
 func newLayout(ev *Evidence) *evaluator {
 	e := &evaluator{ev: ev, order: make([]int, len(ev.Questions)), reach: map[string][]int32{}, on: map[string][]int32{},
-		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}, refs: &refReadings{kept: kept[int32]{limit: refReadingBytes}}, readings: kept[readingKey]{limit: readingBytes}}
+		rank: map[string]int{}, memo: map[string][][]uint8{}, vars: map[string]*variantOpts{}, refs: &refReadings{kept: kept[int32]{limit: refReadingBytes}}, readings: kept[readingKey]{limit: readingBytes},
+		parses: kept[int32]{limit: readingBytes}}
 	for i := range e.order {
 		e.order[i] = i
 	}
@@ -443,6 +449,17 @@ func (k *kept[K]) put(key K, r *reading, size int) {
 	k.by[key], k.order, k.bytes = r, append(k.order, key), k.bytes+size
 }
 
+// replace keeps r under key in place of what key held, if anything.
+func (k *kept[K]) replace(key K, r *reading, size int) {
+	if old, ok := k.by[key]; ok {
+		k.bytes += size - old.size
+		r.size = size
+		k.by[key] = r
+		return
+	}
+	k.put(key, r, size)
+}
+
 // The bounds of the readings kept: a variant's readings are asked for a
 // few positions at a time, mostly in a row; the reference's reading of a
 // body by every variant of it.
@@ -469,9 +486,19 @@ func (e *evaluator) reading(v *variantOpts, b int32) *reading {
 			r.robots, _ = ref.robots.Reread(v.opts)
 		}
 	}
+	if r.robots == nil && body.Status >= 200 && body.Status < 300 {
+		// Else a variant that reads lines otherwise may read them as
+		// the one parsed last: the chosen misreadings with another.
+		if last, ok := e.parses.by[b]; ok {
+			r.robots, _ = last.robots.Reread(v.opts)
+		}
+	}
 	if r.robots == nil {
 		r.res = fetched(body, v.opts)
 		r.robots = r.res.Robots
+		if r.robots != nil {
+			e.parses.replace(b, r, len(body.Robots))
+		}
 	}
 	e.readings.put(key, r, len(body.Robots))
 	return r
