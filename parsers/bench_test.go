@@ -1,8 +1,11 @@
 package parsers
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -179,6 +182,43 @@ func BenchmarkEncodeRequest(b *testing.B) {
 			b.SetBytes(int64(len(req.Robots)))
 			for b.Loop() {
 				if _, err := encodeRequest("12", req, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkServe serves the requests Exec sends for one body's 400
+// questions, BatchPart at a time, each with the body again (a worker's
+// load): what Serve costs around the library, for bodies
+// of 4 KiB and 64 KiB. The library is temoto, read once per body as a
+// worker reads it (lastBody).
+func BenchmarkServe(b *testing.B) {
+	for _, size := range []int{4 << 10, 64 << 10} {
+		var body strings.Builder
+		body.WriteString("User-agent: *\n")
+		for i := 0; body.Len() < size; i++ {
+			fmt.Fprintf(&body, "Disallow: /section-%d/\n", i)
+		}
+		req := cases.Request{Robots: []byte(body.String()), Status: 200, Profile: result.ProfileRFC}
+		var lines bytes.Buffer
+		for lo := 0; lo < 400; lo += BatchPart {
+			qs := make([]cases.Question, BatchPart)
+			for i := range qs {
+				qs[i] = cases.Question{Agent: "FooBot", URL: fmt.Sprintf("https://example.com/section-%d/page", lo+i)}
+			}
+			line, err := encodeRequest(strconv.Itoa(lo), req, qs)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines.Write(line)
+		}
+		b.Run(fmt.Sprintf("%dKiB", size>>10), func(b *testing.B) {
+			p := &lastBody{lib: NewTemoto()}
+			b.SetBytes(int64(lines.Len()))
+			for b.Loop() {
+				if err := Serve(context.Background(), p, bytes.NewReader(lines.Bytes()), io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}

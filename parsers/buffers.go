@@ -85,7 +85,14 @@ var errLineTooLong = fmt.Errorf("answered a line longer than %d bytes", MaxLine)
 
 // readLine reads one line of at most max bytes, without its line end.
 func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
+	return readLineInto(r, max, nil)
+}
+
+// readLineInto is readLine, the line read into buf's room (buf[:0]) as
+// far as it goes: a caller done with each line before reading the next
+// reads all of them into one buffer.
+func readLineInto(r *bufio.Reader, max int, buf []byte) ([]byte, error) {
+	line := buf[:0]
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(line)+len(chunk) > max+1 { // +1: the '\n'

@@ -2,12 +2,14 @@ package parsers
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/reptest/reptest/cases"
@@ -33,15 +35,20 @@ type incoming struct {
 func Serve(ctx context.Context, p cases.Parser, in io.Reader, out io.Writer) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := bufio.NewWriter(out)
+	var last lastLine
+	var buf []byte // the lines' room, kept up to keptLineRoom
 	for ctx.Err() == nil {
-		line, err := readLine(r, MaxRequestLine)
+		line, err := readLineInto(r, MaxRequestLine, buf)
+		if cap(line) <= keptLineRoom {
+			buf = line[:0]
+		}
 		if errors.Is(err, io.EOF) && len(line) == 0 {
 			return nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("serve: reading a request: %w", err)
 		}
-		b, err := json.Marshal(serveLine(ctx, p, line))
+		b, err := json.Marshal(serveLine(ctx, p, line, &last))
 		if err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
@@ -53,10 +60,17 @@ func Serve(ctx context.Context, p cases.Parser, in io.Reader, out io.Writer) err
 	return ctx.Err()
 }
 
-// serveLine answers one request line.
-func serveLine(ctx context.Context, p cases.Parser, line []byte) any {
+// keptLineRoom bounds the room Serve keeps for reading the next request
+// line into: a line of a large body is read into a buffer of its own,
+// let go after it.
+const keptLineRoom = 4 << 20
+
+// serveLine answers one request line; last is what it keeps of the
+// line before (see lastLine.read).
+func serveLine(ctx context.Context, p cases.Parser, line []byte, last *lastLine) any {
 	var in incoming
-	if err := json.Unmarshal(line, &in); err != nil {
+	body, err := last.read(line, &in)
+	if err != nil {
 		return map[string]string{"error": "not a JSON request: " + err.Error()}
 	}
 	if in.Hello != nil {
@@ -70,6 +84,9 @@ func serveLine(ctx context.Context, p cases.Parser, line []byte) any {
 	}
 	id, _ := json.Marshal(in.ID)
 	req, err := decodeRequest(in.request)
+	if body != nil {
+		req.Robots = body
+	}
 	if err != nil {
 		msg := err.Error()
 		return answer{ID: id, Error: &msg}
@@ -89,6 +106,65 @@ func serveLine(ctx context.Context, p cases.Parser, line []byte) any {
 		a.Answers[i] = verdictAnswer{Verdict: x.Verdict, Error: x.Error, Detail: x.Detail}
 	}
 	return a
+}
+
+// lastLine keeps the body of the request line before, as sent in base64
+// and decoded. Exec sends a body's questions BatchPart at a time, each
+// request with the body again: a line that starts as encodeRequest
+// writes it, with the same body as the line before, is read without its
+// body (most of its bytes), and the body kept is used again. Any other
+// line is read whole.
+type lastLine struct {
+	b64, body []byte
+}
+
+// read decodes line into in. It returns the line's body when it is the
+// one kept, in.RobotsB64 then being nil; else nil, and keeps the body
+// of line when it has one.
+func (l *lastLine) read(line []byte, in *incoming) ([]byte, error) {
+	if from, to, ok := bodyAt(line); ok && l.body != nil && bytes.Equal(line[from:to], l.b64) {
+		rest := slices.Concat(line[:from-len(`,"robots_b64":"`)], line[to+1:])
+		if json.Unmarshal(rest, in) == nil && in.RobotsB64 == nil {
+			return l.body, nil
+		}
+		*in = incoming{}
+	}
+	if err := json.Unmarshal(line, in); err != nil {
+		return nil, err
+	}
+	l.b64, l.body = nil, nil
+	if in.RobotsB64 != nil {
+		if body, err := base64.StdEncoding.DecodeString(*in.RobotsB64); err == nil {
+			l.b64, l.body = []byte(*in.RobotsB64), body
+		}
+	}
+	return nil, nil
+}
+
+// bodyAt returns where the base64 body of a line that starts as
+// encodeRequest writes it (an id of digits, then "robots_b64") is, and
+// whether it starts so. Base64 needs no escape in a JSON string: the
+// body ends at the first quote, and a backslash before it means the line
+// was written otherwise.
+func bodyAt(line []byte) (from, to int, ok bool) {
+	const head, key = `{"id":"`, `","robots_b64":"`
+	rest, ok := bytes.CutPrefix(line, []byte(head))
+	if !ok {
+		return 0, 0, false
+	}
+	digits := 0
+	for digits < len(rest) && digits < 20 && rest[digits] >= '0' && rest[digits] <= '9' {
+		digits++
+	}
+	if digits == 0 || !bytes.HasPrefix(rest[digits:], []byte(key)) {
+		return 0, 0, false
+	}
+	from = len(head) + digits + len(key)
+	end := bytes.IndexByte(line[from:], '"')
+	if end < 0 || bytes.IndexByte(line[from:from+end], '\\') >= 0 {
+		return 0, 0, false
+	}
+	return from, from + end, true
 }
 
 // answerOf is the answer for one verdict or error.
