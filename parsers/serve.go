@@ -85,7 +85,7 @@ func serveLine(ctx context.Context, p cases.Parser, line []byte, last *lastLine)
 	id, _ := json.Marshal(in.ID)
 	req, err := decodeRequest(in.request)
 	if body != nil {
-		req.Robots = body
+		req.Robots = body // read already (lastLine.read)
 	}
 	if err != nil {
 		msg := err.Error()
@@ -115,14 +115,16 @@ func serveLine(ctx context.Context, p cases.Parser, line []byte, last *lastLine)
 // body (most of its bytes), and the body kept is used again. Any other
 // line is read whole.
 type lastLine struct {
-	b64, body []byte
+	b64  string
+	body []byte
 }
 
-// read decodes line into in. It returns the line's body when it is the
-// one kept, in.RobotsB64 then being nil; else nil, and keeps the body
-// of line when it has one.
+// read decodes line into in and returns the line's body, decoded, with
+// in.RobotsB64 then nil; or nil when the line has no body or one that
+// is not base64 (in.RobotsB64 then says what it is). It keeps the body
+// for the next line.
 func (l *lastLine) read(line []byte, in *incoming) ([]byte, error) {
-	if from, to, ok := bodyAt(line); ok && l.body != nil && bytes.Equal(line[from:to], l.b64) {
+	if from, to, ok := bodyAt(line); ok && l.body != nil && string(line[from:to]) == l.b64 {
 		rest := slices.Concat(line[:from-len(`,"robots_b64":"`)], line[to+1:])
 		if json.Unmarshal(rest, in) == nil && in.RobotsB64 == nil {
 			return l.body, nil
@@ -132,13 +134,16 @@ func (l *lastLine) read(line []byte, in *incoming) ([]byte, error) {
 	if err := json.Unmarshal(line, in); err != nil {
 		return nil, err
 	}
-	l.b64, l.body = nil, nil
-	if in.RobotsB64 != nil {
-		if body, err := base64.StdEncoding.DecodeString(*in.RobotsB64); err == nil {
-			l.b64, l.body = []byte(*in.RobotsB64), body
-		}
+	l.b64, l.body = "", nil
+	if in.RobotsB64 == nil {
+		return nil, nil
 	}
-	return nil, nil
+	body, err := base64.StdEncoding.DecodeString(*in.RobotsB64)
+	if err != nil {
+		return nil, nil
+	}
+	l.b64, l.body, in.RobotsB64 = *in.RobotsB64, body, nil
+	return body, nil
 }
 
 // bodyAt returns where the base64 body of a line that starts as

@@ -43,32 +43,38 @@ func TestServeLastBody(t *testing.T) {
 		batch("16", ""),
 		batch("17", ""),
 	}
+	read := func(l *lastLine, line string) (cases.Request, incoming, []byte, error) {
+		var in incoming
+		body, err := l.read([]byte(line), &in)
+		if err != nil {
+			return cases.Request{}, in, nil, err
+		}
+		req, err := decodeRequest(in.request)
+		if body != nil {
+			req.Robots = body // as serveLine does
+		}
+		return req, in, body, err
+	}
 	var last lastLine
 	reused := 0
 	for _, line := range lines {
-		var kept, whole incoming
-		body, errKept := last.read([]byte(line), &kept)
-		_, errWhole := new(lastLine).read([]byte(line), &whole)
-		if (errKept == nil) != (errWhole == nil) {
-			t.Fatalf("%s: error %v with the body kept, %v without", line, errKept, errWhole)
+		prev := last.body
+		got, kept, body, gerr := read(&last, line)
+		want, whole, _, werr := read(new(lastLine), line)
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("%s: error %v with the body kept, %v without", line, gerr, werr)
 		}
-		if errKept != nil {
-			continue
-		}
-		got, gerr := decodeRequest(kept.request)
-		if body != nil {
-			got.Robots = body
-			reused++
-		}
-		want, werr := decodeRequest(whole.request)
-		if diff := cmp.Diff(want, got); diff != "" || (gerr == nil) != (werr == nil) {
-			t.Errorf("%s: read with the body kept (-whole +kept):\n%s\nerrors %v, %v", line, diff, werr, gerr)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: read with the body kept (-whole +kept):\n%s", line, diff)
 		}
 		if kept.Hello == nil != (whole.Hello == nil) || kept.ID != whole.ID || len(kept.Questions) != len(whole.Questions) {
 			t.Errorf("%s: id, hello or questions read otherwise with the body kept", line)
 		}
+		if len(body) > 0 && len(prev) > 0 && &body[0] == &prev[0] {
+			reused++
+		}
 	}
-	if reused != 4 {
-		t.Errorf("the body kept was used %d times, want 4 (lines 2, 11, 13, 17)", reused)
+	if reused != 3 {
+		t.Errorf("the body kept was used %d times, want 3 (lines 2, 11, 13)", reused)
 	}
 }
