@@ -44,9 +44,9 @@ type evaluator struct {
 	// the reference's (shared with forks).
 	readings kept[readingKey]
 	refs     *refReadings
-	// parses keeps per body the reading parsed last (not reread from
-	// the reference's), which variants that read lines as it does
-	// reread.
+	// parses keeps per body the variant's reading made last, which
+	// the next variant rereads when it reads lines (and compiles rules)
+	// as that one does.
 	parses kept[int32]
 }
 
@@ -479,26 +479,25 @@ func (e *evaluator) reading(v *variantOpts, b int32) *reading {
 		return r
 	}
 	r := &reading{}
-	if body.Status >= 200 && body.Status < 300 {
+	success := body.Status >= 200 && body.Status < 300
+	if success {
 		// A success is parsed (FromStatus) whatever the options: most
-		// variants read its lines as the reference does.
-		if ref := e.refs.get(e, b); ref.robots != nil {
-			r.robots, _ = ref.robots.Reread(v.opts)
+		// variants read its lines as the reference does, and the others
+		// as the variant read last on the body (the chosen misreadings
+		// with another), whose compiled groups they share when they
+		// compile rules alike.
+		var last *reference.Robots
+		if l, ok := e.parses.by[b]; ok {
+			last = l.robots
 		}
-	}
-	if r.robots == nil && body.Status >= 200 && body.Status < 300 {
-		// Else a variant that reads lines otherwise may read them as
-		// the one parsed last: the chosen misreadings with another.
-		if last, ok := e.parses.by[b]; ok {
-			r.robots, _ = last.robots.Reread(v.opts)
-		}
+		r.robots, _ = reference.RereadFrom(v.opts, e.refs.get(e, b).robots, last)
 	}
 	if r.robots == nil {
 		r.res = fetched(body, v.opts)
 		r.robots = r.res.Robots
-		if r.robots != nil {
-			e.parses.replace(b, r, len(body.Robots))
-		}
+	}
+	if success && r.robots != nil {
+		e.parses.replace(b, r, len(body.Robots))
 	}
 	e.readings.put(key, r, len(body.Robots))
 	return r

@@ -160,6 +160,57 @@ func TestReread(t *testing.T) {
 	}
 }
 
+// TestRereadFrom checks that a file reread from a file itself reread
+// under other options answers as the file parsed under the last options
+// does, whichever reading RereadFrom chooses to reread.
+func TestRereadFrom(t *testing.T) {
+	bodies := alikeBodies(t)
+	var chained int
+	for i, body := range bodies {
+		ref := reference.ParseString(body, reference.RFC())
+		agents, urls := alikeQuestions(ref)
+		variants := parserVariants(reference.RFC())
+		for k, o := range variants {
+			first, ok := ref.Reread(o)
+			if !ok {
+				continue
+			}
+			if i%2 == 0 {
+				first.Allowed(agents[0], urls[0])
+				first.Allowed(agents[0], urls[len(urls)-1])
+			}
+			next := variants[(k*7+i)%len(variants)]
+			want := reference.ParseString(body, next)
+			for _, from := range []func() (*reference.Robots, bool){
+				func() (*reference.Robots, bool) { return first.Reread(next) },
+				func() (*reference.Robots, bool) { return reference.RereadFrom(next, ref, first) },
+				func() (*reference.Robots, bool) { return reference.RereadFrom(next, nil, first, ref) },
+			} {
+				v, ok := from()
+				if !ok {
+					continue
+				}
+				chained++
+				for _, a := range agents {
+					for _, u := range urls {
+						w, wErr := want.Allowed(a, u)
+						g, gErr := v.Allowed(a, u)
+						if g != w || (gErr == nil) != (wErr == nil) {
+							t.Fatalf("%s after %s: reread answers %t (%v) for %q on %q, parsed %t (%v), on %.200q", next.Name, o.Name, g, gErr, a, u, w, wErr, body)
+						}
+					}
+				}
+			}
+		}
+	}
+	if chained == 0 {
+		t.Error("no file was reread from a reread file")
+	}
+	if _, ok := reference.RereadFrom(reference.RFC()); ok {
+		t.Error("RereadFrom of no reading gave one")
+	}
+}
+
 // TestRereadLong checks that a reread file compiles its long rules under
 // its own options: a long rule whose escapes the reference normalises,
 // asked first (a file's first decision matches the kept compiled form).

@@ -35,6 +35,30 @@ func (r *Robots) Reread(o Options) (*Robots, bool) {
 	return v, true
 }
 
+// RereadFrom is Reread from the first of rs (readings of one body; nil
+// ones are skipped) that reads lines as o does and also compiles rules
+// as o does, whose compiled groups the result then shares; else from the
+// first that reads lines as o does. It returns nil and false when none
+// does. A file reread from a reread file answers as Parse does too.
+func RereadFrom(o Options, rs ...*Robots) (*Robots, bool) {
+	var alike *Robots
+	for _, r := range rs {
+		if r == nil || o.parsing() != r.opts.parsing() {
+			continue
+		}
+		if o.compiling() == r.opts.compiling() {
+			return r.Reread(o)
+		}
+		if alike == nil {
+			alike = r
+		}
+	}
+	if alike == nil {
+		return nil, false
+	}
+	return alike.Reread(o)
+}
+
 // hasLong reports whether a rule of r is long enough to keep a compiled
 // form (see keepLong).
 func (r *Robots) hasLong() bool {
