@@ -38,3 +38,28 @@ func ExampleWithMisreadings() {
 	// rfc9309+first-match false
 	// true
 }
+
+// Variants of the reference mostly read a body's lines as it does: they
+// reread its parse, or that of a variant read before, rather than parse
+// it again. A variant that reads lines otherwise (a "Disallow" without
+// its colon) is not reread from the reference's reading.
+func ExampleRereadFrom() {
+	robots := "User-agent: *\nDisallow /private\nDisallow: /tmp/\n"
+	ref := reference.ParseString(robots, reference.RFC())
+	for _, ids := range [][]string{{"first-match"}, {"missing-colon-accepted"}} {
+		o, err := reference.WithMisreadings(reference.RFC(), ids...)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		v, ok := reference.RereadFrom(o, ref)
+		if !ok {
+			v = reference.ParseString(robots, o)
+		}
+		allowed, _ := v.Allowed("ExampleBot", "/private/x")
+		fmt.Println(o.Name, "reread:", ok, "allowed:", allowed)
+	}
+	// Output:
+	// rfc9309+first-match reread: true allowed: true
+	// rfc9309+missing-colon-accepted reread: false allowed: false
+}
