@@ -229,6 +229,9 @@ func (fo *folder) finish() (*result.Document, error) {
 	s.Groups = groups.Groups()
 	s.Findings = len(fo.firsts)
 	fo.doc.Findings = fo.store.findings()
+	// What later files added to the findings grows with the inputs: let
+	// it go before the diagnosis is fitted, the run's peak.
+	fo.merges, fo.index, fo.classes, fo.classAt, fo.dups, fo.firsts = nil, nil, nil, nil, nil, nil
 	return fo.doc, nil
 }
 
