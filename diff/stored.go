@@ -41,15 +41,7 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 	w.uint(r.probes)
 	w.uint(r.disagreements)
 	w.ints(r.pairs)
-	areas := slices.Sorted(maps.Keys(r.areas.by))
-	w.uint(len(areas))
-	for _, area := range areas {
-		a := r.areas.by[area]
-		w.str(area)
-		w.uint(a.probes)
-		w.uint(a.agreed)
-		w.ints(a.apart)
-	}
+	w.areas(r.areas.by)
 	verdicts := newTable[result.Verdict]()
 	for _, vs := range r.answers {
 		for _, v := range vs {
@@ -68,26 +60,8 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 	for _, v := range verdicts.list {
 		w.str(string(v))
 	}
-	agents := newTable[string]()
-	for _, pr := range r.asked {
-		agents.add(pr.Agent)
-	}
-	w.uint(len(agents.list))
-	for _, a := range agents.list {
-		w.str(a)
-	}
-	w.uint(len(r.asked))
-	for _, pr := range r.asked {
-		w.uint(agents.index[pr.Agent])
-		w.str(pr.URL)
-	}
-	answers := make([]byte, 0, len(r.asked)*len(r.pairs))
-	for _, vs := range r.answers {
-		for _, v := range vs {
-			answers = append(answers, byte(verdicts.index[v]))
-		}
-	}
-	w.str(string(answers))
+	w.probes(r.asked)
+	w.answers(r.answers, verdicts)
 	w.uint(len(r.classes))
 	for _, c := range r.classes {
 		w.str(c.w.class)
@@ -101,6 +75,51 @@ func encodeResult(r *fileResult, name string) ([]byte, error) {
 		w.ints(c.w.lines)
 	}
 	return w.findings(r.findings, name)
+}
+
+// areas writes the areas' counts, by name.
+func (w *entryWriter) areas(by map[string]*areaCount) {
+	w.uint(len(by))
+	for _, area := range slices.Sorted(maps.Keys(by)) {
+		a := by[area]
+		w.str(area)
+		w.uint(a.probes)
+		w.uint(a.agreed)
+		w.ints(a.apart)
+	}
+}
+
+// probes writes the agents asked, each once, then each probe's agent (by
+// its place among them) and URL.
+func (w *entryWriter) probes(asked []Probe) {
+	agents := newTable[string]()
+	for _, pr := range asked {
+		agents.add(pr.Agent)
+	}
+	w.uint(len(agents.list))
+	for _, a := range agents.list {
+		w.str(a)
+	}
+	w.uint(len(asked))
+	for _, pr := range asked {
+		w.uint(agents.index[pr.Agent])
+		w.str(pr.URL)
+	}
+}
+
+// answers writes the answers as one string of verdicts' places, a byte
+// each (encodeResult checks that they fit).
+func (w *entryWriter) answers(answers [][]result.Verdict, verdicts *table[result.Verdict]) {
+	n := 0
+	for _, vs := range answers {
+		n += len(vs)
+	}
+	w.uint(n)
+	for _, vs := range answers {
+		for _, v := range vs {
+			w.b = append(w.b, byte(verdicts.index[v]))
+		}
+	}
 }
 
 // findings ends the entry with the findings, gob-encoded, their own
@@ -165,7 +184,7 @@ func decodeResult(data []byte, f *File, n int) (*fileResult, bool) {
 
 // readAnswers reads the parsers' answers to r.asked.
 func (r *fileResult) readAnswers(rd *entryReader, verdicts []result.Verdict, n int) bool {
-	codes := rd.str()
+	codes := rd.raw()
 	if rd.err != nil || len(codes) != len(r.asked)*n {
 		return false
 	}
@@ -205,11 +224,11 @@ func (r *fileResult) readClasses(rd *entryReader, verdicts []result.Verdict, f *
 // readFindings reads r's findings not of a class, as found in the file
 // named name.
 func (r *fileResult) readFindings(rd *entryReader, name string) bool {
-	blob := rd.str()
-	if rd.err != nil || blob == "" {
+	blob := rd.raw()
+	if rd.err != nil || len(blob) == 0 {
 		return rd.err == nil
 	}
-	if gob.NewDecoder(bytes.NewReader([]byte(blob))).Decode(&r.findings) != nil {
+	if gob.NewDecoder(bytes.NewReader(blob)).Decode(&r.findings) != nil {
 		return false
 	}
 	for k := range r.findings {
@@ -286,14 +305,17 @@ func (rd *entryReader) count() int {
 	return n
 }
 
-func (rd *entryReader) str() string {
+func (rd *entryReader) str() string { return string(rd.raw()) }
+
+// raw reads a string as the bytes of the entry that hold it, not copied.
+func (rd *entryReader) raw() []byte {
 	n := rd.count()
 	if rd.err != nil {
-		return ""
+		return nil
 	}
-	s := string(rd.b[:n])
+	b := rd.b[:n:n]
 	rd.b = rd.b[n:]
-	return s
+	return b
 }
 
 // ints reads a list of numbers; nil when it is empty, as it was before
