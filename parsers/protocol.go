@@ -105,6 +105,10 @@ func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...s
 	return withBody(id, b, req.Robots), nil
 }
 
+// bodyKey opens the body in a request line that withBody writes, right
+// after the id (Serve's lastLine finds it there).
+const bodyKey = `,"robots_b64":"`
+
 // withBody returns the request object obj with "robots_b64", the body in
 // base64, as its second key, after the id (simple programs read the id
 // as the first key), and a newline. The body is most of a request's
@@ -113,12 +117,11 @@ func encodeRequest(id string, req cases.Request, qs []cases.Question, usage ...s
 // string. obj starts with its id (request's first field), a decimal
 // number.
 func withBody(id string, obj, robots []byte) []byte {
-	const key = `,"robots_b64":"`
 	head := len(`{"id":""`) + len(id)
 	enc := base64.StdEncoding
-	line := make([]byte, 0, len(obj)+len(key)+enc.EncodedLen(len(robots))+2)
+	line := make([]byte, 0, len(obj)+len(bodyKey)+enc.EncodedLen(len(robots))+2)
 	line = append(line, obj[:head]...)
-	line = append(line, key...)
+	line = append(line, bodyKey...)
 	line = enc.AppendEncode(line, robots)
 	line = append(line, '"')
 	line = append(line, obj[head:]...)

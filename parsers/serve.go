@@ -125,7 +125,7 @@ type lastLine struct {
 // for the next line.
 func (l *lastLine) read(line []byte, in *incoming) ([]byte, error) {
 	if from, to, ok := bodyAt(line); ok && l.body != nil && string(line[from:to]) == l.b64 {
-		rest := slices.Concat(line[:from-len(`,"robots_b64":"`)], line[to+1:])
+		rest := slices.Concat(line[:from-len(bodyKey)], line[to+1:])
 		if json.Unmarshal(rest, in) == nil && in.RobotsB64 == nil {
 			return l.body, nil
 		}
@@ -152,7 +152,7 @@ func (l *lastLine) read(line []byte, in *incoming) ([]byte, error) {
 // body ends at the first quote, and a backslash before it means the line
 // was written otherwise.
 func bodyAt(line []byte) (from, to int, ok bool) {
-	const head, key = `{"id":"`, `","robots_b64":"`
+	const head = `{"id":"`
 	rest, ok := bytes.CutPrefix(line, []byte(head))
 	if !ok {
 		return 0, 0, false
@@ -161,10 +161,10 @@ func bodyAt(line []byte) (from, to int, ok bool) {
 	for digits < len(rest) && digits < 20 && rest[digits] >= '0' && rest[digits] <= '9' {
 		digits++
 	}
-	if digits == 0 || !bytes.HasPrefix(rest[digits:], []byte(key)) {
+	if digits == 0 || !bytes.HasPrefix(rest[digits:], []byte(`"`+bodyKey)) {
 		return 0, 0, false
 	}
-	from = len(head) + digits + len(key)
+	from = len(head) + digits + len(`"`+bodyKey)
 	end := bytes.IndexByte(line[from:], '"')
 	if end < 0 || bytes.IndexByte(line[from:from+end], '\\') >= 0 {
 		return 0, 0, false
