@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
+	"time"
 )
 
 // maxInput bounds one input file a command reads whole (a robots.txt,
@@ -35,14 +37,15 @@ func readInput(ctx context.Context, name string) ([]byte, error) {
 // ctx is done. Standard input and other files that are not regular (a
 // pipe, a terminal) can wait for input forever, and a read of standard
 // input cannot be interrupted: their reads go through interruptible, so
-// that a cancelled ctx ends a wait at once. A regular file is read
+// that a cancelled ctx ends a wait at once. A named pipe's open waits
+// for a writer, which openNamed ends too. A regular file is read
 // directly.
 func openInput(ctx context.Context, name string) (io.ReadCloser, error) {
 	var r io.ReadCloser = io.NopCloser(os.Stdin)
 	f := os.Stdin
 	if name != "-" {
 		var err error
-		if f, err = os.Open(name); err != nil {
+		if f, err = openNamed(ctx, name); err != nil {
 			return nil, err
 		}
 		r = f
@@ -51,6 +54,53 @@ func openInput(ctx context.Context, name string) (io.ReadCloser, error) {
 		return r, nil
 	}
 	return interruptible(ctx, r), nil
+}
+
+// openNamed opens the file name for reading. Opening a named pipe waits
+// until a program opens it for writing, however long that takes: that
+// wait ends when ctx is done, with ctx's cause. The pipe is then opened
+// for writing and closed at once, which ends the wait of the open in
+// progress (a pipe with a reader opens for writing without waiting), so
+// that nothing is left waiting, as a rule.
+func openNamed(ctx context.Context, name string) (*os.File, error) {
+	if st, err := os.Stat(name); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		return os.Open(name)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(name)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+	}
+	stopped := fmt.Errorf("%s: waiting for a program to write to the pipe: %w", name, context.Cause(ctx))
+	// Tried again for a while: the goroutine may not be in its open yet.
+	for range 100 {
+		if w, err := os.OpenFile(name, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		select {
+		case o := <-done:
+			if o.f != nil {
+				o.f.Close()
+			}
+			return nil, stopped
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	go func() {
+		if o := <-done; o.f != nil {
+			o.f.Close()
+		}
+	}()
+	return nil, stopped
 }
 
 // interruptible returns a reader of r whose Read returns context.Cause(ctx)

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// mkfifo makes a named pipe in a test's folder.
+func mkfifo(t *testing.T) string {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(name, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	return name
+}
+
+// Opening a named pipe no program writes to waits until the context is
+// cancelled, then returns the cause and leaves no goroutine behind; one
+// that a program writes to is read as it is.
+func TestOpenInputNamedPipe(t *testing.T) {
+	t.Run("no writer", func(t *testing.T) {
+		name := mkfifo(t)
+		before := runtime.NumGoroutine()
+		ctx, cancel := context.WithCancelCause(context.Background())
+		stop := errors.New("stopped by the test")
+		time.AfterFunc(100*time.Millisecond, func() { cancel(stop) })
+		done := make(chan error, 1)
+		go func() {
+			r, err := openInput(ctx, name)
+			if err == nil {
+				r.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, stop) {
+				t.Errorf("openInput of a pipe without a writer: %v, want %q", err, stop)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("openInput of a pipe without a writer goes on waiting after the context was cancelled")
+		}
+		waitGoroutines(t, before)
+	})
+	t.Run("a writer", func(t *testing.T) {
+		name := mkfifo(t)
+		const text = "User-agent: *\nDisallow: /private\n"
+		go func() {
+			w, err := os.OpenFile(name, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			defer w.Close()
+			io.WriteString(w, text)
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		got, err := readInput(ctx, name)
+		if err != nil || string(got) != text {
+			t.Errorf("readInput of a pipe written to: %q, %v; want %q", got, err, text)
+		}
+	})
+}
+
+// reptest audit --log on a named pipe that nobody writes to ends when
+// it is stopped (SIGINT, SIGTERM: a cancelled context), saying why.
+func TestAuditNamedPipeStopped(t *testing.T) {
+	name := mkfifo(t)
+	robots := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() { done <- dispatch(ctx, []string{"audit", "--log", name, "--robots", robots}, &stdout, &stderr) }()
+	select {
+	case code := <-done:
+		if code == exitOK || !strings.Contains(stderr.String(), "waiting for a program to write to the pipe") {
+			t.Errorf("audit stopped while opening a pipe: exit %d, stderr %q; want a failure saying it waited for a writer", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("audit goes on waiting for a writer to its --log pipe after it was stopped")
+	}
+}
