@@ -2,7 +2,6 @@ package parsers
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/reptest/reptest/setup"
+	"github.com/reptest/reptest/setup/setuptest"
 )
 
 // fakeRuntimes makes PATH a folder of fake interpreters: ruby loads any
@@ -19,23 +19,13 @@ import (
 // absent.
 func fakeRuntimes(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.Symlink("/bin/sh", filepath.Join(dir, "sh")); err != nil {
-		t.Fatal(err)
-	}
-	progs := map[string]string{
+	setuptest.FakePath(t, map[string]string{
 		"ruby": `case "$1" in -e) exit 0;; esac
 read hello
 echo '{"name":"webrobots","version":"0.1.2","runtime":"fake-ruby 9.9","capabilities":["parse"]}'
 while read line; do :; done`,
 		"node": `echo "Error: Cannot find module 'robots-parser'" >&2; exit 1`,
-	}
-	for name, body := range progs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", dir)
+	})
 }
 
 // TestReadiness checks the statuses with fake runtimes on PATH: what New

@@ -11,26 +11,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/reptest/reptest/setup/setuptest"
 )
 
-// fakePath makes a folder of fake programs (name: sh script body) and
-// makes it the whole PATH, with sh.
-func fakePath(t *testing.T, progs map[string]string) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Symlink("/bin/sh", filepath.Join(dir, "sh")); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range progs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", dir)
-}
-
 func TestProgramCheck(t *testing.T) {
-	fakePath(t, map[string]string{
+	setuptest.FakePath(t, map[string]string{
 		"wget":     `echo "GNU Wget 1.21.3 built on linux-gnu."`,
 		"httrack":  `echo "HTTrack version 3.49-4+libhtsjava.so.2"`,
 		"ruby":     `case "$1" in --version) echo "ruby 3.1.2p20 (2022-04-12) [x86_64-linux-gnu]";; *) echo "<internal:/usr/lib/ruby/3.1.0/rubygems>:85:in require: cannot load such file -- mechanize (LoadError)" >&2; exit 1;; esac`,
@@ -88,7 +74,7 @@ func TestMissingPackages(t *testing.T) {
 			"dpkg-query": `case "$*" in *nodejs*) echo "install ok installed 20.20.2-1nodesource1";; *) exit 1;; esac`}, []string{"python3-protego"}},
 		{"a node dpkg does not know (nvm)", map[string]string{"node": "exit 0"}, []string{"python3-protego"}},
 	} {
-		fakePath(t, tc.progs)
+		setuptest.FakePath(t, tc.progs)
 		got := MissingPackages(context.Background(), []string{"npm", "nodejs", "python3-protego", "nodejs"})
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
@@ -125,7 +111,7 @@ func TestSimplecrawlerRow(t *testing.T) {
 		{"installed", nodesource, true, true, Status{Ready: true, Version: "1.1.9", Runtime: "node v20.20.2", NpmDir: "crawlers/simplecrawler", Install: npmCI}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fakePath(t, map[string]string{"node": node, "dpkg-query": tc.dpkg})
+			setuptest.FakePath(t, map[string]string{"node": node, "dpkg-query": tc.dpkg})
 			t.Chdir(t.TempDir())
 			if tc.lock {
 				os.MkdirAll("crawlers/simplecrawler", 0o755)
@@ -176,7 +162,7 @@ func TestNpmInstallOffline(t *testing.T) {
 // packages; otherwise ErrNotRoot naming the command to run with sudo.
 func TestAptInstall(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "apt.log")
-	fakePath(t, map[string]string{"apt-get": `echo "$DEBIAN_FRONTEND $*" >> ` + log})
+	setuptest.FakePath(t, map[string]string{"apt-get": `echo "$DEBIAN_FRONTEND $*" >> ` + log})
 	err := AptInstall(context.Background(), []string{"wget2", "faketime", "wget2"}, io.Discard)
 	if os.Geteuid() != 0 {
 		if !errors.Is(err, ErrNotRoot) || !strings.Contains(err.Error(), "sudo apt-get install -y --no-install-recommends faketime wget2") {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/reptest/reptest/setup"
+	"github.com/reptest/reptest/setup/setuptest"
 )
 
 // fakeTools makes PATH a folder of fake programs: ruby loads any library
@@ -19,23 +20,13 @@ import (
 // faketime and the others are absent.
 func fakeTools(t *testing.T) {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.Symlink("/bin/sh", filepath.Join(dir, "sh")); err != nil {
-		t.Fatal(err)
-	}
-	progs := map[string]string{
+	setuptest.FakePath(t, map[string]string{
 		"ruby": `case "$1" in -e) exit 0;; esac
 read hello
 echo '{"name":"webrobots","version":"0.1.2","runtime":"fake-ruby 9.9","capabilities":["parse"]}'
 while read line; do :; done`,
 		"wget": `echo "GNU Wget 1.21.3 built on linux-gnu."`,
-	}
-	for name, body := range progs {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("PATH", dir)
+	})
 }
 
 func TestDoctor(t *testing.T) {
@@ -180,17 +171,10 @@ func TestDoctorInstallWithoutNpm(t *testing.T) {
 // nodejs: npm ci in crawlers/simplecrawler as well as in the Node peers'
 // folder, and no Debian npm (it conflicts with that nodejs).
 func TestDoctorSimplecrawler(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Symlink("/bin/sh", filepath.Join(dir, "sh")); err != nil {
-		t.Fatal(err)
-	}
-	for name, body := range map[string]string{
+	setuptest.FakePath(t, map[string]string{
 		"node":       `case "$1" in --version) echo v20.20.2;; *) echo "Error: Cannot find module" >&2; exit 1;; esac`,
 		"dpkg-query": `case "$*" in *nodejs*) echo "install ok installed 20.20.2-1nodesource1";; *) exit 1;; esac`,
-	} {
-		os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755)
-	}
-	t.Setenv("PATH", dir)
+	})
 	t.Chdir(t.TempDir())
 	os.MkdirAll("crawlers/simplecrawler", 0o755)
 	os.WriteFile("crawlers/simplecrawler/package-lock.json", []byte("{}"), 0o644)
