@@ -176,6 +176,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 		cache = newVerdictCache(opts.CacheEntries)
 		slots = make(chan struct{}, max(runtime.GOMAXPROCS(0), opts.Workers))
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var store findingStore = &memoryStore{}
@@ -225,6 +226,10 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err == nil {
 		err = c.firstErr
 	}
+	if err == nil && parent.Err() != nil && c.done > 0 {
+		// Stopped (a signal): what was compared is reported.
+		return c.interrupted(store, &opts, context.Cause(parent))
+	}
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -257,6 +262,11 @@ func (c *collector) work(ctx context.Context, factory Factory, opts *Options, ca
 	}
 	for j := range feed {
 		r := p.compareCached(ctx, j.f, j.idx, opts)
+		if ctx.Err() != nil {
+			// Stopped while comparing it: its verdicts may be errors
+			// the parsers never gave. The file is left out.
+			break
+		}
 		r.name = j.f.Name
 		c.add(j.idx, r)
 	}
@@ -264,6 +274,9 @@ func (c *collector) work(ctx context.Context, factory Factory, opts *Options, ca
 	for cps := range c.todo {
 		for _, cp := range cps {
 			p.example(ctx, cp, opts)
+			if ctx.Err() != nil {
+				cp.example = nil // made of a cut minimisation: as found instead
+			}
 		}
 	}
 }
@@ -281,13 +294,48 @@ func (c *collector) document(ctx context.Context, store findingStore, opts *Opti
 	}
 	doc.Run = opts.Run
 	fs, spilled := store.(*fileStore)
-	if doc.Diagnosis, err = diagnoseRun(ctx, c, opts); err != nil {
+	if doc.Diagnosis, err = diagnoseRun(ctx, c, opts); err != nil && ctx.Err() == nil {
 		if spilled && fs.out != nil {
 			fs.out.Remove()
 		}
 		return nil, err
 	}
+	if err != nil {
+		// Stopped while fitting (a signal; the workers are done, so
+		// nothing else ends ctx): the document without its diagnosis.
+		doc.Diagnosis = nil
+		doc.Interrupted, doc.InterruptReason = true, context.Cause(ctx).Error()
+	}
 	if spilled {
+		opts.SpillFindings(fs.out)
+	}
+	return doc, nil
+}
+
+// interrupted returns the document of a run stopped before it finished
+// (the cause): the files compared by then, each class's finding from its
+// minimised example or, where there is none, from its disagreement as
+// found, and no diagnosis (the fit is not started).
+func (c *collector) interrupted(store findingStore, opts *Options, cause error) (*result.Document, error) {
+	if c.fold.doc == nil {
+		c.fold.start(c.names, opts.Profile)
+	}
+	if err := c.fold.foldCompared(); err != nil {
+		return nil, err
+	}
+	for _, cp := range c.fold.classAt {
+		if cp.example == nil {
+			fd := asFound(c.names, cp.name, cp.w, newReading(cp.w.in.Robots))
+			cp.example = &fd
+		}
+	}
+	doc, err := c.fold.finish()
+	if err != nil {
+		return nil, err
+	}
+	doc.Run = opts.Run
+	doc.Interrupted, doc.InterruptReason = true, cause.Error()
+	if fs, spilled := store.(*fileStore); spilled {
 		opts.SpillFindings(fs.out)
 	}
 	return doc, nil
@@ -693,13 +741,26 @@ func (p *panel) resolve(ctx context.Context, name string, w pending, opts *Optio
 	if fd.Signature == "" {
 		// The parsers changed their minds (a flaky parser): keep the
 		// verdicts first seen on the input as found.
-		want := make(map[string]result.Verdict, len(w.vs))
-		for i, v := range w.vs {
-			want[p.names[i]] = v
-		}
-		fd = result.Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}
+		return asFound(p.names, name, w, rd)
 	}
-	fd.Minimized = shrink
+	return completed(fd, name, w, shrink, rd)
+}
+
+// asFound is the finding of the disagreement w of the file named name as
+// it was found, without asking the parsers again: what resolve gives
+// when it cannot minimise; rd reads the file's body.
+func asFound(names []string, name string, w pending, rd *reading) result.Finding {
+	want := make(map[string]result.Verdict, len(w.vs))
+	for i, v := range w.vs {
+		want[names[i]] = v
+	}
+	return completed(result.Finding{Input: w.in, Verdicts: want, Signature: Signature(want)}, name, w, false, rd)
+}
+
+// completed adds to fd, the finding of w (minimised when minimized),
+// the reference's tags and trace and the source it was found in.
+func completed(fd result.Finding, name string, w pending, minimized bool, rd *reading) result.Finding {
+	fd.Minimized = minimized
 	rd = rd.of(fd.Input.Robots)
 	fd.Req = tagsOf(fd.Input, fd.Verdicts, rd)
 	fd.Trace, fd.Line = traceOf(fd.Input, rd)

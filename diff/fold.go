@@ -122,6 +122,23 @@ func (fo *folder) advance() error {
 	}
 }
 
+// foldCompared folds the results held back by a job before them that was
+// not compared (a run stopped before it finished): such jobs, and the
+// duplicates of their inputs, are left out.
+func (fo *folder) foldCompared() error {
+	last := -1
+	for idx := range fo.ahead {
+		last = max(last, idx)
+	}
+	for idx := fo.next; idx < last; idx++ {
+		if _, ok := fo.ahead[idx]; !ok && !fo.skip[idx] {
+			fo.skip[idx] = true
+			delete(fo.dups, idx)
+		}
+	}
+	return fo.advance()
+}
+
 // fold adds the result r of job at to the summary and its findings to the
 // store, and lets go of what r no longer needs (the evidence sample may
 // keep the rest).

@@ -13,6 +13,15 @@ import (
 // diffText writes the terminal summary of a differential run: the
 // diagnosis, then the summary (writeDiffText).
 func diffText(w io.Writer, d *result.Document, top int) error {
+	if d.Interrupted {
+		why := ""
+		if d.InterruptReason != "" {
+			why = " (" + visible(d.InterruptReason, 500) + ")"
+		}
+		if _, err := fmt.Fprintf(w, "INTERRUPTED: the run did not finish%s; these results cover the files compared by then, without a diagnosis.\n\n", why); err != nil {
+			return err
+		}
+	}
 	if err := writeDiagnosis(w, d.Diagnosis); err != nil {
 		return err
 	}

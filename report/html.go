@@ -164,6 +164,9 @@ type htmlView struct {
 	AuditNote  string
 	AuditSplit bool
 	Behaviours *behaviourTable
+	// Interrupted says that the run did not finish, and why; "" when it
+	// did.
+	Interrupted string
 }
 
 // htmlData is the JSON block the script reads: the filter options and,
@@ -420,6 +423,13 @@ func buildView(d *result.Document, o HTMLOptions) *htmlView {
 	}
 	if v.Title == "" {
 		v.Title = "reptest report"
+	}
+	if d.Interrupted {
+		v.Interrupted = "The run did not finish"
+		if d.InterruptReason != "" {
+			v.Interrupted += " (" + d.InterruptReason + ")"
+		}
+		v.Interrupted += ": these results are incomplete."
 	}
 	fk := filterKeys{table: tableOf(d, o.Table)}
 	for _, l := range []result.Level{result.MUST, result.SHOULD, result.MAY, result.Interpretation} {

@@ -592,3 +592,20 @@ func TestParserStylesDistinct(t *testing.T) {
 		t.Errorf("parser 8: %s %s; want parser 0's colour with another marker", parserColor(8), markerPath(8))
 	}
 }
+
+// The page of a run that did not finish says so at the top, with why;
+// the page of one that finished says nothing of it.
+func TestHTMLInterrupted(t *testing.T) {
+	for _, interrupted := range []bool{false, true} {
+		d := fixtureDoc()
+		d.Interrupted, d.InterruptReason = interrupted, "interrupt signal received"
+		var buf bytes.Buffer
+		if err := WriteHTML(&buf, d, HTMLOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		const want = `<p class="interrupted" role="alert"><b>Interrupted.</b> The run did not finish (interrupt signal received): these results are incomplete.</p>`
+		if got := strings.Contains(buf.String(), want); got != interrupted {
+			t.Errorf("interrupted %v: the page holds the notice %v; want %v", interrupted, got, interrupted)
+		}
+	}
+}

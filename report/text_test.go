@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/reptest/reptest/result"
 )
 
 func TestTextSummary(t *testing.T) {
@@ -256,4 +258,20 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// An interrupted differential run says so first, with why.
+func TestDiffTextInterrupted(t *testing.T) {
+	for _, interrupted := range []bool{false, true} {
+		d := &result.Document{Summary: &result.DiffSummary{Parsers: []string{"reference", "temoto"}, Files: 3},
+			Interrupted: interrupted, InterruptReason: "interrupt signal received"}
+		var buf bytes.Buffer
+		if err := Text(&buf, d, TextOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		const want = "INTERRUPTED: the run did not finish (interrupt signal received); these results cover the files compared by then"
+		if got := strings.HasPrefix(buf.String(), want); got != interrupted {
+			t.Errorf("interrupted %v: the summary begins %q; want it to begin %q: %v", interrupted, buf.String()[:min(len(buf.String()), 120)], want, interrupted)
+		}
+	}
 }

@@ -71,6 +71,9 @@ func cmdDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code == 0 {
 		code = o.writeOutputs(doc, stdout, stderr)
 	}
+	if code == 0 && doc.Interrupted {
+		code = 1 // an interrupted run fails, whatever it found
+	}
 	doctorNote(stderr, "diff", o.leftOut)
 	if code == 0 && len(o.leftOut) > 0 {
 		fmt.Fprintf(stderr, "reptest diff: exit 1: asked for but did not run: %s\n", strings.Join(o.leftOut, ", "))
@@ -221,7 +224,11 @@ func (o *diffOptions) compare(ctx context.Context, in *diff.Inputs, files int, f
 		fmt.Fprintf(stderr, "reptest diff: %d WARC files, %d records, %d responses: %d successes compared (%d not text/plain), %d duplicates, %d redirects, %d unavailable, %d unreachable, %d unreadable\n",
 			st.Files, st.Records, st.Responses, st.Success-st.Duplicates, st.NotText, st.Duplicates, st.Redirect, st.Unavailable, st.Unreachable, st.Unreadable)
 	}
-	if err == nil && !o.quiet {
+	switch {
+	case err == nil && rep.Interrupted:
+		// Always said, --quiet or not: the outputs hold part of the run.
+		fmt.Fprintf(stderr, "reptest diff: interrupted (%s): the files compared by then are reported, without a diagnosis\n", rep.InterruptReason)
+	case err == nil && !o.quiet:
 		fmt.Fprintf(stderr, "reptest diff: diagnosis fitted in %.2f s\n", fitted.Seconds())
 	}
 	if err != nil {
