@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -96,12 +97,27 @@ func readDir(dir string) ([]File, []string, error) {
 	return files, warcs, nil
 }
 
-// readFile reads one robots.txt file of the given size.
+// readFile reads one robots.txt file of the given size (as Stat gives
+// it). It reads MaxFileBytes at most whatever the size says: a device or
+// a pipe has none (/dev/zero would be read until memory runs out), and a
+// file may grow meanwhile.
 func readFile(path string, size int64) ([]byte, error) {
 	if size > MaxFileBytes {
 		return nil, fmt.Errorf("diff: %s: %d bytes is larger than %d", path, size, MaxFileBytes)
 	}
-	return os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("diff: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("diff: %s: %w", path, err)
+	}
+	if len(b) > MaxFileBytes {
+		return nil, fmt.Errorf("diff: %s: more than %d bytes", path, MaxFileBytes)
+	}
+	return b, nil
 }
 
 // FromCases returns one File per case that has a body of its own, with

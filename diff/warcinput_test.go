@@ -216,3 +216,36 @@ func TestShardedWARCMergesToUnsharded(t *testing.T) {
 		t.Errorf("whole run: %d probes, %d in areas", whole.Summary.Probes, inAreas)
 	}
 }
+
+// An input that is no regular file (a device, a pipe: Stat gives no
+// size) is read up to MaxFileBytes, not until it ends (for /dev/zero,
+// never): a pipe that sends more is an error, one that sends a body is
+// read whole.
+func TestInputsNotRegular(t *testing.T) {
+	const body = "User-agent: *\nDisallow: /x\n"
+	for _, tt := range []struct {
+		name, send string
+		ok         bool
+	}{
+		{"a body", body, true},
+		{"too much", strings.Repeat("#", MaxFileBytes+1), false},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			w.WriteString(tt.send) // fails once the reader is closed
+			w.Close()
+		}()
+		var in Inputs
+		err = in.AddPath(fmt.Sprintf("/proc/self/fd/%d", r.Fd()))
+		r.Close()
+		switch {
+		case tt.ok && (err != nil || len(in.Files) != 1 || string(in.Files[0].Robots) != body):
+			t.Errorf("%s: %v, %d files; want the body sent", tt.name, err, len(in.Files))
+		case !tt.ok && (err == nil || !strings.Contains(err.Error(), "more than")):
+			t.Errorf("%s: %v; want an error saying it is too large", tt.name, err)
+		}
+	}
+}
