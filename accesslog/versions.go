@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -15,8 +14,9 @@ import (
 )
 
 // ReadVersion reads a --robots argument: FILE, in force from the start,
-// or FILE@TIME (RFC 3339), in force from TIME on.
-func ReadVersion(arg string) (crawl.Version, error) {
+// or FILE@TIME (RFC 3339), in force from TIME on. read reads the file:
+// the caller bounds its size and its waits (a device, a pipe).
+func ReadVersion(arg string, read func(file string) ([]byte, error)) (crawl.Version, error) {
 	file, at := arg, time.Time{}
 	if i := strings.LastIndexByte(arg, '@'); i >= 0 {
 		t, err := time.Parse(time.RFC3339, arg[i+1:])
@@ -25,7 +25,7 @@ func ReadVersion(arg string) (crawl.Version, error) {
 		}
 		file, at = arg[:i], t
 	}
-	body, err := os.ReadFile(file)
+	body, err := read(file)
 	if err != nil {
 		return crawl.Version{}, fmt.Errorf("--robots: %w", err)
 	}

@@ -324,7 +324,7 @@ func logFormat(name, fields string) (accesslog.Format, error) {
 func readVersions(ctx context.Context, robots []string, git string) ([]crawl.Version, error) {
 	var vs []crawl.Version
 	for _, arg := range robots {
-		v, err := accesslog.ReadVersion(arg)
+		v, err := accesslog.ReadVersion(arg, func(file string) ([]byte, error) { return readInput(ctx, file) })
 		if err != nil {
 			return nil, err
 		}

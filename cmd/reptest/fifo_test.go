@@ -94,3 +94,39 @@ func TestAuditNamedPipeStopped(t *testing.T) {
 		t.Fatal("audit goes on waiting for a writer to its --log pipe after it was stopped")
 	}
 }
+
+// reptest audit --robots reads the robots.txt as other inputs are read:
+// a named pipe that nobody writes to ends the wait when the command is
+// stopped, and /dev/zero is too large, not read until memory runs out.
+func TestAuditRobotsNotRegular(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "access.log")
+	if err := os.WriteFile(log, []byte("1.2.3.4 - - [06/Oct/2026:01:00:01 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"FooBot/1.0\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		robots, want string
+		stop         bool // the command is stopped after 100 ms
+	}{
+		{mkfifo(t), "waiting for a program to write to the pipe", true},
+		{"/dev/zero", "larger than", false},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if tt.stop {
+			time.AfterFunc(100*time.Millisecond, cancel)
+		}
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() {
+			done <- dispatch(ctx, []string{"audit", "--log", log, "--robots", tt.robots}, &stdout, &stderr)
+		}()
+		select {
+		case code := <-done:
+			if code == exitOK || !strings.Contains(stderr.String(), tt.want) {
+				t.Errorf("--robots %s: exit %d, stderr %q; want a failure saying %q", tt.robots, code, stderr.String(), tt.want)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("--robots %s: audit goes on reading after it was stopped", tt.robots)
+		}
+		cancel()
+	}
+}
