@@ -228,7 +228,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	}
 	if err == nil && parent.Err() != nil && c.done > 0 {
 		// Stopped (a signal): what was compared is reported.
-		return c.interrupted(store, &opts, context.Cause(parent))
+		return c.document(ctx, store, &opts, context.Cause(parent))
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -236,7 +236,7 @@ func runJobs(ctx context.Context, jobs jobSeq, total int, factory Factory, opts 
 	if err != nil {
 		return nil, err
 	}
-	return c.document(ctx, store, &opts)
+	return c.document(ctx, store, &opts, nil)
 }
 
 // work compares the files of feed on one panel of parsers until feed
@@ -283,10 +283,18 @@ func (c *collector) work(ctx context.Context, factory Factory, opts *Options, ca
 
 // document completes the run's document from what c folded, with its
 // diagnosis, and hands the spilled findings (if store is a file) to
-// opts.SpillFindings.
-func (c *collector) document(ctx context.Context, store findingStore, opts *Options) (*result.Document, error) {
+// opts.SpillFindings. When stopped is not nil the run was stopped (a
+// signal) before it finished: the document holds the files compared by
+// then (asCompared), is marked interrupted with that cause, and has no
+// diagnosis; stopped while fitting, the same.
+func (c *collector) document(ctx context.Context, store findingStore, opts *Options, stopped error) (*result.Document, error) {
 	if c.fold.doc == nil {
 		c.fold.start(c.names, opts.Profile)
+	}
+	if stopped != nil {
+		if err := c.asCompared(); err != nil {
+			return nil, err
+		}
 	}
 	doc, err := c.fold.finish()
 	if err != nil {
@@ -294,17 +302,22 @@ func (c *collector) document(ctx context.Context, store findingStore, opts *Opti
 	}
 	doc.Run = opts.Run
 	fs, spilled := store.(*fileStore)
-	if doc.Diagnosis, err = diagnoseRun(ctx, c, opts); err != nil && ctx.Err() == nil {
-		if spilled && fs.out != nil {
-			fs.out.Remove()
+	if stopped == nil {
+		doc.Diagnosis, err = diagnoseRun(ctx, c, opts)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			if spilled && fs.out != nil {
+				fs.out.Remove()
+			}
+			return nil, err
+		case err != nil:
+			// Stopped while fitting (the workers are done, so nothing
+			// else ends ctx).
+			doc.Diagnosis, stopped = nil, context.Cause(ctx)
 		}
-		return nil, err
 	}
-	if err != nil {
-		// Stopped while fitting (a signal; the workers are done, so
-		// nothing else ends ctx): the document without its diagnosis.
-		doc.Diagnosis = nil
-		doc.Interrupted, doc.InterruptReason = true, context.Cause(ctx).Error()
+	if stopped != nil {
+		doc.Interrupted, doc.InterruptReason = true, stopped.Error()
 	}
 	if spilled {
 		opts.SpillFindings(fs.out)
@@ -312,16 +325,12 @@ func (c *collector) document(ctx context.Context, store findingStore, opts *Opti
 	return doc, nil
 }
 
-// interrupted returns the document of a run stopped before it finished
-// (the cause): the files compared by then, each class's finding from its
-// minimised example or, where there is none, from its disagreement as
-// found, and no diagnosis (the fit is not started).
-func (c *collector) interrupted(store findingStore, opts *Options, cause error) (*result.Document, error) {
-	if c.fold.doc == nil {
-		c.fold.start(c.names, opts.Profile)
-	}
+// asCompared readies the folder of a run stopped before it finished: it
+// folds every file compared, and gives each class without a minimised
+// example its disagreement as found.
+func (c *collector) asCompared() error {
 	if err := c.fold.foldCompared(); err != nil {
-		return nil, err
+		return err
 	}
 	for _, cp := range c.fold.classAt {
 		if cp.example == nil {
@@ -329,16 +338,7 @@ func (c *collector) interrupted(store findingStore, opts *Options, cause error) 
 			cp.example = &fd
 		}
 	}
-	doc, err := c.fold.finish()
-	if err != nil {
-		return nil, err
-	}
-	doc.Run = opts.Run
-	doc.Interrupted, doc.InterruptReason = true, cause.Error()
-	if fs, spilled := store.(*fileStore); spilled {
-		opts.SpillFindings(fs.out)
-	}
-	return doc, nil
+	return nil
 }
 
 // diagnoseRun fits the diagnosis of the run's evidence, through the disk

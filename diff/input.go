@@ -77,11 +77,7 @@ func readDir(dir string) ([]File, []string, error) {
 			warcs = append(warcs, path)
 			return nil
 		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		b, err := readFile(path, info.Size())
+		b, err := readFile(path)
 		if err != nil {
 			return err
 		}
@@ -97,14 +93,10 @@ func readDir(dir string) ([]File, []string, error) {
 	return files, warcs, nil
 }
 
-// readFile reads one robots.txt file of the given size (as Stat gives
-// it). It reads MaxFileBytes at most whatever the size says: a device or
-// a pipe has none (/dev/zero would be read until memory runs out), and a
-// file may grow meanwhile.
-func readFile(path string, size int64) ([]byte, error) {
-	if size > MaxFileBytes {
-		return nil, fmt.Errorf("diff: %s: %d bytes is larger than %d", path, size, MaxFileBytes)
-	}
+// readFile reads one robots.txt file, MaxFileBytes at most: a file
+// larger is an error, told by reading, not by its size, which a device or
+// a pipe does not have (/dev/zero would be read until memory runs out).
+func readFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("diff: %w", err)

@@ -108,7 +108,7 @@ func (in *Inputs) AddPath(path string) error {
 		}
 		in.WARC = append(in.WARC, paths...)
 	default:
-		b, err := readFile(path, info.Size())
+		b, err := readFile(path)
 		if err != nil {
 			return err
 		}
