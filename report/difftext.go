@@ -14,11 +14,7 @@ import (
 // diagnosis, then the summary (writeDiffText).
 func diffText(w io.Writer, d *result.Document, top int) error {
 	if d.Interrupted {
-		why := ""
-		if d.InterruptReason != "" {
-			why = " (" + visible(d.InterruptReason, 500) + ")"
-		}
-		if _, err := fmt.Fprintf(w, "INTERRUPTED: the run did not finish%s; these results cover the files compared by then, without a diagnosis.\n\n", why); err != nil {
+		if _, err := fmt.Fprintf(w, "INTERRUPTED: %s; these results cover the files compared by then, without a diagnosis.\n\n", visible(didNotFinish(d), 550)); err != nil {
 			return err
 		}
 	}

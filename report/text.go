@@ -142,11 +142,16 @@ func (t *textWriter) interrupted() {
 	if !t.d.Interrupted {
 		return
 	}
-	why := ""
-	if t.d.InterruptReason != "" {
-		why = " (" + visible(t.d.InterruptReason, 500) + ")"
+	t.printf("%s%sINTERRUPTED%s: %s; these results are incomplete.\n\n", t.p.bold, t.p.red, t.p.reset, visible(didNotFinish(t.d), 550))
+}
+
+// didNotFinish is what the reports say of an interrupted run d: that it
+// did not finish, and why when it is known.
+func didNotFinish(d *result.Document) string {
+	if d.InterruptReason == "" {
+		return "the run did not finish"
 	}
-	t.printf("%s%sINTERRUPTED%s: the run did not finish%s; these results are incomplete.\n\n", t.p.bold, t.p.red, t.p.reset, why)
+	return "the run did not finish (" + d.InterruptReason + ")"
 }
 
 func (t *textWriter) summaries() {
