@@ -14,10 +14,12 @@ import (
 )
 
 // stopper is naive, which stops the run (as a signal would) when it is
-// asked about the body stop, and fails that question.
+// asked about a body that at holds, and then fails that question (fail)
+// or answers it.
 type stopper struct {
 	naive
-	stop string
+	at   func(body string) bool
+	fail bool
 	run  context.CancelCauseFunc
 }
 
@@ -25,9 +27,11 @@ type stopper struct {
 var errStopped = errors.New("stopped by the test")
 
 func (s *stopper) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
-	if string(req.Robots) == s.stop {
+	if s.at(string(req.Robots)) {
 		s.run(errStopped)
-		return "", errStopped
+		if s.fail {
+			return "", errStopped
+		}
 	}
 	return s.naive.Check(ctx, req)
 }
@@ -45,7 +49,7 @@ func TestRunInterrupted(t *testing.T) {
 	for _, noMin := range []bool{true, false} {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		mk := func(context.Context) ([]cases.Parser, error) {
-			return []cases.Parser{ref(), &stopper{naive: naive{name: "naive"}, stop: string(order[at].Robots), run: cancel}}, nil
+			return []cases.Parser{ref(), &stopper{naive: naive{name: "naive"}, at: func(b string) bool { return b == string(order[at].Robots) }, fail: true, run: cancel}}, nil
 		}
 		got, err := Run(ctx, files, mk, Options{Workers: 1, MaxProbes: 60, NoMinimize: noMin})
 		if err != nil {
@@ -86,22 +90,8 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
-// minimiser is naive, which stops the run when it is asked about a body
-// that is none of the run's files: a minimisation's candidate.
-type minimiser struct {
-	naive
-	files map[string]bool
-	run   context.CancelCauseFunc
-}
-
-func (m *minimiser) Check(ctx context.Context, req cases.Request) (result.Verdict, error) {
-	if !m.files[string(req.Robots)] {
-		m.run(errStopped)
-	}
-	return m.naive.Check(ctx, req)
-}
-
-// A run stopped while it minimises reports every file, each class's
+// A run stopped while it minimises (asked about a body none of its files
+// has) reports every file, each class's
 // finding as found where its minimisation was cut.
 func TestRunInterruptedMinimising(t *testing.T) {
 	files := Generate(11, 24)
@@ -111,7 +101,7 @@ func TestRunInterruptedMinimising(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	mk := func(context.Context) ([]cases.Parser, error) {
-		return []cases.Parser{ref(), &minimiser{naive: naive{name: "naive"}, files: bodies, run: cancel}}, nil
+		return []cases.Parser{ref(), &stopper{naive: naive{name: "naive"}, at: func(b string) bool { return !bodies[b] }, run: cancel}}, nil
 	}
 	got, err := Run(ctx, files, mk, Options{Workers: 2, MaxProbes: 60})
 	if err != nil {

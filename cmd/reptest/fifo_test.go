@@ -72,43 +72,26 @@ func TestOpenInputNamedPipe(t *testing.T) {
 	})
 }
 
-// reptest audit --log on a named pipe that nobody writes to ends when
-// it is stopped (SIGINT, SIGTERM: a cancelled context), saying why.
-func TestAuditNamedPipeStopped(t *testing.T) {
-	name := mkfifo(t)
-	robots := filepath.Join(t.TempDir(), "robots.txt")
+// reptest audit reads --log and --robots as other inputs are read: a
+// named pipe that nobody writes to ends the wait when the command is
+// stopped (SIGINT, SIGTERM: a cancelled context), saying why, and
+// /dev/zero is too large, not read until memory runs out.
+func TestAuditInputsNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	robots, log := filepath.Join(dir, "robots.txt"), filepath.Join(dir, "access.log")
 	if err := os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel)
-	var stdout, stderr bytes.Buffer
-	done := make(chan int, 1)
-	go func() { done <- dispatch(ctx, []string{"audit", "--log", name, "--robots", robots}, &stdout, &stderr) }()
-	select {
-	case code := <-done:
-		if code == exitOK || !strings.Contains(stderr.String(), "waiting for a program to write to the pipe") {
-			t.Errorf("audit stopped while opening a pipe: exit %d, stderr %q; want a failure saying it waited for a writer", code, stderr.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("audit goes on waiting for a writer to its --log pipe after it was stopped")
-	}
-}
-
-// reptest audit --robots reads the robots.txt as other inputs are read:
-// a named pipe that nobody writes to ends the wait when the command is
-// stopped, and /dev/zero is too large, not read until memory runs out.
-func TestAuditRobotsNotRegular(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "access.log")
 	if err := os.WriteFile(log, []byte("1.2.3.4 - - [06/Oct/2026:01:00:01 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"FooBot/1.0\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		robots, want string
-		stop         bool // the command is stopped after 100 ms
+		log, robots, want string
+		stop              bool // the command is stopped after 100 ms
 	}{
-		{mkfifo(t), "waiting for a program to write to the pipe", true},
-		{"/dev/zero", "larger than", false},
+		{mkfifo(t), robots, "waiting for a program to write to the pipe", true},
+		{log, mkfifo(t), "waiting for a program to write to the pipe", true},
+		{log, "/dev/zero", "larger than", false},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		if tt.stop {
@@ -117,15 +100,15 @@ func TestAuditRobotsNotRegular(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		done := make(chan int, 1)
 		go func() {
-			done <- dispatch(ctx, []string{"audit", "--log", log, "--robots", tt.robots}, &stdout, &stderr)
+			done <- dispatch(ctx, []string{"audit", "--log", tt.log, "--robots", tt.robots}, &stdout, &stderr)
 		}()
 		select {
 		case code := <-done:
 			if code == exitOK || !strings.Contains(stderr.String(), tt.want) {
-				t.Errorf("--robots %s: exit %d, stderr %q; want a failure saying %q", tt.robots, code, stderr.String(), tt.want)
+				t.Errorf("--log %s --robots %s: exit %d, stderr %q; want a failure saying %q", tt.log, tt.robots, code, stderr.String(), tt.want)
 			}
 		case <-time.After(20 * time.Second):
-			t.Fatalf("--robots %s: audit goes on reading after it was stopped", tt.robots)
+			t.Fatalf("--log %s --robots %s: audit goes on reading after it was stopped", tt.log, tt.robots)
 		}
 		cancel()
 	}
